@@ -1,0 +1,137 @@
+"""Cards as small immutable values with a two-character text form ("TD", "AS").
+
+The text form is what travels on the wire, sits in the journal and appears in
+the rules vectors, so parsing and printing live here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from random import Random
+
+RANK_LETTERS = "23456789TJQKA"
+"""Rank letters from lowest (2) to highest (ace); a rank's value is its index + 2."""
+
+RANK_NAMES = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
+}
+
+GAME_POINTS = {10: 10, 14: 4, 13: 3, 12: 2, 11: 1}
+"""Trick points toward the Game point: ten 10, ace 4, king 3, queen 2, jack 1."""
+
+JACK = 11
+
+
+class CardParseError(ValueError):
+    """Text that is not a card, such as "1X". Kept apart from rules errors."""
+
+
+class Suit(Enum):
+    """The four suits; the value is the letter used in the text form."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def plural(self) -> str:
+        """The suit's name as used in sentences: "hearts"."""
+        return self.name.lower()
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        try:
+            return cls(text.upper())
+        except (ValueError, AttributeError):
+            raise CardParseError(f"{text!r} is not a suit (use C, D, H or S)") from None
+
+
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One playing card. Ordered by rank, then suit, so sorting a hand is natural."""
+
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.rank <= 14:
+            raise CardParseError(f"rank {self.rank} is outside 2..14")
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse the two-character form, rank then suit: "TD", "as", "2c"."""
+        if not isinstance(text, str) or len(text) != 2:
+            raise CardParseError(f"{text!r} is not a card (expected two characters like 'TD')")
+        rank_letter, suit_letter = text[0].upper(), text[1]
+        rank_index = RANK_LETTERS.find(rank_letter)
+        if rank_index < 0:
+            raise CardParseError(f"{text!r} is not a card: {rank_letter!r} is not a rank")
+        return cls(rank_index + 2, Suit.parse(suit_letter))
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self.rank - 2] + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def game_points(self) -> int:
+        return GAME_POINTS.get(self.rank, 0)
+
+    @property
+    def name(self) -> str:
+        """A spoken name: "ten of diamonds"."""
+        return f"{RANK_NAMES[self.rank]} of {self.suit.plural}"
+
+    def pretty(self, ascii_only: bool = False) -> str:
+        """Rank letter and suit symbol ("T♦"), or the plain text form for ASCII terminals."""
+        letter = RANK_LETTERS[self.rank - 2]
+        return letter + (self.suit.value if ascii_only else self.suit.symbol)
+
+
+FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(2, 15))
+
+
+def parse_cards(texts: Iterable[str]) -> list[Card]:
+    return [Card.parse(text) for text in texts]
+
+
+def shuffled_deck(rng: Random | None = None) -> list[Card]:
+    """A freshly shuffled deck. Production passes nothing and gets `secrets.SystemRandom`;
+    tests and `--seed` pass a seeded `random.Random` for reproducible deals."""
+    deck = list(FULL_DECK)
+    (rng or secrets.SystemRandom()).shuffle(deck)
+    return deck
+
+
+def validate_deck(deck: Sequence[Card]) -> None:
+    """Refuse a deck that is not exactly the 52 distinct cards (a corrupt journal, say)."""
+    if len(deck) != 52 or len(set(deck)) != 52:
+        raise ValueError("a deck must hold each of the 52 cards exactly once")

@@ -1,0 +1,169 @@
+"""The `pitchnet` command: parses arguments, then imports host/ or client/ lazily.
+
+Lazy imports keep `pitchnet vectors` and `pitchnet simulate` free of Textual and
+zeroconf start-up costs, and keep the client's launch time down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+
+DEFAULT_PORT = 7373
+INTERFACE_ENV = "PITCHNET_INTERFACE"
+
+
+def default_interface() -> str | None:
+    """The interface from PITCHNET_INTERFACE, or None for every interface."""
+    return os.environ.get(INTERFACE_ENV) or None
+
+
+def _players(text: str) -> int:
+    value = int(text)
+    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+    return value
+
+
+def _add_interface(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--interface",
+        metavar="IP",
+        default=default_interface(),
+        help=f"the local address to bind and advertise on (default: ${INTERFACE_ENV}, "
+        "else every interface)",
+    )
+
+
+def _add_log_level(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="how much to log (default: info)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pitchnet",
+        description="Auction Pitch (Setback) around a table of laptops on your LAN.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser(
+        "play", help="find a table on the LAN and join it, or host one with computer players"
+    )
+    play.add_argument("--name", help="your display name (default: remembered, else login name)")
+    play.add_argument("--ascii", action="store_true", help="draw suits as letters")
+    _add_interface(play)
+
+    join = commands.add_parser("join", help="join a table (without an address: find one)")
+    join.add_argument("address", nargs="?", metavar="HOST[:PORT]")
+    join.add_argument("--name", help="your display name (default: remembered, else login name)")
+    join.add_argument("--ascii", action="store_true", help="draw suits as letters")
+    _add_interface(join)
+
+    host = commands.add_parser("host", help="host a table and referee its games")
+    host.add_argument("--name", help="the table's name (default: a friendly one)")
+    host.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})"
+    )
+    _add_interface(host)
+    host.add_argument("--players", type=_players, default=4, help="seats at the table (2-7)")
+    host.add_argument("--partnership", action="store_true", help="4 players in two teams")
+    host.add_argument("--target", type=int, choices=TARGETS, default=7, help="points to win")
+    host.add_argument("--bots", type=int, default=0, metavar="K", help="computer players to seat")
+    host.add_argument(
+        "--seed",
+        type=int,
+        help="seed the shuffle: makes every deal PREDICTABLE (tests and benchmarks only)",
+    )
+    host.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="TABLE_ID",
+        help="resume an unfinished table from its journal (default: the latest)",
+    )
+    host.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long an absent player's seat waits before a bot plays it (default 60)",
+    )
+    host.add_argument(
+        "--no-substitute", action="store_true", help="never let a bot play an absent seat"
+    )
+    host.add_argument("--password", help="a password players must give to join")
+    host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
+    _add_log_level(host)
+
+    bot = commands.add_parser("bot", help="connect headless computer players to a table")
+    bot.add_argument("address", metavar="HOST:PORT")
+    bot.add_argument("--count", type=int, default=1, help="how many bots (default 1)")
+    bot.add_argument("--name", default="Bot", help="name prefix (default Bot)")
+    bot.add_argument("--kind", default="heuristic", help="heuristic or random")
+    bot.add_argument("--password", help="the table's password, if it has one")
+    _add_interface(bot)
+    _add_log_level(bot)
+
+    history = commands.add_parser("history", help="print the hands of a table from its journal")
+    history.add_argument("table_id", metavar="TABLE_ID")
+
+    vectors = commands.add_parser("vectors", help="check the engine against rules vectors")
+    vectors.add_argument("paths", nargs="+", metavar="PATH", help="vector files or folders")
+
+    simulate = commands.add_parser("simulate", help="play bot-only matches and print win rates")
+    simulate.add_argument("--players", type=_players, default=4)
+    simulate.add_argument("--partnership", action="store_true")
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--target", type=int, choices=TARGETS, default=7)
+    simulate.add_argument(
+        "--bots",
+        default="heuristic",
+        help="comma-separated bot kinds by seat, repeated to fill (e.g. heuristic,random)",
+    )
+    simulate.add_argument("--seed", type=int, help="seed for reproducible deals and bots")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "play"
+    if args.command is None:
+        args = parser.parse_args(["play", *(argv or sys.argv[1:])])
+    if command == "vectors":
+        from pitchnet.vectors import run_files
+
+        _, failed = run_files(args.paths, sys.stdout)
+        return 1 if failed else 0
+    if command == "simulate":
+        from pitchnet.simulate import main as simulate_main
+
+        return simulate_main(args)
+    if command == "host":
+        from host.main import main as host_main
+
+        return host_main(args)
+    if command == "bot":
+        from host.botclient import main as bot_main
+
+        return bot_main(args)
+    if command == "history":
+        from host.history import main as history_main
+
+        return history_main(args)
+    from client.main import main as client_main
+
+    return client_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

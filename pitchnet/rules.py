@@ -1,0 +1,438 @@
+"""The rules of Pitch as written in RULES.md: one hand (`Hand`) and a whole match (`Match`).
+
+Sans-IO and deterministic: given the deck order and the actions, the state is
+always the same, which is what lets the host replay its journal and the rules
+vectors check the engine. Every illegal action raises `RulesError` *before*
+anything is changed, so a refused action leaves no trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from pitchnet.cards import JACK, Card, Suit, validate_deck
+
+HAND_SIZE = 6
+MIN_PLAYERS, MAX_PLAYERS = 2, 7
+TARGETS = (7, 11, 15, 21)
+BIDS = (1, 2, 3, 4)
+PITCH = 4
+"""A bid of 4 ("pitching") closes the auction at once (Settled in RULES.md)."""
+
+Bid = int | None
+"""A bid amount 1..4, or None for a pass."""
+
+
+class RulesError(Exception):
+    """An action the rules refuse. `code` is short and stable (for the wire and tests);
+    `message` is a plain sentence for the player."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Phase(Enum):
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    MATCH_OVER = "match_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What is fixed for a whole match."""
+
+    players: int = 4
+    partnership: bool = False
+    target: int = 7
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"Pitch takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        if self.partnership and self.players != 4:
+            raise ValueError("partnership play needs exactly 4 players")
+        if self.target not in TARGETS:
+            raise ValueError(f"the target must be one of {', '.join(map(str, TARGETS))}")
+
+    @property
+    def sides(self) -> int:
+        """Scoring units: teams in partnership play, otherwise seats."""
+        return 2 if self.partnership else self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.partnership else seat
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led, the cards in play order as (seat, card), who won."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome of one hand, with every field the rules vectors check."""
+
+    pitcher: int
+    bid: int
+    trump: Suit
+    trick_winners: tuple[int, ...]
+    high: int
+    low: int
+    jack: int | None
+    game: int | None
+    game_points: tuple[int, ...]
+    earned: tuple[int, ...]
+    made: bool
+    scores_before: tuple[int, ...]
+    scores: tuple[int, ...]
+    winner: int | None
+    high_card: Card
+    low_card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class _Points:
+    high: int
+    low: int
+    jack: int | None
+    game: int | None
+    game_points: list[int]
+    earned: list[int]
+    high_card: Card
+    low_card: Card
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> int:
+    """The highest trump wins; failing that, the highest card of the suit led."""
+    led = plays[0][1].suit
+    trumps = [(card.rank, seat) for seat, card in plays if card.suit is trump]
+    if trumps:
+        return max(trumps)[1]
+    return max((card.rank, seat) for seat, card in plays if card.suit is led)[1]
+
+
+class Hand:
+    """One deal: the auction, six tricks and the points. Scoring against the match
+    totals is done by `Match`, which knows the scores and the target."""
+
+    def __init__(self, settings: Settings, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+        if len(hands) != settings.players or any(len(h) != HAND_SIZE for h in hands):
+            raise ValueError(f"each of {settings.players} seats must be dealt {HAND_SIZE} cards")
+        dealt = [card for hand in hands for card in hand]
+        if len(set(dealt)) != len(dealt):
+            raise ValueError("a card was dealt twice")
+        self.settings = settings
+        self.players = settings.players
+        self.dealer = dealer
+        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in hands)
+        self.hands: list[list[Card]] = [list(h) for h in hands]
+        self.bids: list[tuple[int, Bid]] = []
+        self.high_bid: int | None = None
+        self.pitcher: int | None = None
+        self.trump: Suit | None = None
+        self.trick: list[tuple[int, Card]] = []
+        self.tricks: list[Trick] = []
+        self.captured: list[list[Card]] = [[] for _ in range(self.players)]
+        self.turn: int | None = (dealer + 1) % self.players
+        self.bidding = True
+
+    # ---- queries -------------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        return len(self.tricks) == HAND_SIZE
+
+    @property
+    def leader(self) -> int | None:
+        """Who leads (or led) the current trick."""
+        if self.trick:
+            return self.trick[0][0]
+        return self.turn if not self.bidding else None
+
+    def legal_bids(self, seat: int) -> tuple[Bid, ...]:
+        """The bids `seat` may make now; empty when it is not that seat's turn to bid."""
+        if not self.bidding or seat != self.turn:
+            return ()
+        high = self.high_bid or 0
+        if seat != self.dealer:
+            return (None, *(b for b in BIDS if b > high))
+        if self.high_bid is None:
+            return tuple(b for b in BIDS if b >= 2)
+        return (None, *(b for b in BIDS if b >= high))
+
+    def legal_plays(self, seat: int) -> frozenset[Card]:
+        """The cards `seat` may play now (a set, so `card in hand.legal_plays(seat)` works)."""
+        if self.bidding or self.complete or seat != self.turn:
+            return frozenset()
+        hand = self.hands[seat]
+        if not self.trick:
+            return frozenset(hand)
+        led = self.trick[0][1].suit
+        if led is self.trump:
+            trumps = [c for c in hand if c.suit is self.trump]
+            return frozenset(trumps or hand)
+        if any(c.suit is led for c in hand):
+            return frozenset(c for c in hand if c.suit is led or c.suit is self.trump)
+        return frozenset(hand)
+
+    # ---- actions -------------------------------------------------------------------------
+
+    def bid(self, seat: int, amount: Bid) -> None:
+        """Make `seat`'s one bid: None passes, 1..4 bids. Raises RulesError if illegal."""
+        if not self.bidding:
+            raise RulesError("not_bidding", "The bidding is over.")
+        if seat != self.turn:
+            raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to bid.")
+        if amount is not None and (type(amount) is not int or amount not in BIDS):
+            raise RulesError("bad_bid", "A bid is pass, 1, 2, 3 or 4.")
+        legal = self.legal_bids(seat)
+        if amount not in legal:
+            raise RulesError(*self._why_bid_refused(seat, amount))
+        self.bids.append((seat, amount))
+        if amount is not None:
+            self.high_bid, self.pitcher = amount, seat
+        if amount == PITCH or seat == self.dealer:
+            self.bidding = False
+            self.turn = self.pitcher
+        else:
+            self.turn = (seat + 1) % self.players
+
+    def _why_bid_refused(self, seat: int, amount: Bid) -> tuple[str, str]:
+        if seat == self.dealer and self.high_bid is None:
+            if amount is None:
+                return "dealer_must_bid", "Everyone passed: the dealer must bid at least 2."
+            return "dealer_must_bid", "Everyone passed: the dealer must bid at least 2, not 1."
+        if seat == self.dealer:
+            return "bid_too_low", f"The dealer must pass or bid at least {self.high_bid}."
+        return "bid_too_low", f"You must pass or bid more than {self.high_bid}."
+
+    def play(self, seat: int, card: Card) -> Trick | None:
+        """Play `card` from `seat`'s hand. Returns the trick if this card completed one."""
+        if self.bidding:
+            raise RulesError("not_playing", "The bidding is not over yet.")
+        if self.complete:
+            raise RulesError("not_playing", "This hand is over.")
+        if seat != self.turn:
+            raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to play.")
+        if card not in self.hands[seat]:
+            raise RulesError("not_in_hand", f"You do not hold the {card.name}.")
+        if card not in self.legal_plays(seat):
+            raise RulesError("must_follow", self._why_play_refused())
+        if self.trump is None:
+            self.trump = card.suit
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < self.players:
+            self.turn = (seat + 1) % self.players
+            return None
+        winner = trick_winner(self.trick, self.trump)
+        done = Trick(self.trick[0][0], tuple(self.trick), winner)
+        self.tricks.append(done)
+        self.captured[winner].extend(c for _, c in self.trick)
+        self.trick = []
+        self.turn = None if self.complete else winner
+        return done
+
+    def _why_play_refused(self) -> str:
+        led = self.trick[0][1].suit
+        assert self.trump is not None
+        if led is self.trump:
+            return f"Trump was led: you must play {self.trump.plural}."
+        return f"You must follow {led.plural} or play a trump ({self.trump.plural})."
+
+    # ---- points --------------------------------------------------------------------------
+
+    def points(self) -> _Points:
+        """High/Low/Jack/Game captors, trick points and points earned per side."""
+        assert self.complete and self.trump is not None
+        settings, trump = self.settings, self.trump
+        captor = {card: seat for seat, cards in enumerate(self.captured) for card in cards}
+        trumps = sorted(c for h in self.dealt for c in h if c.suit is trump)
+        high_card, low_card = trumps[-1], trumps[0]
+        jack = Card(JACK, trump)
+        game_points = [0] * settings.sides
+        for seat, cards in enumerate(self.captured):
+            game_points[settings.side_of(seat)] += sum(c.game_points for c in cards)
+        best = max(game_points)
+        game = game_points.index(best) if game_points.count(best) == 1 else None
+        awards = (captor[high_card], captor[low_card], captor.get(jack))
+        earned = [0] * settings.sides
+        for seat in awards:
+            if seat is not None:
+                earned[settings.side_of(seat)] += 1
+        if game is not None:
+            earned[game] += 1
+        return _Points(*awards, game, game_points, earned, high_card, low_card)
+
+
+class Match:
+    """A whole match: hand after hand until a pitcher reaches the target.
+
+    The deck order comes from outside (`deal(deck)`), so the engine stays
+    deterministic; production passes `shuffled_deck()` from `secrets.SystemRandom`.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        dealer: int = 0,
+        scores: Sequence[int] | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        if not 0 <= dealer < self.settings.players:
+            raise ValueError("the dealer must be one of the seats")
+        self.dealer = dealer
+        self.scores: list[int] = list(scores) if scores is not None else [0] * self.settings.sides
+        if len(self.scores) != self.settings.sides:
+            raise ValueError(f"scores must have one entry per side ({self.settings.sides})")
+        self.hand: Hand | None = None
+        self.results: list[HandResult] = []
+        self.winner: int | None = None
+        self.hand_number = 0
+
+    # ---- state ---------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        if self.winner is not None:
+            return Phase.MATCH_OVER
+        if self.hand is None or self.hand.complete:
+            return Phase.HAND_OVER
+        return Phase.BIDDING if self.hand.bidding else Phase.PLAYING
+
+    @property
+    def turn(self) -> int | None:
+        if self.phase in (Phase.BIDDING, Phase.PLAYING):
+            assert self.hand is not None
+            return self.hand.turn
+        return None
+
+    def legal_bids(self, seat: int) -> tuple[Bid, ...]:
+        return self.hand.legal_bids(seat) if self.hand else ()
+
+    def legal_plays(self, seat: int) -> frozenset[Card]:
+        return self.hand.legal_plays(seat) if self.hand else frozenset()
+
+    @property
+    def last_result(self) -> HandResult | None:
+        return self.results[-1] if self.results else None
+
+    # ---- actions -------------------------------------------------------------------------
+
+    def deal(self, deck: Sequence[Card]) -> Hand:
+        """Start the next hand from `deck` (all 52 cards, top first), three cards at a
+        time to each seat starting left of the dealer. The dealer rotates after each hand."""
+        if self.phase is Phase.MATCH_OVER:
+            raise RulesError("match_over", "The match is over.")
+        if self.hand is not None and not self.hand.complete:
+            raise RulesError("hand_in_progress", "The current hand is not finished.")
+        validate_deck(deck)
+        if self.hand is not None:
+            self.dealer = (self.dealer + 1) % self.settings.players
+        return self.start_hand(deal_hands(deck, self.settings, self.dealer))
+
+    def start_hand(self, hands: Sequence[Sequence[Card]]) -> Hand:
+        """Start a hand with these cards already dealt, the current dealer dealing.
+        `deal` uses it; so do the rules vectors, which give the hands directly."""
+        self.hand = Hand(self.settings, self.dealer, hands)
+        self.hand_number += 1
+        return self.hand
+
+    def bid(self, seat: int, amount: Bid) -> None:
+        self._current_hand("bid").bid(seat, amount)
+
+    def play(self, seat: int, card: Card) -> Trick | None:
+        hand = self._current_hand("play")
+        trick = hand.play(seat, card)
+        if hand.complete:
+            self._score(hand)
+        return trick
+
+    def _current_hand(self, verb: str) -> Hand:
+        if self.phase is Phase.MATCH_OVER:
+            raise RulesError("match_over", "The match is over.")
+        if self.hand is None or self.hand.complete:
+            raise RulesError("no_hand", f"There is no hand in progress to {verb} in.")
+        return self.hand
+
+    def _score(self, hand: Hand) -> None:
+        settings = self.settings
+        assert hand.pitcher is not None and hand.high_bid is not None and hand.trump
+        points = hand.points()
+        pitching_side = settings.side_of(hand.pitcher)
+        made = points.earned[pitching_side] >= hand.high_bid
+        before = tuple(self.scores)
+        for side in range(settings.sides):
+            if side == pitching_side and not made:
+                self.scores[side] -= hand.high_bid
+            else:
+                self.scores[side] += points.earned[side]
+        winner = pitching_side if self.scores[pitching_side] >= settings.target else None
+        self.results.append(
+            HandResult(
+                pitcher=hand.pitcher,
+                bid=hand.high_bid,
+                trump=hand.trump,
+                trick_winners=tuple(t.winner for t in hand.tricks),
+                high=points.high,
+                low=points.low,
+                jack=points.jack,
+                game=points.game,
+                game_points=tuple(points.game_points),
+                earned=tuple(points.earned),
+                made=made,
+                scores_before=before,
+                scores=tuple(self.scores),
+                winner=winner,
+                high_card=points.high_card,
+                low_card=points.low_card,
+            )
+        )
+        self.winner = winner
+
+
+def deal_hands(deck: Sequence[Card], settings: Settings, dealer: int) -> list[list[Card]]:
+    """Deal six cards to each seat, three at a time, starting left of the dealer."""
+    players = settings.players
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    position = 0
+    for _round in range(HAND_SIZE // 3):
+        for offset in range(1, players + 1):
+            seat = (dealer + offset) % players
+            hands[seat].extend(deck[position : position + 3])
+            position += 3
+    return hands
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action as the journal and the vectors record it: a bid (None = pass) or a play."""
+
+    seat: int
+    kind: str  # "bid" or "play"
+    bid: Bid = None
+    card: Card | None = None
+
+    @classmethod
+    def of_bid(cls, seat: int, amount: Bid) -> Action:
+        return cls(seat, "bid", bid=amount)
+
+    @classmethod
+    def of_play(cls, seat: int, card: Card) -> Action:
+        return cls(seat, "play", card=card)
+
+    def apply_to(self, match: Match) -> None:
+        if self.kind == "bid":
+            match.bid(self.seat, self.bid)
+        else:
+            assert self.card is not None
+            match.play(self.seat, self.card)

@@ -1,0 +1,121 @@
+"""Run the language-neutral rules vectors (format: rules-vectors/FORMAT.md) through the engine.
+
+A vector is one hand with its expected outcome. `check_vector` returns the list of
+mismatches ("field: expected X, got Y"), empty when the engine agrees; a malformed
+file is reported as a mismatch with its reason, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pitchnet.cards import Card, CardParseError, parse_cards
+from pitchnet.rules import Action, HandResult, Match, RulesError, Settings
+
+RESULT_FIELDS = (
+    "pitcher",
+    "bid",
+    "trump",
+    "trick_winners",
+    "high",
+    "low",
+    "jack",
+    "game",
+    "game_points",
+    "earned",
+    "made",
+    "scores",
+    "winner",
+)
+
+
+class MalformedVector(ValueError):
+    """The file is not a vector this runner can read."""
+
+
+def parse_action(raw: Any) -> Action:
+    if not isinstance(raw, dict) or not isinstance(raw.get("seat"), int):
+        raise MalformedVector(f"action {raw!r} needs an integer 'seat'")
+    if "bid" in raw:
+        amount = raw["bid"]
+        return Action.of_bid(raw["seat"], None if amount == "pass" else amount)
+    if "play" in raw:
+        return Action.of_play(raw["seat"], Card.parse(raw["play"]))
+    raise MalformedVector(f"action {raw!r} is neither a bid nor a play")
+
+
+def result_fields(result: HandResult) -> dict[str, Any]:
+    fields: dict[str, Any] = {name: getattr(result, name) for name in RESULT_FIELDS}
+    fields["trump"] = result.trump.value
+    for name in ("trick_winners", "game_points", "earned", "scores"):
+        fields[name] = list(fields[name])
+    return fields
+
+
+def check_vector(vector: Any) -> list[str]:
+    """Play the vector's hand and compare with its `expect`; return the mismatches."""
+    try:
+        return _check(vector)
+    except (MalformedVector, CardParseError, KeyError, TypeError, ValueError) as exc:
+        return [f"malformed vector: {exc}"]
+
+
+def _check(vector: Any) -> list[str]:
+    if not isinstance(vector, dict):
+        raise MalformedVector("a vector must be a JSON object")
+    settings = Settings(vector["players"], bool(vector.get("partnership", False)), vector["target"])
+    match = Match(settings, dealer=vector["dealer"], scores=vector["scores"])
+    match.start_hand([parse_cards(hand) for hand in vector["hands"]])
+    actions = [parse_action(raw) for raw in vector["actions"]]
+    expect = vector["expect"]
+    if not isinstance(expect, dict):
+        raise MalformedVector("'expect' must be an object")
+    for index, action in enumerate(actions):
+        try:
+            action.apply_to(match)
+        except RulesError as refusal:
+            if expect.get("illegal_action") == index:
+                return []
+            return [f"action {index}: refused ({refusal.code}: {refusal.message})"]
+    if "illegal_action" in expect:
+        return [f"illegal_action: expected {expect['illegal_action']}, got none refused"]
+    if match.last_result is None:
+        return ["hand: expected it to complete, got it unfinished"]
+    got = result_fields(match.last_result)
+    return [
+        f"{name}: expected {expect[name]!r}, got {got[name]!r}"
+        for name in RESULT_FIELDS
+        if name in expect and expect[name] != got[name]
+    ]
+
+
+def vector_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Vector files named directly, and every *.json in named folders, sorted."""
+    for path in map(Path, paths):
+        if path.is_dir():
+            yield from sorted(path.glob("*.json"))
+        else:
+            yield path
+
+
+def run_files(paths: Iterable[str | Path], out: Any) -> tuple[int, int]:
+    """Print `ok NAME` / `FAIL NAME: ...` per vector and the tally; return (passed, failed)."""
+    passed = failed = 0
+    for path in vector_files(paths):
+        try:
+            vector = json.loads(path.read_text(encoding="utf-8"))
+            name = vector.get("name", path.stem) if isinstance(vector, dict) else path.stem
+            problems = check_vector(vector)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            name, problems = path.stem, [f"unreadable: {exc}"]
+        if problems:
+            failed += 1
+            print(f"FAIL {name}: {'; '.join(problems)}", file=out)
+        else:
+            passed += 1
+            print(f"ok {name}", file=out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    return passed, failed

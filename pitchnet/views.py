@@ -1,0 +1,210 @@
+"""What one seat may see. This is the ONLY place hidden information is decided.
+
+A `SeatView` holds the seat's own hand and everything public at a real table
+(bids, cards played, tricks, scores), and only the *number* of cards in the
+other hands. It never holds another hand, the undealt cards or the deck order.
+The host sends a fresh view after every change (snapshots, not deltas), bots
+decide from it, and the client draws it, so all three agree on one shape.
+
+Views are plain data: ints, strs, bools, None and lists of them (cards in their
+text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from pitchnet.cards import Card
+from pitchnet.rules import HandResult, Match, Phase, Trick
+
+
+class ViewError(ValueError):
+    """A view received from elsewhere does not have the expected shape."""
+
+
+@dataclass
+class SeatView:
+    seat: int
+    players: int
+    partnership: bool
+    target: int
+    phase: str
+    hand_number: int
+    dealer: int
+    turn: int | None
+    hand: list[str]
+    hand_counts: list[int]
+    bids: list[list[Any]]  # [seat, amount or None for a pass], in bidding order
+    high_bid: int | None
+    pitcher: int | None
+    trump: str | None
+    trick: list[list[Any]]  # [seat, card] in play order, the trick being played
+    tricks: list[dict[str, Any]]  # this hand's completed tricks: leader, plays, winner
+    tricks_won: list[int]
+    scores: list[int]
+    legal_bids: list[int | None]
+    legal_plays: list[str]
+    last_result: dict[str, Any] | None
+    winner: int | None
+
+    # ---- conveniences for bots and the client ----------------------------------------------
+
+    @property
+    def cards(self) -> list[Card]:
+        return [Card.parse(text) for text in self.hand]
+
+    @property
+    def playable(self) -> list[Card]:
+        return [Card.parse(text) for text in self.legal_plays]
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.partnership else self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.partnership else seat
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    # ---- wire ----------------------------------------------------------------------------
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_wire(cls, data: Any) -> SeatView:
+        """Rebuild a view from its wire form, refusing anything that is not one."""
+        if not isinstance(data, dict):
+            raise ViewError("a view must be a map")
+        names = [f.name for f in fields(cls)]
+        missing = [name for name in names if name not in data]
+        if missing:
+            raise ViewError(f"view lacks {', '.join(missing)}")
+        view = cls(**{name: data[name] for name in names})
+        _check_shape(view)
+        return view
+
+
+_INT_FIELDS = ("seat", "players", "target", "hand_number", "dealer")
+_LIST_FIELDS = (
+    "hand",
+    "hand_counts",
+    "bids",
+    "trick",
+    "tricks",
+    "tricks_won",
+    "scores",
+    "legal_bids",
+    "legal_plays",
+)
+
+
+def _check_shape(view: SeatView) -> None:
+    for name in _INT_FIELDS:
+        if type(getattr(view, name)) is not int:
+            raise ViewError(f"view field {name} must be an integer")
+    for name in _LIST_FIELDS:
+        if not isinstance(getattr(view, name), list):
+            raise ViewError(f"view field {name} must be a list")
+    if not 2 <= view.players <= 7 or not 0 <= view.seat < view.players:
+        raise ViewError("view has an impossible seat or table size")
+    if view.phase not in {phase.value for phase in Phase}:
+        raise ViewError(f"view has an unknown phase {view.phase!r}")
+    try:
+        for text in (*view.hand, *view.legal_plays):
+            Card.parse(text)
+    except ValueError as exc:
+        raise ViewError(f"view holds a bad card: {exc}") from None
+
+
+def _trick_wire(trick: Trick) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "plays": [[seat, str(card)] for seat, card in trick.plays],
+        "winner": trick.winner,
+    }
+
+
+def result_wire(result: HandResult) -> dict[str, Any]:
+    """A finished hand's summary. Everything in it was played face up, so it is public."""
+    return {
+        "pitcher": result.pitcher,
+        "bid": result.bid,
+        "trump": result.trump.value,
+        "trick_winners": list(result.trick_winners),
+        "high": result.high,
+        "low": result.low,
+        "jack": result.jack,
+        "game": result.game,
+        "game_points": list(result.game_points),
+        "earned": list(result.earned),
+        "made": result.made,
+        "scores_before": list(result.scores_before),
+        "scores": list(result.scores),
+        "winner": result.winner,
+        "high_card": str(result.high_card),
+        "low_card": str(result.low_card),
+    }
+
+
+def seat_view(match: Match, seat: int) -> SeatView:
+    """The view of `seat`: its own cards, the public table, and nothing else."""
+    settings = match.settings
+    if not 0 <= seat < settings.players:
+        raise ValueError(f"there is no seat {seat}")
+    hand = match.hand
+    last = match.last_result
+    common: dict[str, Any] = {
+        "seat": seat,
+        "players": settings.players,
+        "partnership": settings.partnership,
+        "target": settings.target,
+        "phase": match.phase.value,
+        "hand_number": match.hand_number,
+        "dealer": match.dealer,
+        "turn": match.turn,
+        "scores": list(match.scores),
+        "last_result": result_wire(last) if last else None,
+        "winner": match.winner,
+    }
+    if hand is None:
+        return SeatView(
+            **common,
+            hand=[],
+            hand_counts=[0] * settings.players,
+            bids=[],
+            high_bid=None,
+            pitcher=None,
+            trump=None,
+            trick=[],
+            tricks=[],
+            tricks_won=[0] * settings.players,
+            legal_bids=[],
+            legal_plays=[],
+        )
+    return SeatView(
+        **common,
+        hand=[str(card) for card in sorted(hand.hands[seat], key=_hand_order)],
+        hand_counts=[len(cards) for cards in hand.hands],
+        bids=[[bidder, amount] for bidder, amount in hand.bids],
+        high_bid=hand.high_bid,
+        pitcher=hand.pitcher,
+        trump=hand.trump.value if hand.trump else None,
+        trick=[[player, str(card)] for player, card in hand.trick],
+        tricks=[_trick_wire(trick) for trick in hand.tricks],
+        tricks_won=[sum(t.winner == s for t in hand.tricks) for s in range(settings.players)],
+        legal_bids=list(match.legal_bids(seat)),
+        legal_plays=sorted((str(c) for c in match.legal_plays(seat)), key=_text_hand_order),
+    )
+
+
+def _hand_order(card: Card) -> tuple[str, int]:
+    """Group a hand by suit, high cards first within a suit, as players hold them."""
+    return (card.suit.value, -card.rank)
+
+
+def _text_hand_order(text: str) -> tuple[str, int]:
+    return _hand_order(Card.parse(text))
