@@ -1,0 +1,384 @@
+"""The wire protocol, sans-IO: framing, message schema, encode/decode and validation.
+
+A frame is a 4-byte big-endian length followed by one msgpack map with a `type`
+string. Messages are small frozen dataclasses, one per type; their annotations
+*are* the schema, so validation cannot drift from the classes. Every decoding
+failure becomes a `ProtocolError` with a code, never a stray exception, so the
+I/O layers can answer a misbehaving peer without crashing. PROTOCOL.md is the
+human-readable contract for all of this.
+"""
+
+from __future__ import annotations
+
+import struct
+import types
+from collections.abc import Iterator
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+
+import msgpack
+
+PROTOCOL_VERSION = 1
+SERVICE_TYPE = "_pitchnet._tcp.local."
+
+MAX_FRAME = 64 * 1024
+"""Largest payload a peer may declare; a larger length is refused before buffering."""
+HEADER = struct.Struct(">I")
+MAX_STR = 512
+"""Longest string inside any message (per-field limits are tighter, see `STRING_LIMITS`)."""
+MAX_CONTAINER = 256
+"""Most items in any msgpack array or map (a seat view needs far fewer)."""
+MAX_NAME = 24
+"""Longest display or table name, in characters."""
+STRING_LIMITS = {"name": MAX_NAME, "token": 64, "table_id": 64, "password": 128, "card": 2}
+
+
+class ProtocolError(Exception):
+    """The peer sent something the protocol does not allow. `fatal` means the
+    connection is closed after the error frame is sent."""
+
+    def __init__(self, code: str, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.fatal = fatal
+
+
+# ---- framing ---------------------------------------------------------------------------------
+
+
+def frame(payload: dict[str, Any]) -> bytes:
+    """Pack one map into a length-prefixed frame."""
+    body = msgpack.packb(payload, use_bin_type=True)
+    if len(body) > MAX_FRAME:
+        raise ValueError(f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
+    return HEADER.pack(len(body)) + body
+
+
+def unpack_payload(body: bytes) -> dict[str, Any]:
+    """Decode one frame's payload into a map, with every limit enforced."""
+    try:
+        value = msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=MAX_STR,
+            max_bin_len=0,
+            max_array_len=MAX_CONTAINER,
+            max_map_len=MAX_CONTAINER,
+            max_ext_len=0,
+        )
+    except Exception as exc:  # msgpack raises many types; all mean the same to us
+        raise ProtocolError("bad_frame", f"undecodable frame: {exc}", fatal=True) from None
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_frame", "a frame must hold a map", fatal=True)
+    return value
+
+
+class FrameDecoder:
+    """Accumulates bytes and yields complete payload maps. The buffer never holds more
+    than one header plus one frame of at most MAX_FRAME bytes."""
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+
+    @property
+    def pending(self) -> int:
+        """Bytes received but not yet part of a complete frame."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> Iterator[dict[str, Any]]:
+        self._buffer.extend(data)
+        while len(self._buffer) >= HEADER.size:
+            (length,) = HEADER.unpack_from(self._buffer)
+            if length > self.max_frame:
+                self._buffer.clear()
+                raise ProtocolError(
+                    "too_big", f"frame of {length} bytes exceeds {self.max_frame}", fatal=True
+                )
+            end = HEADER.size + length
+            if len(self._buffer) < end:
+                return
+            body = bytes(self._buffer[HEADER.size : end])
+            del self._buffer[:end]
+            yield unpack_payload(body)
+
+
+# ---- messages --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """Base of every message; `TYPE` is the value of the `type` key on the wire."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": self.TYPE, **asdict(self)}
+
+    def encode(self) -> bytes:
+        return frame(self.to_wire())
+
+
+# Client -> host ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """First frame from a client. With `token`, it asks for its seat back."""
+
+    TYPE: ClassVar[str] = "hello"
+    version: int
+    name: str
+    token: str | None = None
+    table_id: str | None = None
+    password: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Message):
+    """Start now, bots filling the empty seats (only the table's first player may)."""
+
+    TYPE: ClassVar[str] = "start"
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidMsg(Message):
+    TYPE: ClassVar[str] = "bid"
+    id: int
+    bid: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMsg(Message):
+    TYPE: ClassVar[str] = "play"
+    id: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Message):
+    """Done reading the hand summary (or the match result): deal on."""
+
+    TYPE: ClassVar[str] = "ready"
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Message):
+    """Give the seat up for good (a bot takes it over if a match is on)."""
+
+    TYPE: ClassVar[str] = "leave"
+
+
+# Both ways -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    TYPE: ClassVar[str] = "ping"
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    TYPE: ClassVar[str] = "pong"
+    t: float
+
+
+# Host -> client ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome(Message):
+    """The handshake's answer: the seat and its secret token (keep it to come back)."""
+
+    TYPE: ClassVar[str] = "welcome"
+    version: int
+    table_id: str
+    table_name: str
+    seat: int
+    token: str
+    heartbeat: float
+
+
+@dataclass(frozen=True, slots=True)
+class State(Message):
+    """A snapshot: the table (seats, names, lobby/playing/over) and this seat's view.
+    `seq` grows with every change; `events` says what happened since the last one."""
+
+    TYPE: ClassVar[str] = "state"
+    seq: int
+    table: dict[str, Any]
+    view: dict[str, Any] | None
+    events: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Ack(Message):
+    """An action was applied (or had already been: `duplicate`)."""
+
+    TYPE: ClassVar[str] = "ack"
+    id: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorMsg(Message):
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+    id: int | None = None
+    fatal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Bye(Message):
+    """The host is closing this connection or shutting down."""
+
+    TYPE: ClassVar[str] = "bye"
+    reason: str
+
+
+CLIENT_MESSAGES: dict[str, type[Message]] = {
+    m.TYPE: m for m in (Hello, Start, BidMsg, PlayMsg, Ready, Leave, Ping, Pong)
+}
+HOST_MESSAGES: dict[str, type[Message]] = {
+    m.TYPE: m for m in (Welcome, State, Ack, ErrorMsg, Bye, Ping, Pong)
+}
+ACTIONS = (Start, BidMsg, PlayMsg, Ready)
+"""Messages that carry a client id and are applied at most once per id."""
+
+
+def _allowed_types(annotation: Any) -> tuple[type, ...]:
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        return tuple(t for arg in get_args(annotation) for t in _allowed_types(arg))
+    if annotation is None or annotation is type(None):
+        return (type(None),)
+    return (origin or annotation,)
+
+
+def _schema(cls: type[Message]) -> list[tuple[str, tuple[type, ...], bool]]:
+    hints = get_type_hints(cls)
+    return [
+        (
+            f.name,
+            _allowed_types(hints[f.name]),
+            f.default is MISSING and f.default_factory is MISSING,
+        )
+        for f in fields(cls)
+    ]
+
+
+_SCHEMAS = {cls: _schema(cls) for cls in {*CLIENT_MESSAGES.values(), *HOST_MESSAGES.values()}}
+
+
+def _check_value(name: str, value: Any, allowed: tuple[type, ...]) -> None:
+    kind = type(value)
+    ok = kind in allowed or (kind is int and float in allowed)
+    if not ok:
+        wanted = " or ".join("nil" if t is type(None) else t.__name__ for t in allowed)
+        raise ProtocolError("bad_message", f"field {name!r} must be {wanted}")
+    limit = STRING_LIMITS.get(name)
+    if kind is str and limit is not None and len(value) > limit:
+        raise ProtocolError("bad_message", f"field {name!r} is longer than {limit} characters")
+
+
+def parse_message(payload: dict[str, Any], registry: dict[str, type[Message]]) -> Message:
+    """Turn a decoded map into its message, checking type, fields and their types.
+    Unknown extra fields are ignored, so newer peers can add optional ones."""
+    kind = payload.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a 'type' string")
+    cls = registry.get(kind)
+    if cls is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")
+    values: dict[str, Any] = {}
+    for name, allowed, required in _SCHEMAS[cls]:
+        if name not in payload:
+            if required:
+                raise ProtocolError("bad_message", f"{kind!r} needs field {name!r}")
+            continue
+        _check_value(name, payload[name], allowed)
+        values[name] = payload[name]
+    return cls(**values)
+
+
+def parse_client_message(payload: dict[str, Any]) -> Message:
+    return parse_message(payload, CLIENT_MESSAGES)
+
+
+def parse_host_message(payload: dict[str, Any]) -> Message:
+    return parse_message(payload, HOST_MESSAGES)
+
+
+# ---- the table part of a `state` message ------------------------------------------------------
+
+SEAT_KINDS = ("empty", "human", "bot")
+TABLE_STATES = ("lobby", "playing", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat. `substitute` is true while a bot plays for an absent human;
+    `away` is how many seconds that human has been gone (0 when connected)."""
+
+    name: str
+    kind: str
+    connected: bool
+    substitute: bool = False
+    away: float = 0.0
+    ready: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """The public facts of a table: sent in every `state` and summarised in the advert."""
+
+    id: str
+    name: str
+    state: str
+    players: int
+    partnership: bool
+    target: int
+    seats: list[SeatInfo]
+    starter: int | None
+    password: bool = False
+    grace: float = 60.0
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def taken(self) -> int:
+        return sum(seat.kind != "empty" for seat in self.seats)
+
+    @classmethod
+    def from_wire(cls, data: Any) -> TableInfo:
+        """Rebuild from a host's frame, which the client treats as untrusted."""
+        if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
+            raise ProtocolError("bad_message", "a table must be a map with a list of seats")
+        seats = [_from_map(SeatInfo, seat) for seat in data["seats"]]
+        info = _from_map(cls, {**data, "seats": []})
+        if info.state not in TABLE_STATES or any(s.kind not in SEAT_KINDS for s in seats):
+            raise ProtocolError("bad_message", "a table has an unknown state or seat kind")
+        return TableInfo(**{**asdict(info), "seats": seats})
+
+
+def _from_map(cls: type, data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", f"{cls.__name__} must be a map")
+    hints = get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.default is MISSING and f.default_factory is MISSING:
+                raise ProtocolError("bad_message", f"{cls.__name__} needs {f.name!r}")
+            continue
+        _check_value(f.name, data[f.name], _allowed_types(hints[f.name]))
+        values[f.name] = data[f.name]
+    return cls(**values)
