@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import total_ordering
 from random import Random
 
 RANK_LETTERS = "23456789TJQKA"
@@ -41,13 +42,20 @@ class CardParseError(ValueError):
     """Text that is not a card, such as "1X". Kept apart from rules errors."""
 
 
+@total_ordering
 class Suit(Enum):
-    """The four suits; the value is the letter used in the text form."""
+    """The four suits; the value is the letter used in the text form. Ordered C < D < H < S
+    so that `Card` (ordered by rank, then suit) can sort any hand."""
 
     CLUBS = "C"
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return self.value < other.value
 
     @property
     def symbol(self) -> str:
