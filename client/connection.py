@@ -1,0 +1,334 @@
+"""The client's side of one table connection, in asyncio.
+
+It opens TCP, says hello, decodes frames, answers pings, pings the host every
+`heartbeat` seconds and calls the host dead after `dead_after` seconds of silence
+(TCP alone would take minutes). It never touches a widget: everything the player
+should see is posted as a Textual message (client.messages) through `post`.
+
+Once seated it holds the seat token, so a lost link is retried with backoff (capped
+near a second) and the same seat comes back. Actions get increasing ids and stay
+queued until acknowledged, so an action sent just before a drop is sent again after
+the reconnect and the host applies it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from pitchnet.protocol import (
+    PROTOCOL_VERSION,
+    Ack,
+    BidMsg,
+    Bye,
+    ErrorMsg,
+    FrameDecoder,
+    Hello,
+    Leave,
+    Message,
+    Ping,
+    PlayMsg,
+    Pong,
+    ProtocolError,
+    Ready,
+    Start,
+    State,
+    TableInfo,
+    Welcome,
+    parse_host_message,
+)
+from pitchnet.views import SeatView, ViewError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 7373
+BACKOFF = (0.1, 0.2, 0.4, 0.8)
+BACKOFF_CAP = 1.0
+"""Retry delays: quick first tries, then about once a second (issue 5: capped near 1 s)."""
+
+Locate = Callable[[str], Awaitable[tuple[str, int] | None]]
+"""Finds a table's current address by its id (zeroconf), for a host that moved."""
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """Split "HOST[:PORT]" (or "[v6]:PORT"); raises ValueError with a sentence."""
+    text = text.strip()
+    if not text:
+        raise ValueError("no address given")
+    host, port_text = text, ""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest.removeprefix(":")
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    if not host:
+        raise ValueError(f"{text!r} has no host")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(f"{port_text!r} is not a port number")
+    return host, int(port_text)
+
+
+def backoff_delay(attempt: int) -> float:
+    """The pause before retry number `attempt` (0-based), with a little jitter so a
+    table of clients does not reconnect in lockstep."""
+    base = BACKOFF[attempt] if attempt < len(BACKOFF) else BACKOFF_CAP
+    return base * random.uniform(0.9, 1.1)
+
+
+class Refused(Exception):
+    """The host said no for good (fatal error or a bye we must not retry after)."""
+
+
+class Lost(Exception):
+    """The link broke; worth retrying if we hold a seat token."""
+
+
+class Connection:
+    """One player's connection to one table; `run()` until `close()`."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        post: Callable[[Any], object],
+        *,
+        password: str | None = None,
+        table_id: str | None = None,
+        token: str | None = None,
+        reconnect: bool = True,
+        dead_after: float = 3.0,
+        connect_timeout: float = 5.0,
+        locate: Locate | None = None,
+    ) -> None:
+        self.host, self.port, self.name = host, port, name
+        self.password, self.table_id, self.token = password, table_id, token
+        self.reconnect, self.dead_after, self.connect_timeout = (
+            reconnect,
+            dead_after,
+            connect_timeout,
+        )
+        self.locate = locate
+        self.seat: int | None = None
+        self.heartbeat = 1.0
+        self.connected = False
+        self._post = post
+        self._writer: asyncio.StreamWriter | None = None
+        self._closing = False
+        self._seq = -1
+        self._next_id = time.time_ns() // 1_000_000
+        """Ids start from the clock so a restarted client never reuses an old id."""
+        self._unacked: dict[int, Message] = {}
+        self._last_heard = 0.0
+
+    # ---- actions ---------------------------------------------------------------------------
+
+    def start(self) -> int:
+        return self._act(lambda i: Start(id=i))
+
+    def bid(self, amount: int | None) -> int:
+        return self._act(lambda i: BidMsg(id=i, bid=amount))
+
+    def play(self, card: str) -> int:
+        return self._act(lambda i: PlayMsg(id=i, card=card))
+
+    def ready(self) -> int:
+        return self._act(lambda i: Ready(id=i))
+
+    def _act(self, make: Callable[[int], Message]) -> int:
+        self._next_id += 1
+        message = make(self._next_id)
+        self._unacked[self._next_id] = message
+        self._send(message)
+        return self._next_id
+
+    @property
+    def pending(self) -> list[int]:
+        """Ids sent but not yet acknowledged (resent after a reconnect)."""
+        return sorted(self._unacked)
+
+    async def leave(self) -> None:
+        """Give the seat up, then close."""
+        self._send(Leave())
+        self.token = None
+        await self.close()
+
+    async def close(self) -> None:
+        """Stop for good: no more retries, no more messages to the app."""
+        self._closing = True
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await writer.drain()
+            writer.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
+
+    # ---- the loop --------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Connect and serve; on a lost link retry with backoff while we hold a token."""
+        attempt = 0
+        while not self._closing:
+            try:
+                await self._session()
+                reason = "The host closed the connection."
+            except Refused as exc:
+                self._emit(Disconnected(self, str(exc), retrying=False))
+                return
+            except (Lost, ProtocolError, OSError, TimeoutError) as exc:
+                reason = _reason(exc)
+            if self._closing:
+                return
+            if self.connected:
+                attempt = 0
+            self.connected = False
+            if not self.reconnect or self.token is None:
+                self._emit(Disconnected(self, reason, retrying=False))
+                return
+            delay = backoff_delay(attempt)
+            self._emit(Disconnected(self, reason, retrying=True, delay=delay))
+            await asyncio.sleep(delay)  # a retry pause, not synchronisation
+            attempt += 1
+            if self.locate is not None and self.table_id and attempt % 3 == 0:
+                await self._relocate()
+
+    async def _relocate(self) -> None:
+        assert self.locate is not None and self.table_id
+        with contextlib.suppress(Exception):
+            found = await self.locate(self.table_id)
+            if found is not None:
+                self.host, self.port = found
+
+    async def _session(self) -> None:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(self.host, self.port), self.connect_timeout
+        )
+        self._writer = writer
+        self._last_heard = asyncio.get_running_loop().time()
+        hello = Hello(PROTOCOL_VERSION, self.name, self.token, self.table_id, self.password)
+        self._send(hello)
+        tasks = [asyncio.create_task(self._read(reader)), asyncio.create_task(self._watch())]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self._writer = None
+            writer.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        decoder = FrameDecoder()
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                raise Lost("The host closed the connection.")
+            self._last_heard = asyncio.get_running_loop().time()
+            for payload in decoder.feed(data):
+                self._handle_payload(payload)
+
+    async def _watch(self) -> None:
+        """Ping every heartbeat; a silent host is dead after `dead_after` seconds (or
+        `connect_timeout` before the welcome, when the host owes us nothing yet)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(self.heartbeat, self.dead_after / 3))
+            limit = self.dead_after if self.connected else self.connect_timeout
+            silent = loop.time() - self._last_heard
+            if silent > limit:
+                raise Lost(f"No word from the host for {silent:.0f} seconds.")
+            if self.connected:
+                self._send(Ping(t=time.time()))
+
+    # ---- frames in -------------------------------------------------------------------------
+
+    def _handle_payload(self, payload: dict[str, Any]) -> None:
+        try:
+            message = parse_host_message(payload)
+        except ProtocolError as exc:
+            self._emit(HostError(self, "bad_host", f"The host sent a bad message: {exc}", False))
+            return
+        if isinstance(message, Ping):
+            self._send(Pong(t=message.t))
+        elif isinstance(message, Welcome):
+            self._welcomed(message)
+        elif isinstance(message, State):
+            self._state(message)
+        elif isinstance(message, Ack):
+            self._unacked.pop(message.id, None)
+        elif isinstance(message, ErrorMsg):
+            self._error(message)
+        elif isinstance(message, Bye):
+            if message.reason != "shutdown":
+                raise Refused(f"The host closed this seat: {message.reason}")
+            raise Lost("The host shut the table down.")
+
+    def _welcomed(self, welcome: Welcome) -> None:
+        self.connected = True
+        self.token, self.seat, self.table_id = welcome.token, welcome.seat, welcome.table_id
+        if welcome.heartbeat > 0:
+            self.heartbeat = welcome.heartbeat
+        self._seq = -1  # a fresh snapshot follows every welcome, even from a resumed host
+        self._emit(Welcomed(self, welcome))
+        for action_id in self.pending:
+            self._send(self._unacked[action_id])
+
+    def _state(self, state: State) -> None:
+        if state.seq <= self._seq:
+            return
+        try:
+            table = TableInfo.from_wire(state.table)
+            view = SeatView.from_wire(state.view) if state.view is not None else None
+        except (ProtocolError, ViewError) as exc:
+            self._emit(HostError(self, "bad_host", f"The host sent a bad table: {exc}", False))
+            return
+        self._seq = state.seq
+        self._emit(StateReceived(self, state.seq, table, view, list(state.events)))
+
+    def _error(self, error: ErrorMsg) -> None:
+        if error.id is not None:
+            self._unacked.pop(error.id, None)
+        self._emit(HostError(self, error.code, error.message, error.fatal))
+        if error.fatal:
+            self.token = None if error.code == "bad_token" else self.token
+            raise Refused(error.message)
+
+    # ---- frames out ------------------------------------------------------------------------
+
+    def _send(self, message: Message) -> None:
+        writer = self._writer
+        if writer is None or writer.is_closing():
+            return
+        try:
+            writer.write(message.encode())
+        except (OSError, RuntimeError) as exc:
+            log.debug("write failed: %s", exc)
+
+    def _emit(self, message: object) -> None:
+        if not self._closing:
+            self._post(message)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, Lost):
+        return str(exc)
+    if isinstance(exc, ProtocolError):
+        return f"The host sent something unreadable: {exc.message}"
+    if isinstance(exc, TimeoutError):
+        return "The host did not answer in time."
+    if isinstance(exc, ConnectionRefusedError):
+        return "Nobody is hosting a table there (connection refused)."
+    return f"Network error: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)

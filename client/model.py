@@ -1,0 +1,175 @@
+"""What the client knows about its table, and the sentences it says about it.
+
+Kept free of Textual so it can be tested on its own: the app stores one `GameState`,
+screens read it, and the helpers here turn seat numbers and events (untrusted host
+data) into plain `Text` for the log and the summaries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+
+from client.text import card_text, clean, plain, suit_text
+from pitchnet.cards import Card, CardParseError
+from pitchnet.protocol import TableInfo
+from pitchnet.views import SeatView
+
+
+@dataclass
+class GameState:
+    """The latest snapshot from the host plus what the handshake told us."""
+
+    ascii_only: bool = False
+    seat: int | None = None
+    table_id: str = ""
+    table_name: str = ""
+    seq: int = -1
+    table: TableInfo | None = None
+    view: SeatView | None = None
+    log: list[Text] = field(default_factory=list)
+
+    def name(self, seat: int | None) -> str:
+        """A seat's display name, cleaned; "Seat N" if the seat is unknown or unnamed."""
+        if seat is None:
+            return "nobody"
+        if self.table and 0 <= seat < len(self.table.seats):
+            name = clean(self.table.seats[seat].name, 24)
+            if name:
+                return name
+        return f"Seat {seat + 1}"
+
+    def who(self, seat: int | None) -> str:
+        """A seat's name, or "You" for our own seat."""
+        return "You" if seat is not None and seat == self.seat else self.name(seat)
+
+    def side_name(self, side: int | None) -> str:
+        """A scoring side: the seat's name, or "Team A (Ann & Cat)" in partnership play."""
+        if side is None:
+            return "nobody"
+        view = self.view
+        if view is not None and view.partnership:
+            members = " & ".join(self.who(s) for s in range(view.players) if s % 2 == side)
+            return f"Team {'AB'[side % 2]} ({members})"
+        return self.who(side)
+
+    @property
+    def is_starter(self) -> bool:
+        return self.table is not None and self.seat is not None and self.table.starter == self.seat
+
+    def reset(self) -> None:
+        """Forget the table (left it, or joining another)."""
+        self.seat, self.table_id, self.table_name, self.seq = None, "", "", -1
+        self.table, self.view = None, None
+        self.log.clear()
+
+
+def bid_word(amount: Any, you: bool = False) -> str:
+    """ "bids 2", "passes", "pitches (bids 4)"; without the -s after "You"."""
+    s = "" if you else "s"
+    if amount is None:
+        return f"pass{'es' if s else ''}"
+    if amount == 4:
+        return f"pitch{'es' if s else ''} (bid{s} 4)"
+    return f"bid{s} {amount}"
+
+
+def describe_event(game: GameState, event: Any) -> Text | None:
+    """One log line for one host event, or None for events the log does not show.
+    Events are untrusted: anything malformed is skipped, never raised."""
+    if not isinstance(event, dict):
+        return None
+    try:
+        return _describe(game, event)
+    except (KeyError, TypeError, ValueError, CardParseError):
+        return None
+
+
+def _seat(event: dict[str, Any], key: str = "seat") -> int:
+    value = event[key]
+    if type(value) is not int:
+        raise TypeError(key)
+    return value
+
+
+def _describe(game: GameState, event: dict[str, Any]) -> Text | None:
+    kind = event.get("kind")
+    ascii_only = game.ascii_only
+    you = event.get("seat", event.get("dealer")) == game.seat
+    s = "" if you else "s"
+    if kind == "deal":
+        hand = event.get("hand")
+        number = hand if type(hand) is int else game.view.hand_number if game.view else 0
+        line = Text(f"— Hand {number}: ", style="bold")
+        return line.append(plain(game.who(_seat(event, "dealer")))).append(f" deal{s} —")
+    if kind == "bid":
+        return plain(game.who(_seat(event))).append(f" {bid_word(event['bid'], you)}")
+    if kind == "play":
+        card = Card.parse(event["card"])
+        line = plain(game.who(_seat(event))).append(f" play{s} ")
+        return line.append(card_text(card, ascii_only))
+    if kind == "trick":
+        line = plain(game.who(_seat(event, "winner")), style="bold")
+        return line.append(" won the trick", style="bold")
+    if kind == "hand":
+        pitcher, bid = _seat(event, "pitcher"), _seat(event, "bid")
+        was = "were" if pitcher == game.seat else "was"
+        made = event.get("made") is True
+        outcome = f" made the bid of {bid}" if made else f" {was} set back {bid}"
+        return plain(game.who(pitcher), style="bold").append(outcome, style="bold")
+    if kind == "match":
+        return plain(game.side_name(_seat(event, "winner")), style="bold").append(
+            " won the match!", style="bold"
+        )
+    sentences = {
+        "join": " sat down",
+        "leave": " left the table",
+        "connected": " are back" if you else " is back",
+        "disconnected": " lost the connection",
+        "substitute": ": a bot plays for now",
+    }
+    if kind in sentences:
+        return plain(game.who(_seat(event))).append(sentences[kind])
+    return None
+
+
+def refusal(view: SeatView, card: str) -> str | None:
+    """Why `card` may not be played now, or None if it may.
+
+    The sentences mirror the host's `must_follow` reasons (pitchnet.rules), so a dimmed
+    card explains itself without a round trip; the host still decides.
+    """
+    if card in view.legal_plays:
+        return None
+    if view.phase == "bidding":
+        return "The bidding is not over yet."
+    if view.phase != "playing":
+        return "This hand is over."
+    if view.turn != view.seat:
+        return "It is not your turn."
+    if view.trick and view.trump:
+        try:
+            led = Card.parse(view.trick[0][1]).suit
+            trump = Card.parse("2" + view.trump).suit
+        except (CardParseError, IndexError, TypeError):
+            return "That card may not be played now."
+        if led is trump:
+            return f"Trump was led: you must play {trump.plural}."
+        return f"You must follow {led.plural} or play a trump ({trump.plural})."
+    return "That card may not be played now."
+
+
+def status_line(game: GameState) -> Text:
+    """The one-line header of the table: hand, dealer, trump, high bid, target."""
+    view = game.view
+    line = plain(game.table_name or "pitchnet", style="bold")
+    if view is None:
+        return line
+    line.append(f"  Hand {view.hand_number}  Trump ")
+    line.append(suit_text(view.trump, game.ascii_only))
+    if view.high_bid is not None:
+        line.append(f"  Bid {view.high_bid} ").append(plain(game.who(view.pitcher)))
+    line.append(f"  To {view.target}")
+    return line

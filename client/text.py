@@ -1,0 +1,68 @@
+"""Turning untrusted strings and cards into Rich `Text`, never markup.
+
+Every string that came over the network (player names, table names, error
+sentences, TXT records) passes through `plain()` before it reaches a widget: control
+and escape characters are dropped and the result is a `Text` object, which Rich and
+Textual never parse as markup. A name like ``[red]x[/red]`` therefore shows as typed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rich.text import Text
+
+from pitchnet.cards import Card, CardParseError, Suit
+
+SUIT_STYLES = {
+    Suit.SPADES: "bold bright_white",
+    Suit.HEARTS: "bold #ff5f5f",
+    Suit.DIAMONDS: "bold #ffaf00",
+    Suit.CLUBS: "bold #5fd75f",
+}
+"""A four-colour deck: the suits differ by colour as well as by symbol or letter."""
+
+
+def clean(value: object, limit: int = 64) -> str:
+    """The printable part of an untrusted value, at most `limit` characters.
+
+    Drops control, format and private-use characters (ESC, BEL, bidi overrides...), so a
+    hostile name cannot move the cursor, recolour the terminal or reorder the line.
+    """
+    text = value if isinstance(value, str) else str(value)
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    return kept[:limit]
+
+
+def plain(value: object, style: str = "", limit: int = 64) -> Text:
+    """An untrusted value as plain `Text` (never interpreted as markup)."""
+    return Text(clean(value, limit), style=style)
+
+
+def suit_text(suit: Suit | str | None, ascii_only: bool = False) -> Text:
+    """A suit as its coloured symbol (or letter with --ascii); '-' when unknown."""
+    if suit is None:
+        return Text("-")
+    try:
+        parsed = suit if isinstance(suit, Suit) else Suit.parse(suit)
+    except CardParseError:
+        return Text("?")
+    glyph = parsed.value if ascii_only else parsed.symbol
+    return Text(glyph, style=SUIT_STYLES[parsed])
+
+
+def card_text(card: Card | str, ascii_only: bool = False, *, dim: bool = False) -> Text:
+    """A card as rank letter plus coloured suit: "A♥" (or "AH")."""
+    try:
+        parsed = card if isinstance(card, Card) else Card.parse(card)
+    except CardParseError:
+        return Text("??")
+    text = Text(parsed.pretty(ascii_only), style=SUIT_STYLES[parsed.suit])
+    if dim:
+        text.stylize("dim")
+    return text
+
+
+def signed(number: int) -> str:
+    """A score change with its sign: "+2", "-3", "0"."""
+    return f"{number:+d}" if number else "0"
