@@ -1,0 +1,297 @@
+"""The Textual app: owns the connection (and a hosted table, if any) and the game state,
+and routes each snapshot to the screen that should show it.
+
+Screens are modes (finder, connecting, lobby, table) so each keeps its own stack of
+modal screens. The connection runs in a worker on the app's event loop and only
+posts messages; the handlers below are the one place where network news becomes
+screen changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from client.connection import Connection
+from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from client.model import GameState, describe_event
+from client.screens.connecting import ConnectingScreen
+from client.screens.help import HelpScreen
+from client.screens.lobby import LobbyScreen
+from client.screens.prompts import ConfirmLeave, OfflineScreen
+from client.screens.table import TableScreen
+from client.text import clean
+
+BrowserFactory = Callable[[str | None, Callable[[list[Any]], None]], Any]
+"""Makes a table browser (start/close/tables), as client.discovery.TableBrowser."""
+HostFactory = Callable[..., Any]
+"""Makes a HostServer from a HostConfig (injected so tests can set seed and bot delay)."""
+
+
+@dataclass
+class ClientOptions:
+    name: str
+    ascii_only: bool = False
+    interface: str | None = None
+    mode: str = "find"  # "join" (address given), "find", "play"; "idle" (tests) starts blank
+    address: tuple[str, int] | None = None
+    password: str | None = None
+    play_browse_seconds: float = 1.5
+    host_options: dict[str, Any] | None = None
+    """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
+
+
+def _default_browser(interface: str | None, on_change: Callable[[list[Any]], None]) -> Any:
+    from client.discovery import TableBrowser  # zeroconf loads only when browsing
+
+    return TableBrowser(interface, on_change)
+
+
+def _default_host(config: Any) -> Any:
+    from host.server import HostServer
+
+    return HostServer(config)
+
+
+def _finder() -> Screen[None]:
+    from client.screens.finder import FinderScreen
+
+    return FinderScreen()
+
+
+class PitchApp(App[None]):
+    CSS_PATH = "client.tcss"
+    TITLE = "pitchnet"
+    ENABLE_COMMAND_PALETTE = False
+    MODES: ClassVar[dict[str, Any]] = {
+        "finder": _finder,
+        "connecting": ConnectingScreen,
+        "lobby": LobbyScreen,
+        "table": TableScreen,
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Keys"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        options: ClientOptions,
+        *,
+        browser_factory: BrowserFactory | None = None,
+        host_factory: HostFactory | None = None,
+    ) -> None:
+        super().__init__()
+        self.options = options
+        self.browser_factory = browser_factory or _default_browser
+        self.host_factory = host_factory or _default_host
+        self.game = GameState(ascii_only=options.ascii_only)
+        self.connection: Connection | None = None
+        self.hosted: Any = None
+        self.connecting_to = ""
+        self.auto_start = False
+        self._offline: OfflineScreen | None = None
+        if options.ascii_only:
+            self.add_class("-ascii")
+
+    def on_mount(self) -> None:
+        if self.options.address is not None:
+            host, port = self.options.address
+            self.join(host, port, password=self.options.password)
+        elif self.options.mode != "idle":
+            self.switch_mode("finder")
+
+    # ---- joining and leaving -----------------------------------------------------------------
+
+    def join(
+        self,
+        host: str,
+        port: int,
+        *,
+        password: str | None = None,
+        table_id: str | None = None,
+        label: str | None = None,
+    ) -> Connection:
+        """Connect to a table; the screens follow from the host's answers."""
+        self._drop_connection()
+        self.game.reset()
+        self.connecting_to = f"{label} ({host}:{port})" if label else f"{host}:{port}"
+        connection = Connection(
+            host, port, self.options.name, self.post_message, password=password, table_id=table_id
+        )
+        self.connection = connection
+        self.run_worker(connection.run(), group="connection", exit_on_error=False)
+        self._switch("connecting")
+        return connection
+
+    def host_here(self, *, auto_start: bool) -> None:
+        """Host a table in this process (advertised on the LAN) and sit down at it."""
+        self.run_worker(self._host_here(auto_start), group="host", exclusive=True)
+
+    async def _host_here(self, auto_start: bool) -> None:
+        from host.server import HostConfig
+
+        if self.hosted is None:
+            name = clean(f"{self.options.name}'s table", 24)
+            config = HostConfig(
+                name=name,
+                interface=self.options.interface,
+                advertise=True,
+                **(self.options.host_options or {}),
+            )
+            server = self.host_factory(config)
+            try:
+                await server.start()
+            except OSError as exc:
+                self.notify(f"Could not host a table: {exc}", severity="error", markup=False)
+                return
+            self.hosted = server
+        self.auto_start = auto_start
+        address = self.options.interface or "127.0.0.1"
+        self.join(address, self.hosted.port, table_id=self.hosted.table_id)
+
+    def leave_table(self) -> None:
+        """Back to the finder, giving up the seat."""
+        self._drop_connection(leave=True)
+        self.game.reset()
+        self._switch("finder")
+
+    def confirm_leave(self) -> None:
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.leave_table()
+
+        self.push_screen(ConfirmLeave(), answered)
+
+    def _drop_connection(self, *, leave: bool = False) -> None:
+        self._close_offline()
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            closing = connection.leave() if leave and connection.connected else connection.close()
+            self.run_worker(closing, group="closing")
+
+    async def close_network(self) -> None:
+        """Close the connection and any table hosted here (called on the way out)."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            await connection.close()
+        hosted, self.hosted = self.hosted, None
+        if hosted is not None:
+            await hosted.close()
+
+    async def action_quit(self) -> None:
+        await self.close_network()
+        self.exit()
+
+    # ---- actions the screens ask for ---------------------------------------------------------
+
+    def send_start(self) -> None:
+        if self.connection:
+            self.connection.start()
+
+    def send_bid(self, amount: int | None) -> None:
+        if self.connection:
+            self.connection.bid(amount)
+
+    def send_play(self, card: str) -> None:
+        if self.connection:
+            self.connection.play(card)
+
+    def send_ready(self) -> None:
+        if self.connection:
+            self.connection.ready()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # ---- news from the connection ------------------------------------------------------------
+
+    def _current(self, message: Any) -> bool:
+        return message.connection is self.connection
+
+    def on_welcomed(self, message: Welcomed) -> None:
+        if not self._current(message):
+            return
+        welcome = message.welcome
+        self.game.seat = welcome.seat
+        self.game.table_id = welcome.table_id
+        self.game.table_name = clean(welcome.table_name, 24)
+        self._close_offline()
+        if self.auto_start and self.connection is not None:
+            self.auto_start = False
+            self.connection.start()
+
+    def on_state_received(self, message: StateReceived) -> None:
+        if not self._current(message):
+            return
+        self.apply_state(message.seq, message.table, message.view, message.events)
+
+    def apply_state(self, seq: int, table: Any, view: Any, events: list[Any]) -> None:
+        """Take a snapshot in and redraw (also used by tests to show a built view)."""
+        game = self.game
+        game.seq, game.table, game.view = seq, table, view
+        for event in events:
+            line = describe_event(game, event)
+            if line is not None:
+                game.log.append(line)
+        self._switch("lobby" if table.state == "lobby" or view is None else "table")
+        self.redraw()
+
+    def redraw(self) -> None:
+        for screen in self.screen_stack:
+            show = getattr(screen, "show", None)
+            if callable(show):
+                show(self.game)
+
+    def on_host_error(self, message: HostError) -> None:
+        if not self._current(message):
+            return
+        severity = "error" if message.fatal else "warning"
+        self.notify(
+            clean(message.message, 200), title="The host says", severity=severity, markup=False
+        )
+        self.redraw()
+
+    def on_disconnected(self, message: Disconnected) -> None:
+        if not self._current(message):
+            return
+        if self._offline is None:
+            self._offline = OfflineScreen()
+            self.push_screen(self._offline)
+        self._offline.update_reason(clean(message.reason, 200), retrying=message.retrying)
+
+    # ---- screens -----------------------------------------------------------------------------
+
+    def _switch(self, mode: str) -> None:
+        if self.current_mode == mode:
+            return
+        self._close_offline()
+        self.switch_mode(mode)
+        if mode == "finder":
+            self._reset_game_modes()
+
+    def _reset_game_modes(self) -> None:
+        """Fresh lobby and table screens for the next table."""
+        for mode in ("lobby", "table"):
+            if mode in self._screen_stacks and mode != self.current_mode:
+                self.remove_mode(mode)
+                self.add_mode(mode, self.MODES[mode])
+
+    def _close_offline(self) -> None:
+        offline, self._offline = self._offline, None
+        if offline is not None:
+            self.close_modal(offline)
+
+    def close_modal(self, screen: Screen[Any]) -> None:
+        """Close a modal wherever it is in the current stack (it may not be on top)."""
+        if screen not in self.screen_stack:
+            return
+        if self.screen is not screen:
+            screen.pop_until_active()
+        screen.dismiss()

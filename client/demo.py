@@ -1,0 +1,102 @@
+"""Realistic table states built with the engine, without a host.
+
+Snapshot tests (and anyone trying a layout) need the screens filled with real data
+that never changes: a seeded deck dealt by `pitchnet.rules.Match`, advanced by a
+seeded random player, and cut into the seat's view by `pitchnet.views.seat_view`,
+exactly what a host would send.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pitchnet.cards import shuffled_deck
+from pitchnet.protocol import SeatInfo, TableInfo
+from pitchnet.rules import Match, Phase, Settings
+from pitchnet.views import SeatView, seat_view
+
+NAMES = ("Ann", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5", "Bot 6")
+SCENES = ("lobby", "bidding", "playing", "trick_won", "hand_over", "match_over")
+
+
+def table_info(state: str, names: list[str], kinds: list[str], **extra: Any) -> TableInfo:
+    seats = [
+        SeatInfo(name=name if kind != "empty" else "", kind=kind, connected=kind != "empty")
+        for name, kind in zip(names, kinds, strict=True)
+    ]
+    return TableInfo(
+        id="demo0table",
+        name=extra.pop("name", "Kitchen Table"),
+        state=state,
+        players=len(names),
+        partnership=extra.pop("partnership", False),
+        target=7,
+        seats=seats,
+        starter=0,
+        **extra,
+    )
+
+
+class Scene:
+    """A seeded match that can be stepped to a chosen moment, seen from `seat`."""
+
+    def __init__(self, seed: int = 7, players: int = 4, seat: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.deck_rng = random.Random(seed + 1000)
+        self.match = Match(Settings(players=players))
+        self.seat = seat
+        self.names = list(NAMES[:players])
+
+    def deal(self) -> None:
+        self.match.deal(shuffled_deck(self.deck_rng))
+
+    def step(self) -> None:
+        """One bid or one play by whoever's turn it is (a seeded random choice)."""
+        match = self.match
+        turn = match.turn
+        assert turn is not None
+        if match.phase is Phase.BIDDING:
+            match.bid(turn, self.rng.choice(match.legal_bids(turn)))
+        else:
+            match.play(turn, self.rng.choice(sorted(match.legal_plays(turn))))
+
+    def until(self, done: Any, limit: int = 2000) -> None:
+        for _ in range(limit):
+            if done(self.match):
+                return
+            if self.match.phase in (Phase.HAND_OVER,) and self.match.winner is None:
+                self.deal()
+            else:
+                self.step()
+        raise RuntimeError("the scene never reached the wanted moment")
+
+    def view(self) -> SeatView:
+        return seat_view(self.match, self.seat)
+
+    def table(self, state: str = "playing") -> TableInfo:
+        return table_info(state, self.names, ["human"] + ["bot"] * (len(self.names) - 1))
+
+
+def scene(name: str, seed: int = 7, players: int = 4) -> tuple[TableInfo, SeatView | None]:
+    """The table and seat 0's view at a named moment of a seeded match."""
+    s = Scene(seed, players)
+    if name == "lobby":
+        kinds = ["human", "human"] + ["empty"] * (players - 2)
+        return table_info("lobby", [*s.names[:1], "Cat", *s.names[2:]], kinds), None
+    s.deal()
+    me = s.seat
+    if name == "bidding":
+        s.until(lambda m: m.phase is Phase.BIDDING and m.turn == me)
+    elif name == "playing":
+        s.until(lambda m: m.phase is Phase.PLAYING and m.turn == me and bool(m.hand.trick))
+    elif name == "trick_won":
+        s.until(lambda m: m.phase is Phase.PLAYING and not m.hand.trick and len(m.hand.tricks) > 0)
+    elif name == "hand_over":
+        s.until(lambda m: m.phase is Phase.HAND_OVER and m.hand_number >= 1)
+    elif name == "match_over":
+        s.until(lambda m: m.phase is Phase.MATCH_OVER)
+        return s.table("over"), s.view()
+    else:
+        raise ValueError(f"no scene {name!r}; try one of {', '.join(SCENES)}")
+    return s.table(), s.view()

@@ -1,0 +1,54 @@
+"""`pitchnet join` and `pitchnet play`: choose the name and the first screen, run the app.
+
+The app runs inside our own `asyncio.run` so that a table hosted here (by `play`, or
+"host a table here") lives on the same event loop and is closed cleanly after the
+app exits, whatever way it exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from client.connection import parse_address
+from client.settings import choose_name
+
+
+def options_from_args(args: argparse.Namespace):  # -> ClientOptions (lazy import)
+    from client.app import ClientOptions
+
+    address = None
+    if getattr(args, "address", None):
+        address = parse_address(args.address)
+    mode = "play" if args.command == "play" else ("join" if address else "find")
+    return ClientOptions(
+        name=choose_name(getattr(args, "name", None)),
+        ascii_only=bool(getattr(args, "ascii", False)),
+        interface=getattr(args, "interface", None),
+        mode=mode,
+        address=address,
+    )
+
+
+async def _run(options) -> None:
+    from client.app import PitchApp
+
+    app = PitchApp(options)
+    try:
+        await app.run_async()
+    finally:
+        await app.close_network()
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        options = options_from_args(args)
+    except ValueError as exc:
+        print(f"pitchnet: {exc}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(_run(options))
+    except KeyboardInterrupt:
+        return 130
+    return 0

@@ -1,0 +1,1 @@
+"""The client's screens: finder, connecting, lobby, table, and the modal prompts."""

@@ -1,0 +1,38 @@
+"""A one-line screen while the handshake is under way, so the first frame the player
+sees is drawn at once rather than after the network answers."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from client.text import plain
+
+
+class ConnectingScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="connecting", classes="panel", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_target()
+
+    def on_screen_resume(self) -> None:
+        self.show_target()
+
+    def show_target(self) -> None:
+        """Name the table we are dialling (the screen is reused for every join)."""
+        target = plain(self.app.connecting_to)  # type: ignore[attr-defined]
+        text = Text("pitchnet", style="bold").append("\n\nConnecting to ")
+        for label in self.query("#connecting").results(Static):
+            label.update(text.append_text(target).append("…"))
+
+    def action_back(self) -> None:
+        self.app.leave_table()  # type: ignore[attr-defined]

@@ -1,0 +1,55 @@
+"""`?`: the keys, in one place, over whatever screen is showing."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+KEYS = [
+    ("Bidding", ""),
+    ("p", "pass"),
+    ("1 2 3 4", "bid that many (4 = pitch); only legal bids are offered"),
+    ("Playing", ""),
+    ("← →", "move along your hand"),
+    ("1-6", "pick that card; press it again (or Enter) to play it"),
+    ("Enter / click", "play the card; a dimmed card says why it can't be played"),
+    ("Between hands", ""),
+    ("Enter", "ready for the next hand (or play again after a match)"),
+    ("Anywhere", ""),
+    ("Esc", "leave the table (asks first)"),
+    ("?", "this help"),
+    ("Ctrl+Q", "quit"),
+]
+
+
+def keys_table() -> Table:
+    grid = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for key, meaning in KEYS:
+        if meaning:
+            grid.add_row(key, meaning)
+        else:
+            grid.add_row(Text(key, style="bold underline"), "")
+    return grid
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,enter,q", "close", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Keys", classes="dialog-title")
+            yield Static(keys_table())
+
+    def action_close(self) -> None:
+        self.dismiss()

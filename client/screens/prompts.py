@@ -1,0 +1,101 @@
+"""Small modal prompts: a table's password, "leave the table?", and the lost-link notice.
+
+Each is a `ModalScreen[T]` that dismisses with its answer, so callers use
+`push_screen(prompt, callback)` and never reach into the prompt's widgets.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from client.text import plain
+
+
+class PasswordPrompt(ModalScreen[str | None]):
+    """Asks for a table's password; dismisses with it, or None if cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, table_name: str) -> None:
+        super().__init__()
+        self.table_name = table_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            title = Text("Password for ").append_text(plain(self.table_name, style="bold"))
+            yield Static(title, markup=False)
+            yield Input(password=True, id="password", placeholder="password")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmLeave(ModalScreen[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Leave the table? A bot will take your seat if a match is on.")
+            with Horizontal(classes="buttons"):
+                yield Button("Leave (y)", id="yes", variant="error", compact=True)
+                yield Button("Stay (n)", id="no", compact=True)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+
+class OfflineScreen(ModalScreen[None]):
+    """Shown the moment the link to the host is lost: while retrying it says so; when
+    the connection has given up it offers the way back to the finder."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "back", "Leave the table")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reason, self.retrying, self.attempts = "", True, 0
+        self._shown = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog offline"):
+            yield Static("Connection lost", classes="dialog-title")
+            yield Static("", id="offline-text", markup=False)
+
+    def on_mount(self) -> None:
+        self._shown = True
+        self._draw()
+
+    def update_reason(self, reason: str, *, retrying: bool) -> None:
+        self.reason, self.retrying = reason, retrying
+        self.attempts += 1
+        if self._shown:
+            self._draw()
+
+    def _draw(self) -> None:
+        text = plain(self.reason, limit=200).append("\n\n")
+        if self.retrying:
+            text.append(f"Reconnecting (try {self.attempts})… your seat is kept.\n")
+            text.append("Esc: leave the table.", style="dim")
+        else:
+            text.append("Enter or Esc: back to the table finder.  Ctrl+Q: quit.", style="dim")
+        self.query_one("#offline-text", Static).update(text)
+
+    def action_back(self) -> None:
+        self.app.leave_table()  # type: ignore[attr-defined]

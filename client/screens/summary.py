@@ -1,0 +1,163 @@
+"""The end of a hand: who took High, Low, Jack and Game, the bid made or set, and the
+score changes. Enter says `ready`; the next deal closes the screen by itself.
+
+The result map comes from the host, so every field is checked before use: a
+malformed result shows what it can, never raises.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from client.model import GameState
+from client.text import card_text, plain, signed, suit_text
+
+
+def _int(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+def _ints(value: Any) -> list[int]:
+    return [v for v in value if type(v) is int] if isinstance(value, list) else []
+
+
+def headline(game: GameState, result: dict[str, Any]) -> Text:
+    """ "Hand 2: Bob bid 2 in ♥: made it." (or "set back")."""
+    number = game.view.hand_number if game.view else 0
+    line = Text(f"Hand {number}: ", style="bold")
+    line.append(plain(game.who(_int(result.get("pitcher"))), style="bold"))
+    line.append(f" bid {_int(result.get('bid'))} in ").append(
+        suit_text(result.get("trump"), game.ascii_only)
+    )
+    if result.get("made"):
+        return line.append(": made it.", style="bold green")
+    return line.append(": set back.", style="bold red")
+
+
+def points_table(game: GameState, result: dict[str, Any]) -> Table:
+    """High, Low, Jack and Game: the card and who captured it."""
+    trump = result.get("trump") if isinstance(result.get("trump"), str) else None
+    grid = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    grid.add_column(style="bold", width=5)
+    grid.add_column(width=3)
+    grid.add_column()
+    ascii_only = game.ascii_only
+    high, low = result.get("high_card"), result.get("low_card")
+    for label, card, key in (("High", high, "high"), ("Low", low, "low")):
+        captor = plain(game.who(_int(result.get(key))))
+        grid.add_row(label, card_text(str(card), ascii_only), captor)
+    jack = _int(result.get("jack"))
+    jack_card = card_text(f"J{trump}", ascii_only) if trump else Text("")
+    grid.add_row("Jack", jack_card, plain(game.who(jack)) if jack is not None else "not dealt")
+    game_side = _int(result.get("game"))
+    points = _ints(result.get("game_points"))
+    if game_side is not None and 0 <= game_side < len(points):
+        won = plain(game.side_name(game_side)).append(f" ({points[game_side]} points)")
+    else:
+        won = Text(f"tied at {max(points, default=0)}: nobody", style="dim")
+    grid.add_row("Game", "", won)
+    return grid
+
+
+def scores_table(game: GameState, before: list[int], after: list[int]) -> Table:
+    """Each side's score before, the change, and after."""
+    grid = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
+    grid.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=30)
+    for title in ("Before", "Hand", "Score"):
+        grid.add_column(title, justify="right")
+    for side, score in enumerate(after):
+        old = before[side] if side < len(before) else score
+        change = score - old
+        style = "green" if change > 0 else "red" if change < 0 else "dim"
+        grid.add_row(
+            plain(game.side_name(side)), str(old), Text(signed(change), style=style), str(score)
+        )
+    return grid
+
+
+def summary_body(game: GameState) -> RenderableType:
+    view = game.view
+    result = view.last_result if view and isinstance(view.last_result, dict) else None
+    if result is None:
+        return Text("The hand is over.")
+    before, after = _ints(result.get("scores_before")), _ints(result.get("scores"))
+    return Group(
+        headline(game, result),
+        Text(""),
+        points_table(game, result),
+        Text(""),
+        scores_table(game, before, after),
+    )
+
+
+def waiting_text(game: GameState) -> Text:
+    """Who has not said ready yet (humans only: bots are always ready)."""
+    table = game.table
+    if table is None:
+        return Text("")
+    waiting = [
+        game.who(seat)
+        for seat, info in enumerate(table.seats)
+        if info.kind == "human" and info.connected and not info.ready
+    ]
+    if not waiting:
+        return Text("Dealing…", style="dim")
+    return Text("Waiting for: ", style="dim").append(plain(", ".join(waiting), limit=120))
+
+
+class HandSummary(ModalScreen[None]):
+    """Shown over the table when a hand is scored."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Next hand")]
+    NEXT_LABEL = "Next hand (Enter)"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent_ready = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("", id="summary-body")
+            yield Static("", id="summary-waiting")
+            yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
+
+    _shown = False
+    """Set once composed: show() before that has nothing to draw on."""
+
+    def on_mount(self) -> None:
+        self._shown = True
+        self.show(self.app.game)  # type: ignore[attr-defined]
+
+    def body(self, game: GameState) -> RenderableType:
+        return summary_body(game)
+
+    def show(self, game: GameState) -> None:
+        if not self._shown:
+            return
+        self.query_one("#summary-body", Static).update(self.body(game))
+        mine = game.table.seats[game.seat] if game.table and game.seat is not None else None
+        ready = self.sent_ready or (mine is not None and mine.ready)
+        waiting = self.query_one("#summary-waiting", Static)
+        waiting.display = ready
+        waiting.update(waiting_text(game) if ready else "")
+        self.query_one("#ready", Button).disabled = ready
+
+    def action_ready(self) -> None:
+        if not self.sent_ready:
+            self.sent_ready = True
+            self.app.send_ready()  # type: ignore[attr-defined]
+            self.show(self.app.game)  # type: ignore[attr-defined]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ready":
+            self.action_ready()

@@ -1,0 +1,166 @@
+"""The table: the player's hand, the others around it, the trick, bids and the log.
+
+Every snapshot redraws the whole screen from the seat's view (snapshots, not
+deltas). The keys live here, not in the widgets, so one method decides what a key
+means in each phase: number keys bid while bidding and pick cards while playing.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from client.model import GameState, refusal, status_line
+from client.screens.match_end import MatchEnd
+from client.screens.summary import HandSummary
+from client.widgets.bidbar import BidBar
+from client.widgets.hand import HandView
+from client.widgets.log import HandLog
+from client.widgets.seats import SeatsPanel
+from client.widgets.trick import TrickView
+
+
+class TableScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", "Play card"),
+        Binding("left", "move(-1)", "Prev card", show=False),
+        Binding("right", "move(1)", "Next card", show=False),
+        Binding("p", "bid(0)", "Pass"),
+        *(Binding(str(n), f"number({n})", f"Key {n}", show=False) for n in range(1, 7)),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._modal: ModalScreen[None] | None = None
+        self._waiting_since_seq: int | None = None
+
+    @property
+    def game(self) -> GameState:
+        return self.app.game  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status", markup=False)
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield SeatsPanel(id="seats")
+                yield TrickView(id="trick")
+                yield BidBar(id="bidbar")
+                yield HandView(id="hand")
+            yield HandLog(id="log")
+        yield Footer()
+
+    _shown = False
+    """Set once composed: show() before that has nothing to draw on."""
+
+    def on_mount(self) -> None:
+        self._shown = True
+        self.show(self.game)
+
+    # ---- drawing ------------------------------------------------------------------------------
+
+    def show(self, game: GameState) -> None:
+        """Redraw from a fresh snapshot, and open or close the end-of-hand screens."""
+        if not self._shown:
+            return
+        view = game.view
+        self._waiting_since_seq = None
+        self.query_one("#status", Static).update(status_line(game))
+        self.query_one(SeatsPanel).show(game)
+        self.query_one(TrickView).show(game)
+        self.query_one(BidBar).show(game)
+        self.query_one(HandLog).show(game)
+        if view is not None:
+            playing = view.phase == "playing" and view.turn == game.seat
+            playable = set(view.legal_plays) if playing else set()
+            self.query_one(HandView).show(view.hand, playable, ascii_only=game.ascii_only)
+            self._follow_phase(view.phase)
+        self.refresh_bindings()
+
+    def _follow_phase(self, phase: str) -> None:
+        wanted = {"hand_over": HandSummary, "match_over": MatchEnd}.get(phase)
+        if self._modal is not None and type(self._modal) is not wanted:
+            self.app.close_modal(self._modal)  # type: ignore[attr-defined]
+            self._modal = None
+        if wanted is not None and self._modal is None:
+            self._modal = wanted()
+            self.app.push_screen(self._modal)
+
+    # ---- keys ---------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show "Play card" while cards are being played and "Pass" on our bid only
+        (False hides a binding in this Textual; None would show it greyed out)."""
+        view = self.game.view
+        if action == "play":
+            return view is not None and view.phase == "playing"
+        if action == "bid":
+            mine = view is not None and view.turn == self.game.seat
+            return mine and view is not None and None in view.legal_bids
+        return True
+
+    def action_move(self, step: int) -> None:
+        self.query_one(HandView).move(step)
+
+    def action_number(self, number: int) -> None:
+        view = self.game.view
+        if view is None:
+            return
+        if view.phase == "bidding":
+            self.action_bid(number)
+            return
+        hand = self.query_one(HandView)
+        again = hand.current is not None and hand.cursor == number - 1
+        card = hand.select(number - 1)
+        if card is not None and again:
+            self.try_play(card)
+
+    def action_play(self) -> None:
+        card = self.query_one(HandView).current
+        if card is not None:
+            self.try_play(card)
+
+    def action_bid(self, amount: int) -> None:
+        """Bid `amount` (0 = pass) if the view lists it as legal; else say why not."""
+        view, bid = self.game.view, amount or None
+        if view is None or view.phase != "bidding":
+            return
+        if view.turn != self.game.seat:
+            self.notify("It is not your turn to bid.", severity="warning", markup=False)
+        elif bid not in view.legal_bids:
+            offers = ", ".join("pass" if b is None else str(b) for b in view.legal_bids)
+            self.notify(f"You may bid: {offers}.", severity="warning", markup=False)
+        elif self._once():
+            self.app.send_bid(bid)  # type: ignore[attr-defined]
+
+    def try_play(self, card: str) -> None:
+        view = self.game.view
+        if view is None:
+            return
+        reason = refusal(view, card)
+        if reason is not None:
+            self.notify(reason, severity="warning", markup=False)
+        elif self._once():
+            self.app.send_play(card)  # type: ignore[attr-defined]
+
+    def _once(self) -> bool:
+        """One action per snapshot: a second key press before the host answers is
+        dropped instead of being refused as out of turn."""
+        if self._waiting_since_seq == self.game.seq:
+            return False
+        self._waiting_since_seq = self.game.seq
+        return True
+
+    def action_leave(self) -> None:
+        self.app.confirm_leave()  # type: ignore[attr-defined]
+
+    def on_hand_view_chosen(self, event: HandView.Chosen) -> None:
+        self.try_play(event.card)
+
+    def on_bid_bar_bid(self, event: BidBar.Bid) -> None:
+        self.action_bid(event.amount or 0)

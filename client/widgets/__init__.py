@@ -1,0 +1,1 @@
+"""Reusable widgets of the table screen; each keeps its own small DEFAULT_CSS."""

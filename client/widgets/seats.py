@@ -1,0 +1,108 @@
+"""The players around the table (and the lobby's seat list), as plain-text tables.
+
+Names come from the network, so every cell is a `Text` built by `plain()`; a Rich
+table never parses them as markup.
+"""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from client.model import GameState
+from client.text import plain
+from pitchnet.protocol import SeatInfo
+
+
+def presence(info: SeatInfo | None) -> Text:
+    """How a seat is being played: by its human, a bot, or nobody for now."""
+    if info is None or info.kind == "empty":
+        return Text("open", style="italic dim")
+    if info.kind == "bot":
+        return Text("bot", style="dim")
+    if info.substitute:
+        return Text("bot plays", style="yellow")
+    if not info.connected:
+        return Text("away", style="bold red")
+    return Text("here", style="green")
+
+
+def _bid(view_bids: list[list[object]], seat: int) -> str:
+    for entry in view_bids:
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] == seat:
+            return "pass" if entry[1] is None else str(entry[1])
+    return ""
+
+
+def seats_table(game: GameState) -> Table:
+    """Everyone at the table: turn, name, dealer/pitcher marks, presence, cards,
+    bid, tricks and score (the team's score in partnership play)."""
+    view, table = game.view, game.table
+    grid = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False)
+    grid.add_column(" ", width=1, no_wrap=True)
+    grid.add_column("Player", ratio=1, no_wrap=True, overflow="ellipsis")
+    grid.add_column("", width=3, no_wrap=True)
+    grid.add_column("", width=9, no_wrap=True)
+    for title in ("Crd", "Bid", "Trk", "Pts"):
+        grid.add_column(title, width=4, justify="right", no_wrap=True)
+    if view is None:
+        return grid
+    for seat in range(view.players):
+        info = table.seats[seat] if table and seat < len(table.seats) else None
+        mine = seat == game.seat
+        turn = view.turn == seat
+        marker = Text(">" if game.ascii_only else "▶", style="bold yellow") if turn else Text("")
+        name = plain(game.name(seat), style="bold" if turn else "")
+        if mine:
+            name.append(" (you)", style="italic")
+        if view.partnership:
+            name = Text(f"{'AB'[seat % 2]} ", style="dim").append_text(name)
+        marks = Text("D" if view.dealer == seat else " ", style="cyan")
+        marks.append("P" if view.pitcher == seat else " ", style="bold magenta")
+        side = view.side_of(seat)
+        score = view.scores[side] if 0 <= side < len(view.scores) else 0
+        grid.add_row(
+            marker,
+            name,
+            marks,
+            Text("you", style="italic") if mine else presence(info),
+            str(view.hand_counts[seat]) if seat < len(view.hand_counts) else "",
+            _bid(view.bids, seat),
+            str(view.tricks_won[seat]) if seat < len(view.tricks_won) else "",
+            str(score),
+        )
+    return grid
+
+
+def lobby_table(game: GameState) -> Table:
+    """The lobby's seats: who sits where and who is a bot or still to come."""
+    grid = Table(box=None, padding=(0, 2, 0, 0), expand=False, show_edge=False)
+    grid.add_column("Seat", justify="right")
+    grid.add_column("Player", min_width=16, max_width=26, no_wrap=True, overflow="ellipsis")
+    grid.add_column("")
+    table = game.table
+    if table is None:
+        return grid
+    for seat, info in enumerate(table.seats):
+        if info.kind == "empty":
+            name = Text("waiting for a player…", style="dim")
+        else:
+            name = plain(game.name(seat))
+            if seat == game.seat:
+                name.append(" (you)", style="italic")
+            if seat == table.starter:
+                name.append(" ★", style="yellow")
+        grid.add_row(str(seat + 1), name, presence(info))
+    return grid
+
+
+class SeatsPanel(Static):
+    """The table's players, redrawn from the whole game state on every snapshot."""
+
+    DEFAULT_CSS = """
+    SeatsPanel { height: auto; }
+    """
+
+    def show(self, game: GameState) -> None:
+        self.update(seats_table(game))

@@ -1,0 +1,69 @@
+"""The middle of the table: the trick being played, or the last one and who won it.
+
+Drawn only from the seat's view, so it shows exactly what a player at a real table
+would see: the cards face up in play order, and the winner once the trick is done.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from client.model import GameState, bid_word
+from client.text import card_text, plain
+
+
+def _plays(game: GameState, plays: list[Any]) -> Text:
+    line = Text()
+    for entry in plays:
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int):
+            continue
+        if line:
+            line.append("  ")
+        line.append(plain(game.who(entry[0]), limit=10)).append(" ")
+        line.append(card_text(str(entry[1]), game.ascii_only))
+    return line
+
+
+def trick_text(game: GameState) -> Text:
+    """Two lines: what is on the table now, and what that means."""
+    view = game.view
+    if view is None:
+        return Text("")
+    if view.phase == "bidding":
+        line = Text("Bidding", style="bold")
+        if view.bids:
+            seat, amount = view.bids[-1]
+            line.append(": ").append(plain(game.who(seat)))
+            line.append(f" {bid_word(amount, seat == game.seat)}")
+        if view.high_bid is not None:
+            line.append("\nHigh bid ").append(f"{view.high_bid} ").append(
+                plain(game.who(view.pitcher))
+            )
+        return line
+    number = len(view.tricks) + (1 if view.trick else 0)
+    if view.trick:
+        return Text(f"Trick {number}\n", style="bold").append_text(_plays(game, view.trick))
+    if view.tricks:
+        last = view.tricks[-1]
+        head = Text(f"Trick {len(view.tricks)} won by ", style="bold")
+        head.append(plain(game.who(last.get("winner")), style="bold")).append("\n")
+        return head.append_text(_plays(game, last.get("plays", [])))
+    if view.pitcher is not None:
+        return (
+            Text("Trick 1\n", style="bold")
+            .append(plain(game.who(view.pitcher)))
+            .append(" leads: the first card sets trump")
+        )
+    return Text("")
+
+
+class TrickView(Static):
+    DEFAULT_CSS = """
+    TrickView { height: 4; border: round $foreground 30%; padding: 0 1; }
+    """
+
+    def show(self, game: GameState) -> None:
+        self.update(trick_text(game))
