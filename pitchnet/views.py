@@ -113,11 +113,53 @@ def _check_shape(view: SeatView) -> None:
         raise ViewError("view has an impossible seat or table size")
     if view.phase not in {phase.value for phase in Phase}:
         raise ViewError(f"view has an unknown phase {view.phase!r}")
+    _check_values(view)
     try:
-        for text in (*view.hand, *view.legal_plays):
+        plays = [*view.trick, *(play for trick in view.tricks for play in trick["plays"])]
+        if not all(isinstance(p, list) and len(p) == 2 and _is_seat(p[0], view) for p in plays):
+            raise ViewError("view holds a play that is not [seat, card]")
+        for text in (*view.hand, *view.legal_plays, *(card for _, card in plays)):
             Card.parse(text)
-    except ValueError as exc:
-        raise ViewError(f"view holds a bad card: {exc}") from None
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ViewError(f"view holds a bad card or trick: {exc}") from None
+
+
+def _is_seat(value: Any, view: SeatView) -> bool:
+    return type(value) is int and 0 <= value < view.players
+
+
+def _is_int_or_none(value: Any) -> bool:
+    return value is None or type(value) is int
+
+
+def _check_values(view: SeatView) -> None:
+    """The values inside the fields, so that a client can draw any view it accepts."""
+    players = view.players
+    ok = (
+        type(view.partnership) is bool
+        and (players == 4 or not view.partnership)
+        and _is_seat(view.dealer, view)
+        and (view.turn is None or _is_seat(view.turn, view))
+        and (view.pitcher is None or _is_seat(view.pitcher, view))
+        and (view.winner is None or (type(view.winner) is int and 0 <= view.winner < view.sides))
+        and _is_int_or_none(view.high_bid)
+        and view.trump in (None, "C", "D", "H", "S")
+        and len(view.hand_counts) == len(view.tricks_won) == players
+        and len(view.scores) == view.sides
+        and all(type(n) is int for n in (*view.hand_counts, *view.tricks_won, *view.scores))
+        and all(isinstance(b, list) and len(b) == 2 and _is_seat(b[0], view) for b in view.bids)
+        and all(_is_int_or_none(amount) for *_, amount in view.bids)
+        and all(_is_int_or_none(amount) for amount in view.legal_bids)
+        and all(
+            isinstance(t, dict)
+            and _is_seat(t.get("leader"), view)
+            and _is_seat(t.get("winner"), view)
+            for t in view.tricks
+        )
+        and (view.last_result is None or isinstance(view.last_result, dict))
+    )
+    if not ok:
+        raise ViewError("view has a field of the wrong type or size")
 
 
 def _trick_wire(trick: Trick) -> dict[str, Any]:

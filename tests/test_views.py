@@ -1,0 +1,253 @@
+"""Seat views: what one seat may see, in the form that goes on the wire.
+
+The leak tests walk whole seeded matches for every table size and look at the msgpack
+bytes of every seat's view after every action: no card of another hand and no undealt
+card may appear in them, ever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from random import Random
+from typing import Any
+
+import msgpack
+import pytest
+
+from pitchnet.cards import FULL_DECK, Card, CardParseError, shuffled_deck
+from pitchnet.rules import Match, Phase, Settings
+from pitchnet.views import SeatView, ViewError, result_wire, seat_view
+from tests.strategies import CONFIG_IDS, CONFIGS, legal_actions
+
+WIRE_LIMIT = 2048
+
+
+def packed(view: SeatView) -> bytes:
+    return msgpack.packb(view.to_wire())
+
+
+def card_strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Card]]:
+    """Every string in a decoded wire value (keys too) that reads as a card, with its path."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from card_strings(key, (*path, "<key>"))
+            yield from card_strings(item, (*path, key))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from card_strings(item, (*path, index))
+    elif isinstance(value, str | bytes):
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        try:
+            card = Card.parse(text)
+        except CardParseError:
+            return
+        yield path, card
+
+
+def match_states(
+    players: int, partnership: bool, seed: int, max_hands: int = 40, target: int = 7
+) -> Iterator[Match]:
+    """A whole seeded match of random legal play (at most `max_hands` hands), yielding the
+    match before the first deal and after every deal and every action."""
+    rng = Random(seed)
+    match = Match(Settings(players, partnership, target), dealer=rng.randrange(players))
+    yield match
+    while match.phase is not Phase.MATCH_OVER and match.hand_number < max_hands:
+        match.deal(shuffled_deck(rng))
+        yield match
+        while match.phase in (Phase.BIDDING, Phase.PLAYING):
+            rng.choice(legal_actions(match)).apply_to(match)
+            yield match
+
+
+@pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)
+def test_a_seat_never_sees_another_hand_or_the_undealt_cards(
+    players: int, partnership: bool
+) -> None:
+    views_checked = 0
+    previous_played: set[Card] = set()
+    hand_seen = None
+    seed = 1000 + players + 10 * partnership
+    for match in match_states(players, partnership, seed, max_hands=8, target=21):
+        hand = match.hand
+        if hand is not hand_seen and hand_seen is not None:
+            previous_played = {card for t in hand_seen.tricks for _, card in t.plays}
+        hand_seen = hand
+        played = set()
+        if hand is not None:
+            played = {card for t in hand.tricks for _, card in t.plays}
+            played |= {card for _, card in hand.trick}
+        for seat in range(players):
+            own = set(hand.hands[seat]) if hand is not None else set()
+            wire = msgpack.unpackb(packed(seat_view(match, seat)))
+            last = wire.pop("last_result")
+            for path, card in card_strings(wire):
+                assert card in own or card in played, (seat, path, card)
+            # The summary is of this hand once it is over, else of the one before.
+            summarised = played if hand is not None and hand.complete else previous_played
+            for path, card in card_strings(last):
+                assert card in summarised, (seat, "last_result", path, card)
+            # The same at the byte level, whatever the shape: no hidden card's text at all.
+            hidden = set(FULL_DECK) - own - played
+            raw = msgpack.packb(wire)
+            leaked = [str(card) for card in hidden if str(card).encode() in raw]
+            assert not leaked, (seat, leaked)
+            views_checked += 1
+    assert hand_seen is not None and hand_seen.complete
+    assert views_checked > 8 * 7 * players
+
+
+@pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)
+def test_view_holds_own_hand_counts_and_public_table(players: int, partnership: bool) -> None:
+    for match in match_states(players, partnership, seed=7 + players, max_hands=6):
+        hand = match.hand
+        for seat in range(players):
+            view = seat_view(match, seat)
+            assert view.seat == seat and view.players == players
+            assert view.phase == match.phase.value and view.turn == match.turn
+            assert view.scores == match.scores and view.winner == match.winner
+            assert view.dealer == match.dealer and view.hand_number == match.hand_number
+            if hand is None:
+                assert view.hand == [] and view.hand_counts == [0] * players
+                continue
+            assert sorted(view.cards) == sorted(hand.hands[seat])
+            assert view.hand_counts == [len(cards) for cards in hand.hands]
+            assert set(view.playable) == match.legal_plays(seat)
+            assert view.legal_bids == list(match.legal_bids(seat))
+            assert view.my_turn == (match.turn == seat)
+            assert view.bids == [[s, b] for s, b in hand.bids]
+            assert view.trick == [[s, str(card)] for s, card in hand.trick]
+            assert len(view.tricks) == len(hand.tricks)
+            assert sum(view.tricks_won) == len(hand.tricks)
+            if match.last_result is not None:
+                assert view.last_result == result_wire(match.last_result)
+
+
+@pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)
+def test_views_round_trip_through_msgpack_and_stay_small(players: int, partnership: bool) -> None:
+    """Every view of a few seeded hands survives to_wire -> msgpack -> from_wire unchanged,
+    and none is 2 KB or more (the worst case is the end of a 7-player hand: six tricks of
+    seven cards plus the hand summary)."""
+    largest = checked = 0
+    for match in match_states(players, partnership, seed=99 + players, max_hands=3):
+        for seat in range(players):
+            view = seat_view(match, seat)
+            data = packed(view)
+            largest = max(largest, len(data))
+            again = SeatView.from_wire(msgpack.unpackb(data))
+            assert again == view
+            assert again.to_wire() == view.to_wire()
+            checked += 1
+    assert checked > 20 * players
+    assert 0 < largest < WIRE_LIMIT
+
+
+def test_worst_case_view_with_extreme_scores_stays_under_two_kilobytes() -> None:
+    rng = Random(11)
+    match = Match(Settings(7, target=21), dealer=0, scores=[-(10**6)] * 7)
+    match.deal(shuffled_deck(rng))
+    while match.phase in (Phase.BIDDING, Phase.PLAYING):
+        rng.choice(legal_actions(match)).apply_to(match)
+    sizes = [len(packed(seat_view(match, seat))) for seat in range(7)]
+    assert match.hand is not None and len(seat_view(match, 0).tricks) == 6
+    assert max(sizes) < WIRE_LIMIT
+
+
+def test_seat_view_refuses_a_seat_that_is_not_at_the_table() -> None:
+    match = Match(Settings(3))
+    for seat in (-1, 3, 10):
+        with pytest.raises(ValueError):
+            seat_view(match, seat)
+
+
+# ---- from_wire refuses what is not a view ---------------------------------------------------
+
+
+def a_wire_view() -> dict[str, Any]:
+    """A view in the middle of a trick, partnership table, after one finished hand."""
+    for match in match_states(4, True, seed=21):
+        if match.last_result is not None and match.hand and match.hand.trick and match.hand.tricks:
+            return seat_view(match, 1).to_wire()
+    raise AssertionError("the seeded match never reached such a state")
+
+
+def test_the_sample_view_is_accepted() -> None:
+    wire = a_wire_view()
+    assert SeatView.from_wire(wire).to_wire() == wire
+    assert wire["trick"] and wire["tricks"] and wire["last_result"]
+
+
+@pytest.mark.parametrize("data", [None, [], "view", b"view", 3, [["seat", 0]]])
+def test_from_wire_refuses_non_maps(data: Any) -> None:
+    with pytest.raises(ViewError):
+        SeatView.from_wire(data)
+
+
+MALFORMED: list[tuple[str, Any]] = [
+    ("seat", "1"),
+    ("seat", True),
+    ("seat", None),
+    ("seat", 4),
+    ("seat", -1),
+    ("players", 8),
+    ("players", 1),
+    ("players", "4"),
+    ("target", 7.0),
+    ("hand_number", None),
+    ("dealer", "0"),
+    ("dealer", 9),
+    ("phase", "lunch"),
+    ("phase", None),
+    ("partnership", "yes"),
+    ("turn", "1"),
+    ("turn", 7),
+    ("high_bid", "2"),
+    ("pitcher", 1.5),
+    ("winner", "0"),
+    ("trump", "X"),
+    ("trump", 3),
+    ("hand", "ASKS"),
+    ("hand", ["ZZ"]),
+    ("hand", [12]),
+    ("hand_counts", [6, 6, "6", 6]),
+    ("hand_counts", [6, 6]),
+    ("bids", [[0]]),
+    ("bids", [["0", 2]]),
+    ("bids", [[0, "pass"]]),
+    ("bids", "none"),
+    ("trick", [[0, "ZZ"]]),
+    ("trick", [[0]]),
+    ("trick", ["AS"]),
+    ("tricks", [{"leader": 0, "plays": [[0, "1X"]], "winner": 0}]),
+    ("tricks", [{"leader": 0, "winner": 0}]),
+    ("tricks", ["trick"]),
+    ("tricks", [{"leader": 9, "plays": [], "winner": 0}]),
+    ("tricks", [{"leader": 0, "plays": [], "winner": None}]),
+    ("tricks", [{"leader": 0, "plays": "AS", "winner": 0}]),
+    ("tricks", [{"leader": 0, "plays": 3, "winner": 0}]),
+    ("winner", 2),
+    ("winner", True),
+    ("tricks_won", [0, "1", 0, 0]),
+    ("scores", [0, "1"]),
+    ("scores", [0]),
+    ("scores", None),
+    ("legal_bids", ["pass"]),
+    ("legal_plays", ["AS", None]),
+    ("last_result", "none"),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), MALFORMED, ids=[f"{f}={v!r}" for f, v in MALFORMED])
+def test_from_wire_refuses_malformed_fields(field: str, value: Any) -> None:
+    wire = a_wire_view()
+    wire[field] = value
+    with pytest.raises(ViewError):
+        SeatView.from_wire(wire)
+
+
+@pytest.mark.parametrize("field", sorted(a_wire_view()))
+def test_from_wire_refuses_a_missing_field(field: str) -> None:
+    wire = a_wire_view()
+    del wire[field]
+    with pytest.raises(ViewError, match=field):
+        SeatView.from_wire(wire)
