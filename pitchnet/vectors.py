@@ -66,7 +66,12 @@ def check_vector(vector: Any) -> list[str]:
 def _check(vector: Any) -> list[str]:
     if not isinstance(vector, dict):
         raise MalformedVector("a vector must be a JSON object")
-    settings = Settings(vector["players"], bool(vector.get("partnership", False)), vector["target"])
+    for key in ("players", "target", "dealer"):
+        if type(vector.get(key)) is not int:
+            raise MalformedVector(f"'{key}' must be an integer")
+    if type(vector.get("partnership", False)) is not bool:
+        raise MalformedVector("'partnership' must be true or false")
+    settings = Settings(vector["players"], vector.get("partnership", False), vector["target"])
     match = Match(settings, dealer=vector["dealer"], scores=vector["scores"])
     match.start_hand([parse_cards(hand) for hand in vector["hands"]])
     actions = [parse_action(raw) for raw in vector["actions"]]
@@ -109,7 +114,9 @@ def run_files(paths: Iterable[str | Path], out: Any) -> tuple[int, int]:
             vector = json.loads(path.read_text(encoding="utf-8"))
             name = vector.get("name", path.stem) if isinstance(vector, dict) else path.stem
             problems = check_vector(vector)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
+            # ValueError covers bad JSON, bad UTF-8 and numbers too long to convert;
+            # RecursionError, JSON nested too deep.
             name, problems = path.stem, [f"unreadable: {exc}"]
         if problems:
             failed += 1
