@@ -1,0 +1,367 @@
+"""The zeroconf layer: adverts, browsing, and hostile TXT records.
+
+The network tests run a real AsyncZeroconf bound to 127.0.0.1 only (never all interfaces), so
+nothing leaves this machine. Other test processes may advertise tables on the same loopback at
+the same time, so every assertion picks tables out by their table id, never by count. Waiting is
+on the browser's change notifications with a deadline, never a bare sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import struct
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from client.discovery import (
+    BadAdvert,
+    FoundTable,
+    TableBrowser,
+    clean_name,
+    find_table,
+    pick_address,
+    table_from_record,
+)
+from host.advertise import Advert, Advertiser, NullAdvertiser, instance_label, server_name
+from pitchnet.protocol import PROTOCOL_VERSION, SERVICE_TYPE
+from pitchnet.rules import MAX_PLAYERS
+from tests.fakes_zeroconf import FakeFactory
+
+LOOPBACK = "127.0.0.1"
+DEADLINE = 15.0
+"""Generous: mDNS probing plus announcement takes about 1-2 s; a slow CI box may take longer."""
+_ids = iter(range(10**6))
+
+
+def unique(prefix: str) -> str:
+    """An id no concurrent test process will also use (pid), distinct within this one."""
+    return f"{prefix}{os.getpid()}x{next(_ids)}"
+
+
+def advert(table_id: str, name: str = "Kitchen table", **changes: Any) -> Advert:
+    fields = {"taken": 1, "seats": 4, "state": "lobby"} | changes
+    return Advert(table_id=table_id, name=name, **fields)
+
+
+def by_id(table_id: str) -> Callable[[list[FoundTable]], bool]:
+    return lambda tables: any(t.table_id == table_id for t in tables)
+
+
+def one(tables: list[FoundTable], table_id: str) -> FoundTable:
+    [table] = [t for t in tables if t.table_id == table_id]
+    return table
+
+
+# ---- is multicast on loopback usable here? ----------------------------------------------------
+
+
+def _loopback_multicast_works() -> str | None:
+    """None if a datagram sent to the mDNS group via 127.0.0.1 comes back; else the reason."""
+    group = "224.0.0.251"
+    with (
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx,
+    ):
+        try:
+            rx.bind(("", 0))  # a private port: no real mDNS stack sees the probe
+            mreq = socket.inet_aton(group) + socket.inet_aton(LOOPBACK)
+            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(LOOPBACK))
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, struct.pack("B", 1))
+            rx.settimeout(2.0)  # a receive deadline, not a sleep
+            tx.sendto(b"pitchnet-probe", (group, rx.getsockname()[1]))
+            data = rx.recv(64)
+        except OSError as exc:
+            return f"multicast on {LOOPBACK} failed: {exc}"
+        return None if data == b"pitchnet-probe" else "multicast probe came back altered"
+
+
+@pytest.fixture(scope="module")
+def lan() -> None:
+    """Skip the socket tests where loopback multicast is impossible, with the reason; with
+    PITCHNET_REQUIRE_LAN=1 that is a failure instead (CI sets it where mDNS must work)."""
+    reason = _loopback_multicast_works()
+    if reason is None:
+        return
+    if os.environ.get("PITCHNET_REQUIRE_LAN") == "1":
+        pytest.fail(f"PITCHNET_REQUIRE_LAN=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+async def closing() -> AsyncIterator[Callable[[Any], Any]]:
+    """Register anything with an async close(); it is closed after the test whatever happens."""
+    things: list[Any] = []
+    try:
+        yield lambda thing: things.append(thing) or thing
+    finally:
+        for thing in reversed(things):
+            await thing.close()
+
+
+@pytest.fixture
+async def raw_zeroconf(lan: None) -> AsyncIterator[Any]:
+    """A bare AsyncZeroconf on loopback, for publishing records our Advertiser never would."""
+    from zeroconf.asyncio import AsyncZeroconf
+
+    zc = AsyncZeroconf(interfaces=[LOOPBACK])
+    try:
+        yield zc
+    finally:
+        await zc.async_close()
+
+
+# ---- real zeroconf on loopback ----------------------------------------------------------------
+
+
+async def test_browser_sees_advert_then_update_then_removal(lan: None, closing: Any) -> None:
+    table_id = unique("life")
+    lists: list[list[FoundTable]] = []
+    browser = closing(TableBrowser(LOOPBACK, lists.append))
+    await browser.start()
+    host = closing(Advertiser(LOOPBACK, 40101))
+    await host.start(advert(table_id, "Kitchen table", password=True))
+
+    assert await browser.wait_until(by_id(table_id), DEADLINE)
+    found = one(browser.tables, table_id)
+    assert found == FoundTable(
+        name="Kitchen table",
+        table_id=table_id,
+        host=LOOPBACK,
+        port=40101,
+        version=PROTOCOL_VERSION,
+        taken=1,
+        seats=4,
+        state="lobby",
+        password=True,
+    )
+    assert any(by_id(table_id)(tables) for tables in lists), "on_change saw it too"
+
+    await host.update(advert(table_id, "Kitchen table", taken=3, password=True))
+    assert await browser.wait_until(
+        lambda ts: by_id(table_id)(ts) and one(ts, table_id).taken == 3, DEADLINE
+    )
+    assert one(lists[-1], table_id).taken == 3, "on_change got the live update"
+
+    await host.close()
+    assert await browser.wait_until(lambda ts: not by_id(table_id)(ts), DEADLINE)
+    assert not by_id(table_id)(lists[-1])
+    await host.close()  # idempotent
+
+
+async def test_find_table_returns_the_right_one_of_two_with_one_name(
+    lan: None, closing: Any
+) -> None:
+    name = f"Twin {os.getpid()}"
+    first, second = unique("twa"), unique("twb")
+    host_a = closing(Advertiser(LOOPBACK, 40201))
+    host_b = closing(Advertiser(LOOPBACK, 40202))
+    await host_a.start(advert(first, name))
+    await host_b.start(advert(second, name, taken=2))
+    assert host_a.instance_name != host_b.instance_name, "zeroconf renamed the second one"
+
+    found = await find_table(LOOPBACK, second, timeout=DEADLINE)
+    assert found is not None
+    assert (found.table_id, found.port, found.taken, found.name) == (second, 40202, 2, name)
+    found = await find_table(LOOPBACK, first, timeout=DEADLINE)
+    assert found is not None and found.port == 40201 and found.name == name
+
+
+async def test_find_table_gives_none_for_an_unknown_id(lan: None) -> None:
+    assert await find_table(LOOPBACK, unique("nobody"), timeout=1.0) is None
+
+
+async def test_malformed_adverts_are_skipped_and_a_valid_one_still_found(
+    lan: None, raw_zeroconf: Any, closing: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    from zeroconf.asyncio import AsyncServiceInfo
+
+    caplog.set_level(logging.WARNING, logger="client.discovery")
+    tag = unique("m")
+    good = {"v": "1", "taken": "1", "seats": "4", "state": "lobby", "pw": "0"}
+    bad: dict[str, bytes | dict[str, Any]] = {
+        "garbage": b"\x07v=\xff\xfe\x01\x03id=\x00\x10taken\x99",  # lengths overrun the record
+        "badutf": {
+            b"v": b"1",
+            b"id": b"\xff\xfe\xfd",
+            b"taken": b"1",
+            b"seats": b"4",
+            b"state": b"lobby",
+        },
+        "nonnumeric": good | {"id": tag + "n", "taken": "three"},
+        "huge": good | {"id": tag + "h", "seats": "9" * 200},
+        "missing": {"v": "1", "name": "No id here"},
+        "badstate": good | {"id": tag + "s", "state": "\x1b[31mpwned"},
+    }
+    # Odd but usable values are cleaned and clamped rather than refused.
+    clamped = good | {
+        "id": tag + "c",
+        "taken": "9999",
+        "seats": "99",
+        "name": "\x1b[2JEvil\u202e name\x00 that goes on and on and on",
+    }
+    infos = [
+        AsyncServiceInfo(
+            SERVICE_TYPE,
+            f"{label} {tag}.{SERVICE_TYPE}",
+            port=40301,
+            properties=properties,
+            server=f"bad-{tag}.local.",
+            parsed_addresses=[LOOPBACK],
+        )
+        for label, properties in [*bad.items(), ("clamped", clamped)]
+    ]
+    await asyncio.gather(*(raw_zeroconf.async_register_service(info) for info in infos))
+    published = [info.name for info in infos[:-1]]
+
+    browser = closing(TableBrowser(LOOPBACK))
+    await browser.start()
+    valid_id = unique("ok")
+    host = closing(Advertiser(LOOPBACK, 40303))
+    await host.start(advert(valid_id, "Fine table"))
+
+    def settled() -> bool:
+        return (
+            by_id(valid_id)(browser.tables)
+            and by_id(tag + "c")(browser.tables)
+            and all(name in browser.rejected for name in published)
+        )
+
+    assert await browser.wait_for(settled, DEADLINE), (browser.tables, browser.rejected)
+    assert one(browser.tables, valid_id).name == "Fine table"
+    weird = one(browser.tables, tag + "c")
+    assert (weird.seats, weird.taken) == (MAX_PLAYERS, MAX_PLAYERS)
+    assert weird.name == "[2JEvil name that goes o" and len(weird.name) <= 24
+    assert not any(t.table_id.startswith(tag) and t.table_id != tag + "c" for t in browser.tables)
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    for name in published:
+        assert repr(name) in logged, f"no log line for {name}"
+
+
+# ---- the Advertiser against a fake zeroconf ---------------------------------------------------
+
+
+async def test_update_reregisters_only_when_the_txt_changes() -> None:
+    factory = FakeFactory()
+    host = Advertiser("10.9.8.7", 7373, zeroconf_factory=factory)
+    await host.start(advert("abc", "Den"))
+    [zc] = factory.made
+    assert zc.interface == "10.9.8.7"
+    [(_, info)] = zc.calls
+    assert info.name == f"Den.{SERVICE_TYPE}" and info.port == 7373
+    assert info.parsed_addresses() == ["10.9.8.7"] and info.server == server_name("abc")
+    assert info.decoded_properties == {
+        "v": str(PROTOCOL_VERSION),
+        "id": "abc",
+        "name": "Den",
+        "taken": "1",
+        "seats": "4",
+        "state": "lobby",
+        "pw": "0",
+    }
+    await host.update(advert("abc", "Den"))
+    assert zc.methods() == ["register"]
+    await host.update(advert("abc", "Den", taken=2))
+    assert zc.methods() == ["register", "update"]
+    assert zc.calls[-1][1].decoded_properties["taken"] == "2"
+    await host.close()
+    await host.close()
+    assert zc.methods() == ["register", "update", "unregister", "close"]
+
+
+async def test_advertiser_failures_never_reach_the_host() -> None:
+    for fail in [("create",), ("register",), ("update",), ("unregister", "close")]:
+        factory = FakeFactory(fail)
+        host = Advertiser(LOOPBACK, 7373, zeroconf_factory=factory)
+        await host.start(advert("abc"))
+        await host.update(advert("abc", taken=3))
+        await host.close()
+        assert all(zc.closed == 1 for zc in factory.made), fail
+
+
+async def test_interface_defaults_to_pitchnet_interface_so_tests_stay_on_loopback() -> None:
+    factory = FakeFactory()
+    host = Advertiser(None, 7373, zeroconf_factory=factory)
+    await host.start(advert("abc"))
+    await host.close()
+    assert factory.made[0].interface == LOOPBACK  # conftest sets PITCHNET_INTERFACE
+
+
+async def test_null_advertiser_keeps_the_last_advert() -> None:
+    null = NullAdvertiser()
+    await null.start(advert("abc"))
+    await null.update(advert("abc", taken=4))
+    await null.close()
+    assert null.advert == advert("abc", taken=4)
+
+
+# ---- pure helpers: names, addresses, TXT parsing ----------------------------------------------
+
+
+def test_instance_label_is_a_valid_dns_sd_label() -> None:
+    from zeroconf import service_type_name  # raises BadTypeInNameException on a bad label
+
+    for name in ["Kitchen", "a.b.c", "\x00\x1b[31m", "", "ü" * 24, "🂡" * 24, " x " * 30]:
+        label = instance_label(name)
+        assert label and "." not in label and len(label.encode()) <= 56
+        assert service_type_name(f"{label}-99.{SERVICE_TYPE}") == SERVICE_TYPE
+
+
+def test_pick_address_prefers_the_interface_then_its_subnet_then_ipv4() -> None:
+    addrs = ["fd00::5", "10.0.0.5", "192.168.1.20", "fe80::1"]
+    assert pick_address(addrs, "192.168.1.20") == "192.168.1.20"
+    assert pick_address(addrs, "192.168.1.3") == "192.168.1.20"
+    assert pick_address(addrs, None) == "10.0.0.5"
+    assert pick_address(["fe80::1", "fd00::5"], None) == "fd00::5"
+    assert pick_address(["127.0.0.1", "10.0.0.5"], None) == "10.0.0.5"
+    with pytest.raises(BadAdvert):
+        pick_address(["fe80::1", "not an ip", "224.0.0.251", "0.0.0.0"], None)
+
+
+def test_clean_name_keeps_printable_text_only() -> None:
+    assert clean_name("\x1b[31mRed\x07 \u200bTable\t\n") == "[31mRed Table"
+    assert clean_name("x" * 100) == "x" * 24
+
+
+TXT_KEYS = st.sampled_from([b"v", b"id", b"name", b"taken", b"seats", b"state", b"pw", b"V", b"x"])
+TXT_VALUES = st.one_of(
+    st.none(),
+    st.binary(max_size=40),
+    st.sampled_from([b"1", b"4", b"0", b"lobby", b"over", b"abc", b"99999", b"-1", b"\xd9\xa3"]),
+)
+
+
+@settings(derandomize=True, max_examples=500, deadline=None)
+@given(
+    properties=st.dictionaries(st.one_of(TXT_KEYS, st.binary(max_size=12)), TXT_VALUES),
+    port=st.one_of(st.none(), st.integers(-5, 70000)),
+    addresses=st.lists(st.sampled_from(["127.0.0.1", "fe80::1", "x", "10.1.2.3", "::"])),
+    instance=st.text(max_size=80),
+)
+def test_any_record_gives_a_bounded_table_or_bad_advert(
+    properties: dict[bytes, bytes | None], port: int | None, addresses: list[str], instance: str
+) -> None:
+    try:
+        table = table_from_record(instance, properties, port, addresses, LOOPBACK)
+    except BadAdvert:
+        return
+    assert 0 <= table.taken <= table.seats <= MAX_PLAYERS
+    assert 0 < table.port < 65536 and table.state in ("lobby", "playing", "over")
+    assert 0 < len(table.name) <= 24 and table.name.isprintable()
+    assert table.host in addresses and 0 <= table.version <= 9999
+
+
+async def test_a_browser_that_cannot_start_leaves_nothing_open() -> None:
+    factory = FakeFactory()  # a fake has no `.zeroconf` engine, so the browser cannot attach
+    browser = TableBrowser(LOOPBACK, zeroconf_factory=factory)
+    with pytest.raises(AttributeError):
+        await browser.start()
+    assert factory.made[0].closed == 1
+    assert not await browser.wait_until(lambda tables: bool(tables), 1.0)
