@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -17,6 +19,7 @@ from pitchnet.rules import (
     deal_hands,
     trick_winner,
 )
+from pitchnet.vectors import RESULT_FIELDS, parse_action
 from tests.strategies import match_state, play_hand
 
 # The published vectors' standard deal: four players, dealer 3, so seat 0 bids first.
@@ -465,3 +468,39 @@ def test_action_records_apply_to_a_match() -> None:
     assert match.hand is not None and match.hand.trick == [(0, c("AS"))]
     with pytest.raises(RulesError):
         Action.of_play(1, c("2C")).apply_to(match)
+
+
+# ---- the vectors, beyond what the runner checks --------------------------------------------
+
+VECTOR_PATHS = sorted((Path(__file__).parent / "vectors").glob("*.json"))
+ILLEGAL = [p for p in VECTOR_PATHS if "illegal_action" in json.loads(p.read_text())["expect"]]
+
+
+@pytest.mark.parametrize("path", ILLEGAL, ids=[p.stem for p in ILLEGAL])
+def test_illegal_vector_refusal_leaves_the_state_unchanged(path: Path) -> None:
+    vector = json.loads(path.read_text())
+    table = Settings(vector["players"], vector["partnership"], vector["target"])
+    match = Match(table, dealer=vector["dealer"], scores=vector["scores"])
+    match.start_hand([parse_cards(hand) for hand in vector["hands"]])
+    *legal, illegal = [parse_action(raw) for raw in vector["actions"]]
+    assert len(legal) == vector["expect"]["illegal_action"]
+    for action in legal:
+        action.apply_to(match)
+    before = match_state(match)
+    with pytest.raises(RulesError) as refused:
+        illegal.apply_to(match)
+    assert refused.value.code and refused.value.message
+    assert match_state(match) == before
+
+
+def test_complete_vectors_expect_every_field() -> None:
+    """A vector that leaves a field out would let the engine get it wrong unnoticed."""
+    for path in VECTOR_PATHS:
+        expect = json.loads(path.read_text())["expect"]
+        if "illegal_action" not in expect:
+            assert set(expect) == set(RESULT_FIELDS), path.name
+
+
+def test_own_vectors_exist() -> None:
+    own = [p for p in VECTOR_PATHS if p.name[0] == "1"]
+    assert len(own) >= 5
