@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from textual.app import App
@@ -96,6 +97,8 @@ class PitchApp(App[None]):
         self.connecting_to = ""
         self.auto_start = False
         self._offline: OfflineScreen | None = None
+        self.notices: list[str] = []
+        """Every notification shown, newest last (tests read it; so could a log)."""
         if options.ascii_only:
             self.add_class("-ascii")
 
@@ -125,25 +128,21 @@ class PitchApp(App[None]):
             host, port, self.options.name, self.post_message, password=password, table_id=table_id
         )
         self.connection = connection
-        self.run_worker(connection.run(), group="connection", exit_on_error=False)
+        self.run_worker(connection.run, group="connection", exit_on_error=False)
         self._switch("connecting")
         return connection
 
     def host_here(self, *, auto_start: bool) -> None:
         """Host a table in this process (advertised on the LAN) and sit down at it."""
-        self.run_worker(self._host_here(auto_start), group="host", exclusive=True)
+        self.run_worker(partial(self._host_here, auto_start), group="host", exclusive=True)
 
     async def _host_here(self, auto_start: bool) -> None:
         from host.server import HostConfig
 
         if self.hosted is None:
             name = clean(f"{self.options.name}'s table", 24)
-            config = HostConfig(
-                name=name,
-                interface=self.options.interface,
-                advertise=True,
-                **(self.options.host_options or {}),
-            )
+            fields = {"name": name, "interface": self.options.interface, "advertise": True}
+            config = HostConfig(**{**fields, **(self.options.host_options or {})})
             server = self.host_factory(config)
             try:
                 await server.start()
@@ -172,7 +171,7 @@ class PitchApp(App[None]):
         self._close_offline()
         connection, self.connection = self.connection, None
         if connection is not None:
-            closing = connection.leave() if leave and connection.connected else connection.close()
+            closing = connection.leave if leave and connection.connected else connection.close
             self.run_worker(closing, group="closing")
 
     async def close_network(self) -> None:
@@ -187,6 +186,10 @@ class PitchApp(App[None]):
     async def action_quit(self) -> None:
         await self.close_network()
         self.exit()
+
+    def notify(self, message: str, **kwargs: Any) -> None:
+        self.notices.append(message)
+        super().notify(message, **kwargs)
 
     # ---- actions the screens ask for ---------------------------------------------------------
 

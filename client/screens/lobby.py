@@ -69,6 +69,10 @@ class LobbyScreen(Screen[None]):
     """Set once composed: show() before that has nothing to draw on."""
 
     def on_mount(self) -> None:
+        # Nested containers finish mounting after the screen's Mount: draw after a refresh.
+        self.call_after_refresh(self._first_show)
+
+    def _first_show(self) -> None:
         self._shown = True
         self.show(self.app.game)  # type: ignore[attr-defined]
 

@@ -1,0 +1,295 @@
+"""The client connection against a real host and against a scripted fake one.
+
+The fake host lets a test do what a real one never does on purpose: fall silent,
+drop the link right after an action, or send garbage. Every wait has a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from client.connection import Connection
+from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from host.server import HostConfig, HostServer
+from pitchnet.protocol import (
+    PROTOCOL_VERSION,
+    FrameDecoder,
+    State,
+    Welcome,
+    frame,
+    parse_client_message,
+)
+
+DEADLINE = 10.0
+
+
+class Inbox:
+    """Collects what a connection posts; `expect` waits (with a deadline) for a kind."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.seen: list[Any] = []
+
+    def post(self, message: Any) -> None:
+        self.queue.put_nowait(message)
+
+    async def expect(self, kind: type, timeout: float = DEADLINE) -> Any:
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.queue.get()
+                self.seen.append(message)
+                if isinstance(message, kind):
+                    return message
+
+
+@contextlib.asynccontextmanager
+async def running(connection: Connection) -> AsyncIterator[asyncio.Task[None]]:
+    task = asyncio.create_task(connection.run())
+    try:
+        yield task
+    finally:
+        await connection.close()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+Session = Callable[[asyncio.StreamReader, asyncio.StreamWriter, int], Awaitable[None]]
+
+
+@contextlib.asynccontextmanager
+async def fake_host(session: Session) -> AsyncIterator[int]:
+    """A TCP server on 127.0.0.1 running `session(reader, writer, n)` for the n-th client."""
+    count = 0
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal count
+        count += 1
+        try:
+            await session(reader, writer, count)
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(server.wait_closed(), 2)
+
+
+class Frames:
+    """The client's messages, in order, from one fake-host session."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self.reader, self.decoder, self.queue = reader, FrameDecoder(), deque[Any]()
+
+    async def next_of(self, kind: str) -> Any:
+        while True:
+            while self.queue:
+                message = self.queue.popleft()
+                if kind == message.TYPE:
+                    return message
+            data = await self.reader.read(65536)
+            if not data:
+                raise ConnectionResetError
+            self.queue.extend(parse_client_message(p) for p in self.decoder.feed(data))
+
+
+def welcome(token: str = "tok") -> bytes:
+    return Welcome(PROTOCOL_VERSION, "t1", "Fake", 0, token, 1.0).encode()
+
+
+def lobby_state(seq: int) -> bytes:
+    table = {
+        "id": "t1",
+        "name": "Fake",
+        "state": "lobby",
+        "players": 2,
+        "partnership": False,
+        "target": 7,
+        "seats": [{"name": "Ann", "kind": "human", "connected": True}] * 2,
+        "starter": 0,
+    }
+    return State(seq=seq, table=table, view=None).encode()
+
+
+# ---- against the real host ----------------------------------------------------------------
+
+
+@pytest.fixture
+async def host() -> AsyncIterator[HostServer]:
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=11, advertise=False)
+    async with HostServer(config) as server:
+        yield server
+
+
+async def test_join_start_and_get_a_hand(host: HostServer) -> None:
+    inbox = Inbox()
+    connection = Connection("127.0.0.1", host.port, "Ann", inbox.post)
+    async with running(connection):
+        welcomed = await inbox.expect(Welcomed)
+        assert welcomed.welcome.seat == 0
+        lobby = await inbox.expect(StateReceived)
+        assert lobby.table.state == "lobby" and lobby.view is None
+        connection.start()
+        while True:
+            state = await inbox.expect(StateReceived)
+            if state.view is not None:
+                break
+        assert len(state.view.hand) == 6
+        assert state.table.state == "playing"
+        assert connection.pending == []  # the start was acknowledged
+
+
+async def test_a_refused_action_comes_back_as_a_host_error(host: HostServer) -> None:
+    inbox = Inbox()
+    connection = Connection("127.0.0.1", host.port, "Ann", inbox.post)
+    async with running(connection):
+        await inbox.expect(Welcomed)
+        connection.play("AS")  # in the lobby: there is no hand to play in
+        error = await inbox.expect(HostError)
+        assert not error.fatal
+        assert error.message
+        assert connection.pending == []
+
+
+async def test_a_dropped_link_reconnects_to_the_same_seat(host: HostServer) -> None:
+    """Mid-match (a lobby seat is not held), the seat, token and cards come back."""
+    inbox = Inbox()
+    connection = Connection("127.0.0.1", host.port, "Ann", inbox.post)
+    async with running(connection):
+        first = await inbox.expect(Welcomed)
+        connection.start()
+        while (state := await inbox.expect(StateReceived)).view is None:
+            pass
+        host.connections[first.welcome.seat].abort()  # the host side vanishes
+        lost = await inbox.expect(Disconnected)
+        assert lost.retrying
+        assert lost.delay <= 1.1
+        again = await inbox.expect(Welcomed)
+        assert again.welcome.seat == first.welcome.seat
+        assert again.welcome.token == first.welcome.token
+        back = await inbox.expect(StateReceived)
+        assert back.view is not None and back.view.hand == state.view.hand
+
+
+async def test_a_table_full_refusal_is_final() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", bots=4, advertise=False, bot_delay=0)
+    async with HostServer(config) as server:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", server.port, "Ann", inbox.post)
+        async with running(connection) as task:
+            error = await inbox.expect(HostError)
+            assert error.fatal
+            gone = await inbox.expect(Disconnected)
+            assert not gone.retrying
+            async with asyncio.timeout(DEADLINE):
+                await task  # run() ends by itself: no retry after a refusal
+
+
+async def test_nobody_listening_is_said_plainly() -> None:
+    server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    server.close()
+    await server.wait_closed()
+    inbox = Inbox()
+    async with running(Connection("127.0.0.1", port, "Ann", inbox.post)):
+        gone = await inbox.expect(Disconnected)
+    assert not gone.retrying
+    assert "refused" in gone.reason
+
+
+# ---- against a scripted fake host -------------------------------------------------------------
+
+
+async def test_a_silent_host_is_noticed_within_the_deadline() -> None:
+    """The host seats us, then says nothing (no pings, no FIN): a dead peer."""
+    silent = asyncio.Event()
+
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        writer.write(welcome() + lobby_state(1))
+        await silent.wait()  # hold the socket open and never answer
+
+    async with fake_host(session) as port:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", port, "Ann", inbox.post, dead_after=0.5)
+        async with running(connection):
+            await inbox.expect(Welcomed)
+            lost = await inbox.expect(Disconnected, timeout=3.0)
+            assert "No word from the host" in lost.reason
+            assert lost.retrying
+        silent.set()
+
+
+async def test_an_unacknowledged_action_is_resent_after_reconnect() -> None:
+    """Issue 5: an action sent just before a drop is sent again, with the same id."""
+    seen: list[tuple[int, Any]] = []
+    resent = asyncio.Event()
+
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        frames = Frames(reader)
+        hello = await frames.next_of("hello")
+        seen.append((n, hello))
+        writer.write(welcome("secret") + lobby_state(1))
+        if n == 1:
+            seen.append((n, await frames.next_of("bid")))
+            return  # drop the link without acknowledging the bid
+        seen.append((n, await frames.next_of("bid")))
+        resent.set()
+        await reader.read()  # until the client goes
+
+    async with fake_host(session) as port:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", port, "Ann", inbox.post)
+        async with running(connection):
+            await inbox.expect(Welcomed)
+            sent = connection.bid(2)
+            await inbox.expect(Disconnected)
+            await inbox.expect(Welcomed)
+            await asyncio.wait_for(resent.wait(), DEADLINE)
+    (_, hello1), (_, bid1), (_, hello2), (_, bid2) = seen
+    assert hello1.token is None and hello2.token == "secret"
+    assert bid1.id == bid2.id == sent
+    assert bid2.bid == 2
+
+
+async def test_garbage_from_the_host_is_a_message_not_a_crash() -> None:
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        writer.write(welcome())
+        writer.write(frame({"type": "state", "seq": 2, "table": {"seats": 5}, "view": None}))
+        writer.write(frame({"type": "no-such-thing"}))
+        writer.write(b"\xff\xff\xff\xff")  # a length far past the limit: the stream is broken
+        await reader.read()
+
+    async with fake_host(session) as port:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", port, "Ann", inbox.post, reconnect=False)
+        async with running(connection):
+            await inbox.expect(Welcomed)
+            bad_table = await inbox.expect(HostError)
+            unknown = await inbox.expect(HostError)
+            gone = await inbox.expect(Disconnected)
+    assert "bad table" in bad_table.message
+    assert "bad message" in unknown.message
+    assert "unreadable" in gone.reason
+    assert not any(isinstance(m, StateReceived) for m in inbox.seen)
+
+
+async def test_old_snapshots_are_ignored() -> None:
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        writer.write(welcome() + lobby_state(5) + lobby_state(4) + lobby_state(6))
+        await reader.read()
+
+    async with fake_host(session) as port:
+        inbox = Inbox()
+        async with running(Connection("127.0.0.1", port, "Ann", inbox.post)):
+            first = await inbox.expect(StateReceived)
+            second = await inbox.expect(StateReceived)
+    assert (first.seq, second.seq) == (5, 6)

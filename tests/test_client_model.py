@@ -1,0 +1,127 @@
+"""The client's pure parts: addresses, untrusted text, log sentences, refusals, settings."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from client.connection import BACKOFF_CAP, backoff_delay, parse_address
+from client.demo import Scene, scene
+from client.model import GameState, describe_event, refusal
+from client.settings import choose_name, load_name
+from client.text import card_text, clean, plain
+from pitchnet.rules import Phase
+
+
+def rendered(text: object) -> str:
+    console = Console(width=200, color_system=None, record=True)
+    console.print(text)
+    return console.export_text().rstrip("\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("10.0.0.5", ("10.0.0.5", 7373)),
+        ("10.0.0.5:9000", ("10.0.0.5", 9000)),
+        ("laptop.local:7374", ("laptop.local", 7374)),
+        ("[::1]:7000", ("::1", 7000)),
+        ("[fe80::1]", ("fe80::1", 7373)),
+    ],
+)
+def test_parse_address(text: str, expected: tuple[str, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", ":7373", "host:0", "host:99999", "host:abc"])
+def test_parse_address_refuses_nonsense(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_address(text)
+
+
+def test_backoff_grows_then_stays_near_a_second() -> None:
+    delays = [backoff_delay(n) for n in range(10)]
+    assert delays[0] < 0.2
+    assert all(d <= BACKOFF_CAP * 1.1 for d in delays)
+    assert delays[-1] >= BACKOFF_CAP * 0.9
+
+
+def test_markup_in_a_name_is_shown_literally() -> None:
+    assert rendered(plain("[red]x[/red]")) == "[red]x[/red]"
+    assert rendered(plain("[bold]Bob")) == "[bold]Bob"
+
+
+def test_escape_and_control_characters_are_dropped() -> None:
+    assert clean("\x1b[31mEve\x07\u202e!") == "[31mEve!"
+    assert clean("a" * 100, 24) == "a" * 24
+
+
+def test_cards_draw_with_symbols_or_letters() -> None:
+    assert rendered(card_text("TH")) == "T♥"
+    assert rendered(card_text("TH", ascii_only=True)) == "TH"
+    assert rendered(card_text("nonsense")) == "??"
+
+
+def test_log_sentences_use_names_and_never_raise_on_garbage() -> None:
+    table, view = scene("bidding")
+    game = GameState(seat=0, table=table, view=view)
+    assert rendered(describe_event(game, {"kind": "bid", "seat": 1, "bid": 2})) == "Bot 1 bids 2"
+    assert rendered(describe_event(game, {"kind": "bid", "seat": 0, "bid": None})) == "You pass"
+    line = describe_event(game, {"kind": "play", "seat": 2, "card": "QS"})
+    assert rendered(line) == "Bot 2 plays Q♠"
+    garbage = [
+        None,
+        [],
+        {"kind": "bid"},
+        {"kind": "bid", "seat": "0", "bid": 1},
+        {"kind": "play", "seat": 1, "card": "ZZ"},
+        {"kind": "trick", "winner": None},
+        {"kind": "mystery", "seat": 1},
+    ]
+    assert [describe_event(game, event) for event in garbage] == [None] * len(garbage)
+
+
+def test_an_unplayable_card_gets_the_reason() -> None:
+    """Find, in seeded deals, a moment where seat 0 holds a card it may not play."""
+    for seed in range(50):
+        s = Scene(seed)
+        s.deal()
+        try:
+            s.until(
+                lambda m: (
+                    m.phase is Phase.PLAYING
+                    and m.turn == 0
+                    and bool(m.hand.trick)
+                    and len(m.legal_plays(0)) < len(m.hand.hands[0])
+                )
+            )
+        except RuntimeError:
+            continue
+        view = s.view()
+        illegal = next(c for c in view.hand if c not in view.legal_plays)
+        reason = refusal(view, illegal)
+        assert reason is not None
+        assert reason.startswith(("You must follow", "Trump was led"))
+        assert refusal(view, view.legal_plays[0]) is None
+        return
+    pytest.fail("no seeded deal had an unplayable card for seat 0")
+
+
+def test_out_of_turn_and_bidding_refusals() -> None:
+    _, view = scene("bidding")
+    assert view is not None
+    assert refusal(view, view.hand[0]) == "The bidding is not over yet."
+
+
+def test_name_is_remembered(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    assert load_name() is None
+    assert choose_name("  Ann\x1b  ") == "Ann"
+    assert load_name() == "Ann"
+    assert choose_name(None) == "Ann"
+
+
+def test_default_name_is_the_login_name(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setattr("getpass.getuser", lambda: "zoe")
+    assert choose_name(None) == "zoe"

@@ -1,0 +1,204 @@
+"""The client driven through its UI (Pilot) against a real host with bots on 127.0.0.1.
+
+Every wait polls a condition with a deadline; nothing waits a fixed time hoping the
+host has answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from client.app import ClientOptions, PitchApp
+from client.screens.lobby import LobbyScreen
+from client.screens.prompts import OfflineScreen
+from client.screens.summary import HandSummary
+from client.screens.table import TableScreen
+from client.widgets.cards import CardFace
+from host.server import HostConfig, HostServer
+
+SEED = 5
+SIZE = (80, 24)
+
+
+def screen_text(app: PitchApp) -> str:
+    """What the terminal shows now, as plain lines."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, timeout=10.0):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
+        await pilot.pause(0.02)
+
+
+@pytest.fixture(autouse=True)
+def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+
+
+@pytest.fixture
+async def host() -> AsyncIterator[HostServer]:
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False)
+    async with HostServer(config) as server:
+        yield server
+
+
+def join_app(port: int, name: str = "Ann") -> PitchApp:
+    return PitchApp(ClientOptions(name=name, mode="join", address=("127.0.0.1", port)))
+
+
+async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("s")
+        await until(pilot, lambda: app.game.view is not None, "the first deal")
+        assert isinstance(app.screen, TableScreen)
+        led = followed = bid = 0
+        clicked = False
+        while app.game.view.phase in ("bidding", "playing"):
+            game = app.game
+            await until(
+                pilot,
+                lambda: (
+                    app.game.view.turn == app.game.seat
+                    or app.game.view.phase not in ("bidding", "playing")
+                ),
+                "our turn",
+            )
+            view, seq = app.game.view, app.game.seq
+            if view.phase == "bidding":
+                amount = max((b for b in view.legal_bids if b is not None), default=None)
+                await pilot.press(str(amount) if amount else "p")
+                bid += 1
+            elif view.phase == "playing":
+                card = view.legal_plays[0]
+                slot = view.hand.index(card)
+                if view.trick:
+                    followed += 1
+                    face = app.screen.query(CardFace)[slot]
+                    await pilot.click(face)  # the mouse plays a card directly
+                    clicked = True
+                else:
+                    led += 1
+                    await pilot.press(str(slot + 1), "enter")  # pick, then play
+            else:
+                break
+            await until(pilot, lambda seq=seq: app.game.seq != seq, "the host's answer")
+            assert game is app.game
+        await until(pilot, lambda: isinstance(app.screen, HandSummary), "the hand summary")
+        text = screen_text(app)
+        for word in ("High", "Low", "Jack", "Game", "Before", "Score"):
+            assert word in text
+        log = "\n".join(line.plain for line in app.game.log)
+        assert "won the trick" in log
+        assert log.count("won the trick") == 6
+        assert bid == 1 and led >= 1 and followed >= 1 and clicked
+        assert app.notices == []  # nothing we sent was refused
+        await pilot.press("enter")  # ready: the bots are always ready, so hand 2 is dealt
+        await until(pilot, lambda: app.game.view.hand_number == 2, "the second deal")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the summary to close")
+
+
+async def test_an_unplayable_card_is_refused_with_the_reason(host: HostServer) -> None:
+    """Click a dimmed card: nothing is sent, the reason is shown."""
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("s")
+        await until(pilot, lambda: app.game.view is not None, "the first deal")
+        await until(
+            pilot, lambda: app.game.view.turn == app.game.seat, "our turn to bid", timeout=10
+        )
+        hand = app.game.view.hand
+        await pilot.click(app.screen.query(CardFace)[0])
+        await pilot.pause()
+        assert app.notices[-1] == "The bidding is not over yet."
+        assert app.game.view.hand == hand
+        assert app.connection is not None and app.connection.pending == []
+
+
+async def test_a_hostile_name_renders_literally(host: HostServer) -> None:
+    hostile = "[red]x[/red]\x1b[2J"
+    app = join_app(host.port, name=hostile)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "[red]x[/red]" in text
+        assert "\x1b" not in text
+        await pilot.press("s")
+        await until(pilot, lambda: app.game.view is not None, "the first deal")
+        await pilot.pause()
+        assert "[red]x[/r" in screen_text(app)  # the seats panel may cut the name short
+
+
+async def test_a_host_error_is_shown_as_a_notification(host: HostServer) -> None:
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        assert app.connection is not None
+        app.connection.ready()  # nothing to be ready for in the lobby
+        await until(pilot, lambda: app.notices, "the host's refusal")
+        assert "ready" in app.notices[-1].lower()
+
+
+async def test_a_lost_host_is_shown_at_once() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False)
+    server = HostServer(config)
+    await server.start()
+    app = join_app(server.port)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("s")
+            await until(pilot, lambda: app.game.view is not None, "the first deal")
+            await server.close()
+            await until(pilot, lambda: isinstance(app.screen, OfflineScreen), "the lost banner")
+            assert "Connection lost" in screen_text(app)
+            await pilot.press("escape")
+            await until(pilot, lambda: app.current_mode == "finder", "the finder")
+    finally:
+        await server.close()
+
+
+async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
+    """`pitchnet play` on an empty LAN: host here, sit down, bots fill the seats."""
+
+    class NoTables:
+        tables: list[Any] = []  # noqa: RUF012
+
+        def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
+            self.on_change = on_change
+
+        async def start(self) -> None:
+            self.on_change([])
+
+        async def close(self) -> None:
+            pass
+
+    options = ClientOptions(
+        name="Ann",
+        mode="play",
+        interface="127.0.0.1",
+        play_browse_seconds=0.2,
+        host_options={"port": 0, "bot_delay": 0, "seed": SEED, "advertise": False},
+    )
+    app = PitchApp(options, browser_factory=NoTables)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.game.view is not None, "a hand at our own table")
+            assert app.hosted is not None
+            assert isinstance(app.screen, TableScreen)
+            kinds = [seat.kind for seat in app.game.table.seats]
+            assert kinds == ["human", "bot", "bot", "bot"]
+    finally:
+        await app.close_network()
