@@ -14,7 +14,7 @@ from typing import Any
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import SeatInfo, TableInfo
 from pitchnet.rules import Match, Phase, Settings
-from pitchnet.views import SeatView, seat_view
+from pitchnet.views import SeatView, result_wire, seat_view
 
 NAMES = ("Ann", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5", "Bot 6")
 SCENES = ("lobby", "bidding", "playing", "trick_won", "hand_over", "match_over")
@@ -47,9 +47,13 @@ class Scene:
         self.match = Match(Settings(players=players))
         self.seat = seat
         self.names = list(NAMES[:players])
+        self.events: list[dict[str, Any]] = []
+        """What a host would have sent along, in its event format (for the log)."""
 
     def deal(self) -> None:
-        self.match.deal(shuffled_deck(self.deck_rng))
+        self.events.clear()  # the log of a scene starts with its last deal
+        hand = self.match.deal(shuffled_deck(self.deck_rng))
+        self.events.append({"kind": "deal", "hand": self.match.hand_number, "dealer": hand.dealer})
 
     def step(self) -> None:
         """One bid or one play by whoever's turn it is (a seeded random choice)."""
@@ -57,9 +61,20 @@ class Scene:
         turn = match.turn
         assert turn is not None
         if match.phase is Phase.BIDDING:
-            match.bid(turn, self.rng.choice(match.legal_bids(turn)))
-        else:
-            match.play(turn, self.rng.choice(sorted(match.legal_plays(turn))))
+            amount = self.rng.choice(match.legal_bids(turn))
+            match.bid(turn, amount)
+            self.events.append({"kind": "bid", "seat": turn, "bid": amount})
+            return
+        card = self.rng.choice(sorted(match.legal_plays(turn)))
+        trick = match.play(turn, card)
+        self.events.append({"kind": "play", "seat": turn, "card": str(card)})
+        if trick is not None:
+            plays = [[seat, str(c)] for seat, c in trick.plays]
+            self.events.append({"kind": "trick", "winner": trick.winner, "cards": plays})
+        if match.phase is not Phase.PLAYING and match.last_result is not None:
+            self.events.append({"kind": "hand", **result_wire(match.last_result)})
+        if match.winner is not None:
+            self.events.append({"kind": "match", "winner": match.winner})
 
     def until(self, done: Any, limit: int = 2000) -> None:
         for _ in range(limit):
@@ -80,10 +95,18 @@ class Scene:
 
 def scene(name: str, seed: int = 7, players: int = 4) -> tuple[TableInfo, SeatView | None]:
     """The table and seat 0's view at a named moment of a seeded match."""
+    table, view, _ = scene_with_events(name, seed, players)
+    return table, view
+
+
+def scene_with_events(
+    name: str, seed: int = 7, players: int = 4
+) -> tuple[TableInfo, SeatView | None, list[dict[str, Any]]]:
+    """As `scene`, with the events of the hand so far (what the log would show)."""
     s = Scene(seed, players)
     if name == "lobby":
         kinds = ["human", "human"] + ["empty"] * (players - 2)
-        return table_info("lobby", [*s.names[:1], "Cat", *s.names[2:]], kinds), None
+        return table_info("lobby", [*s.names[:1], "Cat", *s.names[2:]], kinds), None, []
     s.deal()
     me = s.seat
     if name == "bidding":
@@ -96,7 +119,7 @@ def scene(name: str, seed: int = 7, players: int = 4) -> tuple[TableInfo, SeatVi
         s.until(lambda m: m.phase is Phase.HAND_OVER and m.hand_number >= 1)
     elif name == "match_over":
         s.until(lambda m: m.phase is Phase.MATCH_OVER)
-        return s.table("over"), s.view()
+        return s.table("over"), s.view(), s.events
     else:
         raise ValueError(f"no scene {name!r}; try one of {', '.join(SCENES)}")
-    return s.table(), s.view()
+    return s.table(), s.view(), s.events

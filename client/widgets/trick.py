@@ -62,7 +62,7 @@ def trick_text(game: GameState) -> Text:
 
 class TrickView(Static):
     DEFAULT_CSS = """
-    TrickView { height: 4; border: round $foreground 30%; padding: 0 1; }
+    TrickView { height: auto; min-height: 4; border: round $foreground 30%; padding: 0 1; }
     """
 
     def show(self, game: GameState) -> None:

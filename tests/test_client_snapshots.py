@@ -1,0 +1,109 @@
+"""Snapshots of the key screens at 80x24, filled with a seeded match (client.demo), so
+every run draws exactly the same thing. Update with `pytest --snapshot-update` after
+checking the new pictures by eye (pytest writes snapshot_report.html on failure)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from client.app import ClientOptions, PitchApp
+from client.demo import scene_with_events
+from client.discovery import FoundTable
+from client.screens.match_end import MatchEnd
+from client.screens.summary import HandSummary
+
+SIZE = (80, 24)
+SEED = 7
+
+FOUND = [
+    FoundTable("Kitchen Table", "a1b2c3", "127.0.0.1", 7373, 1, 2, 4, "lobby", False),
+    FoundTable("[red]x[/red]", "d4e5f6", "127.0.0.1", 7374, 1, 4, 4, "playing", False),
+    FoundTable("Parlour", "0a0b0c", "127.0.0.1", 7375, 1, 1, 5, "lobby", True),
+]
+
+
+class FixedBrowser:
+    """A browser that has already seen three tables (one with a hostile name)."""
+
+    def __init__(self, interface: str | None, on_change: Callable[[list[Any]], None]) -> None:
+        self.on_change = on_change
+        self.tables = FOUND
+
+    async def start(self) -> None:
+        self.on_change(self.tables)
+
+    async def close(self) -> None:
+        pass
+
+
+def app(ascii_only: bool = False, mode: str = "idle") -> PitchApp:
+    options = ClientOptions(name="Ann", ascii_only=ascii_only, mode=mode)
+    return PitchApp(options, browser_factory=FixedBrowser)
+
+
+def showing(name: str, modal: type | None = None) -> Callable[[Pilot[Any]], Any]:
+    """A run_before that shows seat 0's view of the named moment of the seeded match."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        table, view, events = scene_with_events(name, SEED)
+        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target.game.seat, target.game.table_name = 0, table.name
+        target.apply_state(1, table, view, events)
+        await pilot.pause()
+        if modal is not None:
+            assert isinstance(target.screen, modal)
+        for box in target.screen.query(Input):
+            box.cursor_blink = False
+
+    return run_before
+
+
+def test_finder(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+
+    assert snap_compare(app(mode="find"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_lobby(snap_compare: Any) -> None:
+    assert snap_compare(app(), terminal_size=SIZE, run_before=showing("lobby"))
+
+
+def test_table_bidding(snap_compare: Any) -> None:
+    assert snap_compare(app(), terminal_size=SIZE, run_before=showing("bidding"))
+
+
+def test_table_playing(snap_compare: Any) -> None:
+    assert snap_compare(app(), terminal_size=SIZE, run_before=showing("playing"))
+
+
+def test_table_playing_ascii(snap_compare: Any) -> None:
+    assert snap_compare(app(ascii_only=True), terminal_size=SIZE, run_before=showing("playing"))
+
+
+def test_hand_summary(snap_compare: Any) -> None:
+    run_before = showing("hand_over", HandSummary)
+    assert snap_compare(app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_match_end(snap_compare: Any) -> None:
+    assert snap_compare(app(), terminal_size=SIZE, run_before=showing("match_over", MatchEnd))
+
+
+@pytest.mark.parametrize("players", [7])
+def test_seven_players_fit_at_80x24(snap_compare: Any, players: int) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        table, view, events = scene_with_events("playing", SEED, players)
+        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target.game.seat, target.game.table_name = 0, table.name
+        target.apply_state(1, table, view, events)
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=SIZE, run_before=run_before)
