@@ -170,6 +170,6 @@ def status_line(game: GameState) -> Text:
     line.append(f"  Hand {view.hand_number}  Trump ")
     line.append(suit_text(view.trump, game.ascii_only))
     if view.high_bid is not None:
-        line.append(f"  Bid {view.high_bid} ").append(plain(game.who(view.pitcher)))
+        line.append(f"  Bid {view.high_bid}: ").append(plain(game.who(view.pitcher)))
     line.append(f"  To {view.target}")
     return line

@@ -52,11 +52,9 @@ def trick_text(game: GameState) -> Text:
         head.append(plain(game.who(last.get("winner")), style="bold")).append("\n")
         return head.append_text(_plays(game, last.get("plays", [])))
     if view.pitcher is not None:
-        return (
-            Text("Trick 1\n", style="bold")
-            .append(plain(game.who(view.pitcher)))
-            .append(" leads: the first card sets trump")
-        )
+        lead = "lead" if view.pitcher == game.seat else "leads"
+        line = Text("Trick 1\n", style="bold").append(plain(game.who(view.pitcher)))
+        return line.append(f" {lead}: the first card sets trump")
     return Text("")
 
 
