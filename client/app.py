@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -22,11 +22,10 @@ from client.connection import Connection
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
-from client.screens.help import HelpScreen
-from client.screens.lobby import LobbyScreen
-from client.screens.prompts import ConfirmLeave, OfflineScreen
-from client.screens.table import TableScreen
 from client.text import clean
+
+if TYPE_CHECKING:
+    from client.screens.prompts import OfflineScreen
 
 BrowserFactory = Callable[[str | None, Callable[[list[Any]], None]], Any]
 """Makes a table browser (start/close/tables), as client.discovery.TableBrowser."""
@@ -59,10 +58,25 @@ def _default_host(config: Any) -> Any:
     return HostServer(config)
 
 
+# Screens other than the first are imported when first shown: start-up time matters.
+
+
 def _finder() -> Screen[None]:
     from client.screens.finder import FinderScreen
 
     return FinderScreen()
+
+
+def _lobby() -> Screen[None]:
+    from client.screens.lobby import LobbyScreen
+
+    return LobbyScreen()
+
+
+def _table() -> Screen[None]:
+    from client.screens.table import TableScreen
+
+    return TableScreen()
 
 
 class PitchApp(App[None]):
@@ -72,8 +86,8 @@ class PitchApp(App[None]):
     MODES: ClassVar[dict[str, Any]] = {
         "finder": _finder,
         "connecting": ConnectingScreen,
-        "lobby": LobbyScreen,
-        "table": TableScreen,
+        "lobby": _lobby,
+        "table": _table,
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys"),
@@ -87,12 +101,18 @@ class PitchApp(App[None]):
         browser_factory: BrowserFactory | None = None,
         host_factory: HostFactory | None = None,
     ) -> None:
+        # The first screen is the default mode, not a switch: Textual's switch_mode holds
+        # painting back 50 ms to mask the transition, which start-up cannot afford.
+        self.DEFAULT_MODE = "connecting" if options.address is not None else "finder"
+        if options.mode == "idle":
+            self.DEFAULT_MODE = "_default"
         super().__init__()
         self.options = options
         self.browser_factory = browser_factory or _default_browser
         self.host_factory = host_factory or _default_host
         self.game = GameState(ascii_only=options.ascii_only)
         self.connection: Connection | None = None
+        self._undialled: Connection | None = None
         self.hosted: Any = None
         self.connecting_to = ""
         self.auto_start = False
@@ -106,8 +126,6 @@ class PitchApp(App[None]):
         if self.options.address is not None:
             host, port = self.options.address
             self.join(host, port, password=self.options.password)
-        elif self.options.mode != "idle":
-            self.switch_mode("finder")
 
     # ---- joining and leaving -----------------------------------------------------------------
 
@@ -128,9 +146,20 @@ class PitchApp(App[None]):
             host, port, self.options.name, self.post_message, password=password, table_id=table_id
         )
         self.connection = connection
-        self.run_worker(connection.run, group="connection", exit_on_error=False)
-        self._switch("connecting")
+        self._undialled = connection
+        if self.current_mode != "connecting":
+            self._switch("connecting")  # its screen dials once it has been drawn
+        elif self.screen.is_mounted:
+            self.call_after_refresh(self.dial)  # already showing: dial after this redraw
         return connection
+
+    def dial(self) -> None:
+        """Start the connection made by `join`. Called by the connecting screen after its
+        first paint, so "Connecting to..." is on screen at once and a fast host cannot
+        hold up the first frame while the lobby is being built."""
+        connection, self._undialled = self._undialled, None
+        if connection is not None and connection is self.connection:
+            self.run_worker(connection.run, group="connection", exit_on_error=False)
 
     def host_here(self, *, auto_start: bool) -> None:
         """Host a table in this process (advertised on the LAN) and sit down at it."""
@@ -161,6 +190,8 @@ class PitchApp(App[None]):
         self._switch("finder")
 
     def confirm_leave(self) -> None:
+        from client.screens.prompts import ConfirmLeave
+
         def answered(leave: bool | None) -> None:
             if leave:
                 self.leave_table()
@@ -210,6 +241,8 @@ class PitchApp(App[None]):
             self.connection.ready()
 
     def action_help(self) -> None:
+        from client.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
@@ -265,6 +298,8 @@ class PitchApp(App[None]):
         if not self._current(message):
             return
         if self._offline is None:
+            from client.screens.prompts import OfflineScreen
+
             self._offline = OfflineScreen()
             self.push_screen(self._offline)
         self._offline.update_reason(clean(message.reason, 200), retrying=message.retrying)

@@ -23,9 +23,11 @@ class ConnectingScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.show_target()
+        self.call_after_refresh(self.app.dial)  # type: ignore[attr-defined]
 
     def on_screen_resume(self) -> None:
         self.show_target()
+        self.call_after_refresh(self.app.dial)  # type: ignore[attr-defined]
 
     def show_target(self) -> None:
         """Name the table we are dialling (the screen is reused for every join)."""
