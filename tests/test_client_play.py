@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from client.app import ClientOptions, PitchApp
+from client.messages import Disconnected, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import OfflineScreen
 from client.screens.summary import HandSummary
@@ -168,6 +169,27 @@ async def test_a_lost_host_is_shown_at_once() -> None:
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
     finally:
         await server.close()
+
+
+async def test_a_dropped_link_is_shown_then_healed_by_itself(host: HostServer) -> None:
+    """The host side of the socket vanishes mid-hand: the client says so, reconnects with
+    its token and is back at the same seat with the same cards, without a keypress."""
+    seen: list[Any] = []
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("s")
+        await until(pilot, lambda: app.game.view is not None, "the first deal")
+        hand, seat = list(app.game.view.hand), app.game.seat
+        host.connections[seat].abort()
+        await until(pilot, lambda: any(isinstance(m, Disconnected) for m in seen), "the drop")
+        await until(pilot, lambda: sum(isinstance(m, Welcomed) for m in seen) == 2, "the rejoin")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
+        assert not any(isinstance(s, OfflineScreen) for s in app.screen_stack)
+        assert app.game.seat == seat
+        assert app.game.view.hand == hand  # we have not played: the same six cards
+        drop = next(m for m in seen if isinstance(m, Disconnected))
+        assert drop.retrying
 
 
 async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
