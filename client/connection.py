@@ -281,6 +281,9 @@ class Connection:
         self.token, self.seat, self.table_id = welcome.token, welcome.seat, welcome.table_id
         if welcome.heartbeat > 0:
             self.heartbeat = welcome.heartbeat
+        last_id = getattr(welcome, "last_id", 0)  # newer hosts say which id they applied last
+        if type(last_id) is int and last_id > self._next_id:
+            self._next_id = last_id
         self._seq = -1  # a fresh snapshot follows every welcome, even from a resumed host
         self._emit(Welcomed(self, welcome))
         for action_id in self.pending:

@@ -293,3 +293,30 @@ async def test_old_snapshots_are_ignored() -> None:
             first = await inbox.expect(StateReceived)
             second = await inbox.expect(StateReceived)
     assert (first.seq, second.seq) == (5, 6)
+
+
+async def test_ids_continue_after_the_last_one_the_host_applied() -> None:
+    """A restarted client must not reuse ids the host already applied for its seat."""
+    applied = 10**15
+    got: list[Any] = []
+    done = asyncio.Event()
+
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        frames = Frames(reader)
+        await frames.next_of("hello")
+        writer.write(
+            Welcome(PROTOCOL_VERSION, "t1", "Fake", 0, "tok", 1.0, last_id=applied).encode()
+        )
+        writer.write(lobby_state(1))
+        got.append(await frames.next_of("ready"))
+        done.set()
+        await reader.read()
+
+    async with fake_host(session) as port:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", port, "Ann", inbox.post)
+        async with running(connection):
+            await inbox.expect(StateReceived)
+            sent = connection.ready()
+            await asyncio.wait_for(done.wait(), DEADLINE)
+    assert got[0].id == sent > applied
