@@ -286,9 +286,9 @@ class PitchApp(App[None]):
                 show(self.game)
 
     def on_host_error(self, message: HostError) -> None:
-        if not self._current(message):
-            return
-        severity = "error" if message.fatal else "warning"
+        if not self._current(message) or message.fatal:
+            return  # a fatal refusal ends the connection: the offline screen says it
+        severity = "warning"
         self.notify(
             clean(message.message, 200), title="The host says", severity=severity, markup=False
         )

@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from client.app import ClientOptions, PitchApp
-from client.messages import Disconnected, Welcomed
+from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import OfflineScreen
 from client.screens.summary import HandSummary
@@ -150,6 +150,24 @@ async def test_a_host_error_is_shown_as_a_notification(host: HostServer) -> None
         app.connection.ready()  # nothing to be ready for in the lobby
         await until(pilot, lambda: app.notices, "the host's refusal")
         assert "ready" in app.notices[-1].lower()
+
+
+async def test_a_full_table_says_why_and_offers_the_finder() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", bots=4, bot_delay=0, advertise=False)
+    async with HostServer(config) as server:
+        seen: list[Any] = []
+        app = join_app(server.port)
+        async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, OfflineScreen), "the refusal")
+            await pilot.pause()
+            text = screen_text(app)
+            [refusal] = [m for m in seen if isinstance(m, HostError)]
+            assert refusal.fatal and refusal.code == "table_full"
+            assert "Could not join" in text
+            assert refusal.message in text
+            assert app.notices == []  # said once, in the dialog, not in a toast as well
+            await pilot.press("enter")
+            await until(pilot, lambda: app.current_mode == "finder", "the finder")
 
 
 async def test_a_lost_host_is_shown_at_once() -> None:

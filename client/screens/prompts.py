@@ -75,7 +75,7 @@ class OfflineScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog offline"):
-            yield Static("Connection lost", classes="dialog-title")
+            yield Static("Connection lost", id="offline-title", classes="dialog-title")
             yield Static("", id="offline-text", markup=False)
 
     def on_mount(self) -> None:
@@ -89,6 +89,9 @@ class OfflineScreen(ModalScreen[None]):
             self._draw()
 
     def _draw(self) -> None:
+        seated = self.app.game.seat is not None  # type: ignore[attr-defined]
+        title = "Connection lost" if seated else "Could not join"
+        self.query_one("#offline-title", Static).update(title)
         text = plain(self.reason, limit=200).append("\n\n")
         if self.retrying:
             text.append(f"Reconnecting (try {self.attempts})… your seat is kept.\n")
