@@ -102,8 +102,8 @@ def _describe(game: GameState, event: dict[str, Any]) -> Text | None:
     if kind == "deal":
         hand = event.get("hand")
         number = hand if type(hand) is int else game.view.hand_number if game.view else 0
-        line = Text(f"— Hand {number}: ", style="bold")
-        return line.append(plain(game.who(_seat(event, "dealer")))).append(f" deal{s} —")
+        line = Text(f"-- Hand {number}: ", style="bold")
+        return line.append(plain(game.who(_seat(event, "dealer")))).append(f" deal{s} --")
     if kind == "bid":
         return plain(game.who(_seat(event))).append(f" {bid_word(event['bid'], you)}")
     if kind == "play":

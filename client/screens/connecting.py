@@ -34,7 +34,7 @@ class ConnectingScreen(Screen[None]):
         target = plain(self.app.connecting_to)  # type: ignore[attr-defined]
         text = Text("pitchnet", style="bold").append("\n\nConnecting to ")
         for label in self.query("#connecting").results(Static):
-            label.update(text.append_text(target).append("…"))
+            label.update(text.append_text(target).append("..."))
 
     def action_back(self) -> None:
         self.app.leave_table()  # type: ignore[attr-defined]

@@ -64,7 +64,7 @@ class FinderScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
             yield Static(Text("Tables on your network", style="bold"), id="finder-title")
-            yield Static("Looking for tables…", id="finder-status", markup=False)
+            yield Static("Looking for tables...", id="finder-status", markup=False)
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
             with Horizontal(id="finder-address"):
                 yield Input(placeholder="host:port", id="address")
@@ -141,7 +141,7 @@ class FinderScreen(Screen[None]):
             return
         self._auto_host_pending = False
         if not self.found and self.app.screen is self:
-            self._status("No tables found: hosting one here…")
+            self._status("No tables found: hosting one here...")
             self.app.host_here(auto_start=True)  # type: ignore[attr-defined]
         elif not self.found:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")

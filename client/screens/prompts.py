@@ -94,7 +94,7 @@ class OfflineScreen(ModalScreen[None]):
         self.query_one("#offline-title", Static).update(title)
         text = plain(self.reason, limit=200).append("\n\n")
         if self.retrying:
-            text.append(f"Reconnecting (try {self.attempts})… your seat is kept.\n")
+            text.append(f"Reconnecting (try {self.attempts})... your seat is kept.\n")
             text.append("Esc: leave the table.", style="dim")
         else:
             text.append("Enter or Esc: back to the table finder.  Ctrl+Q: quit.", style="dim")

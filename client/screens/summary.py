@@ -110,7 +110,7 @@ def waiting_text(game: GameState) -> Text:
         if info.kind == "human" and info.connected and not info.ready
     ]
     if not waiting:
-        return Text("Dealing…", style="dim")
+        return Text("Dealing...", style="dim")
     return Text("Waiting for: ", style="dim").append(plain(", ".join(waiting), limit=120))
 
 

@@ -33,7 +33,7 @@ def prompt_text(game: GameState) -> Text:
         keys = "arrows" if game.ascii_only else "←/→"
         return Text(f"Your turn: play a card ({keys} Enter, or 1-6)", style="bold yellow")
     verb = "bid" if view.phase == "bidding" else "play"
-    return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}…")
+    return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}...")
 
 
 class BidBar(Horizontal):

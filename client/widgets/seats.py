@@ -86,13 +86,13 @@ def lobby_table(game: GameState) -> Table:
         return grid
     for seat, info in enumerate(table.seats):
         if info.kind == "empty":
-            name = Text("waiting for a player…", style="dim")
+            name = Text("waiting for a player...", style="dim")
         else:
             name = plain(game.name(seat))
             if seat == game.seat:
                 name.append(" (you)", style="italic")
             if seat == table.starter:
-                name.append(" ★", style="yellow")
+                name.append(" *" if game.ascii_only else " ★", style="yellow")
         grid.add_row(str(seat + 1), name, presence(info))
     return grid
 
