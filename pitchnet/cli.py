@@ -100,6 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--no-substitute", action="store_true", help="never let a bot play an absent seat"
     )
+    host.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before a computer player acts, so people can follow (default 0.6)",
+    )
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
     _add_log_level(host)

@@ -203,6 +203,8 @@ class Welcome(Message):
     seat: int
     token: str
     heartbeat: float
+    last_id: int = 0
+    """The last action id applied for this seat: a restarted client numbers on from it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from pitchnet.cards import JACK, Card, Suit, validate_deck
+from pitchnet.cards import GAME_POINTS, JACK, Card, Suit, validate_deck
 
 HAND_SIZE = 6
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
@@ -170,23 +170,34 @@ class Hand:
 
     def legal_plays(self, seat: int) -> frozenset[Card]:
         """The cards `seat` may play now (a set, so `card in hand.legal_plays(seat)` works)."""
-        if self.bidding or self.complete or seat != self.turn:
+        if self.bidding or seat != self.turn or len(self.tricks) == HAND_SIZE:
             return frozenset()
         hand = self.hands[seat]
         if not self.trick:
             return frozenset(hand)
-        led = self.trick[0][1].suit
-        if led is self.trump:
-            trumps = [c for c in hand if c.suit is self.trump]
+        led, trump = self.trick[0][1].suit, self.trump
+        if led is trump:
+            trumps = [c for c in hand if c.suit is trump]
             return frozenset(trumps or hand)
-        if any(c.suit is led for c in hand):
-            return frozenset(c for c in hand if c.suit is led or c.suit is self.trump)
+        for held in hand:
+            if held.suit is led:
+                return frozenset([c for c in hand if c.suit is led or c.suit is trump])
         return frozenset(hand)
+
+    def _follows_suit(self, hand: list[Card], card: Card) -> bool:
+        """Whether `card`, held in `hand`, is in `legal_plays` (the turn and phase being
+        checked already). Runs on every play, so it answers without building the set."""
+        if not self.trick:
+            return True
+        led, trump = self.trick[0][1].suit, self.trump
+        if led is trump:
+            return card.suit is trump or all(c.suit is not trump for c in hand)
+        return card.suit is led or card.suit is trump or all(c.suit is not led for c in hand)
 
     # ---- actions -------------------------------------------------------------------------
 
-    def bid(self, seat: int, amount: Bid) -> None:
-        """Make `seat`'s one bid: None passes, 1..4 bids. Raises RulesError if illegal."""
+    def check_bid(self, seat: int, amount: Bid) -> None:
+        """Raise RulesError if `seat` may not bid `amount` now; change nothing."""
         if not self.bidding:
             raise RulesError("not_bidding", "The bidding is over.")
         if seat != self.turn:
@@ -196,6 +207,10 @@ class Hand:
         legal = self.legal_bids(seat)
         if amount not in legal:
             raise RulesError(*self._why_bid_refused(seat, amount))
+
+    def bid(self, seat: int, amount: Bid) -> None:
+        """Make `seat`'s one bid: None passes, 1..4 bids. Raises RulesError if illegal."""
+        self.check_bid(seat, amount)
         self.bids.append((seat, amount))
         if amount is not None:
             self.high_bid, self.pitcher = amount, seat
@@ -214,8 +229,8 @@ class Hand:
             return "bid_too_low", f"The dealer must pass or bid at least {self.high_bid}."
         return "bid_too_low", f"You must pass or bid more than {self.high_bid}."
 
-    def play(self, seat: int, card: Card) -> Trick | None:
-        """Play `card` from `seat`'s hand. Returns the trick if this card completed one."""
+    def check_play(self, seat: int, card: Card) -> None:
+        """Raise RulesError if `seat` may not play `card` now; change nothing."""
         if self.bidding:
             raise RulesError("not_playing", "The bidding is not over yet.")
         if self.complete:
@@ -224,8 +239,12 @@ class Hand:
             raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to play.")
         if card not in self.hands[seat]:
             raise RulesError("not_in_hand", f"You do not hold the {card.name}.")
-        if card not in self.legal_plays(seat):
+        if not self._follows_suit(self.hands[seat], card):
             raise RulesError("must_follow", self._why_play_refused())
+
+    def play(self, seat: int, card: Card) -> Trick | None:
+        """Play `card` from `seat`'s hand. Returns the trick if this card completed one."""
+        self.check_play(seat, card)
         if self.trump is None:
             self.trump = card.suit
         self.hands[seat].remove(card)
@@ -236,7 +255,7 @@ class Hand:
         winner = trick_winner(self.trick, self.trump)
         done = Trick(self.trick[0][0], tuple(self.trick), winner)
         self.tricks.append(done)
-        self.captured[winner].extend(c for _, c in self.trick)
+        self.captured[winner].extend([c for _, c in self.trick])
         self.trick = []
         self.turn = None if self.complete else winner
         return done
@@ -254,23 +273,36 @@ class Hand:
         """High/Low/Jack/Game captors, trick points and points earned per side."""
         assert self.complete and self.trump is not None
         settings, trump = self.settings, self.trump
-        captor = {card: seat for seat, cards in enumerate(self.captured) for card in cards}
-        trumps = sorted(c for h in self.dealt for c in h if c.suit is trump)
-        high_card, low_card = trumps[-1], trumps[0]
-        jack = Card(JACK, trump)
+        # One pass over the captured cards: when the hand is complete every dealt card
+        # has been captured exactly once, so the trumps in play are the captured trumps.
+        high_card: Card | None = None
+        low_card: Card | None = None
+        high = low = 0
+        jack: int | None = None
         game_points = [0] * settings.sides
         for seat, cards in enumerate(self.captured):
-            game_points[settings.side_of(seat)] += sum(c.game_points for c in cards)
+            total = 0
+            for card in cards:
+                rank = card.rank
+                total += GAME_POINTS.get(rank, 0)
+                if card.suit is trump:
+                    if high_card is None or rank > high_card.rank:
+                        high_card, high = card, seat
+                    if low_card is None or rank < low_card.rank:
+                        low_card, low = card, seat
+                    if rank == JACK:
+                        jack = seat
+            game_points[settings.side_of(seat)] += total
+        assert high_card is not None and low_card is not None
         best = max(game_points)
         game = game_points.index(best) if game_points.count(best) == 1 else None
-        awards = (captor[high_card], captor[low_card], captor.get(jack))
         earned = [0] * settings.sides
-        for seat in awards:
+        for seat in (high, low, jack):
             if seat is not None:
                 earned[settings.side_of(seat)] += 1
         if game is not None:
             earned[game] += 1
-        return _Points(*awards, game, game_points, earned, high_card, low_card)
+        return _Points(high, low, jack, game, game_points, earned, high_card, low_card)
 
 
 class Match:
@@ -347,22 +379,30 @@ class Match:
         self.hand_number += 1
         return self.hand
 
+    def check_bid(self, seat: int, amount: Bid) -> None:
+        self._current_hand("bid").check_bid(seat, amount)
+
+    def check_play(self, seat: int, card: Card) -> None:
+        self._current_hand("play").check_play(seat, card)
+
     def bid(self, seat: int, amount: Bid) -> None:
         self._current_hand("bid").bid(seat, amount)
 
     def play(self, seat: int, card: Card) -> Trick | None:
         hand = self._current_hand("play")
         trick = hand.play(seat, card)
-        if hand.complete:
+        if len(hand.tricks) == HAND_SIZE:
             self._score(hand)
         return trick
 
     def _current_hand(self, verb: str) -> Hand:
-        if self.phase is Phase.MATCH_OVER:
+        # The checks `phase` makes, in its order, inlined: this runs on every action.
+        if self.winner is not None:
             raise RulesError("match_over", "The match is over.")
-        if self.hand is None or self.hand.complete:
+        hand = self.hand
+        if hand is None or len(hand.tricks) == HAND_SIZE:
             raise RulesError("no_hand", f"There is no hand in progress to {verb} in.")
-        return self.hand
+        return hand
 
     def _score(self, hand: Hand) -> None:
         settings = self.settings

@@ -1,0 +1,64 @@
+"""`pitchnet host`: run one table until Ctrl-C or SIGTERM, then shut down cleanly."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from host.server import HostConfig, HostServer
+
+
+def config_from_args(args: argparse.Namespace) -> HostConfig:
+    password = args.password
+    if args.password_file:
+        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+    return HostConfig(
+        name=args.name,
+        port=args.port,
+        interface=args.interface,
+        players=args.players,
+        partnership=args.partnership,
+        target=args.target,
+        bots=args.bots,
+        seed=args.seed,
+        grace=args.grace,
+        substitute=not args.no_substitute,
+        password=password or None,
+        bot_delay=args.bot_delay,
+        resume=args.resume,
+    )
+
+
+async def serve(config: HostConfig) -> int:
+    server = HostServer(config)
+    await server.start()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.close()))
+    shown = config.interface or "this machine's address"
+    print(f"Table {server.name!r} is open: id {server.table_id}", flush=True)
+    print(f"Players join with: pitchnet join {shown}:{server.port}", flush=True)
+    await server.wait_closed()
+    return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        config = config_from_args(args)
+    except OSError as exc:
+        print(f"pitchnet host: cannot read the password file: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(serve(config))
+    except OSError as exc:
+        print(f"pitchnet host: {exc}", file=sys.stderr)
+        return 1

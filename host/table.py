@@ -1,0 +1,404 @@
+"""One table: its seats, players, tokens and match. Messages in, state changes out.
+
+The table is synchronous and knows nothing of sockets or timers: the server
+calls it and then sends every connected seat `state_for(seat)`. That keeps the
+referee's decisions testable without a network and makes the order of effects
+plain: validate, journal, apply, then broadcast.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pitchnet.bots import Bot, make_bot
+from pitchnet.cards import Card, CardParseError
+from pitchnet.protocol import (
+    MAX_NAME,
+    PROTOCOL_VERSION,
+    BidMsg,
+    Hello,
+    Leave,
+    Message,
+    PlayMsg,
+    ProtocolError,
+    Ready,
+    SeatInfo,
+    Start,
+    State,
+    TableInfo,
+)
+from pitchnet.rules import Match, Phase, RulesError, Settings
+from pitchnet.views import result_wire, seat_view
+
+TOKEN_BYTES = 24
+"""Seat tokens carry 192 random bits from `secrets`."""
+
+
+class Journal(Protocol):
+    """Where accepted actions are written before anyone hears of them (host/journal.py)."""
+
+    def record(self, entry: dict[str, Any]) -> None: ...
+
+
+class NoJournal:
+    def record(self, entry: dict[str, Any]) -> None:
+        pass
+
+
+@dataclass
+class Seat:
+    """A seat and whoever holds it. A human's seat is kept while they are away."""
+
+    name: str = ""
+    kind: str = "empty"  # empty | human | bot
+    token: str = ""
+    connected: bool = False
+    substitute: bool = False
+    ready: bool = False
+    last_id: int = 0
+    away_since: float | None = None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == "bot" or self.substitute
+
+
+def clean_name(raw: str, fallback: str) -> str:
+    """A display name safe to show anywhere: printable characters only, single spaces,
+    at most MAX_NAME characters. Control and escape characters are dropped."""
+    printable = "".join(
+        ch if unicodedata.category(ch)[0] not in "CZ" or ch == " " else " " for ch in raw
+    )
+    name = " ".join(printable.split())[:MAX_NAME].strip()
+    return name or fallback
+
+
+@dataclass
+class TableOptions:
+    players: int = 4
+    partnership: bool = False
+    target: int = 7
+    bots: int = 0
+    password: str | None = None
+    grace: float = 60.0
+    substitute: bool = True
+    bot_kind: str = "heuristic"
+
+
+@dataclass
+class Change:
+    """What a call to the table changed: public events for everyone's log."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Table:
+    def __init__(
+        self,
+        table_id: str,
+        name: str,
+        options: TableOptions,
+        deal_deck: Callable[[], list[Card]],
+        journal: Journal | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.id = table_id
+        self.name = name
+        self.options = options
+        self.settings = Settings(options.players, options.partnership, options.target)
+        self.seats = [Seat() for _ in range(options.players)]
+        self.match: Match | None = None
+        self.state = "lobby"
+        self.seq = 0
+        self.deal_deck = deal_deck
+        self.journal: Journal = journal or NoJournal()
+        self.clock = clock
+        self.events: list[dict[str, Any]] = []
+        self.matches_played = 0
+        self._bots: dict[int, Bot] = {}
+        for _ in range(min(options.bots, options.players)):
+            self._seat_bot(self._free_seat())  # type: ignore[arg-type]
+
+    # ---- seats ----------------------------------------------------------------------------
+
+    @property
+    def starter(self) -> int | None:
+        """The first human seated may start early; bots fill the rest."""
+        humans = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        return humans[0] if humans else None
+
+    def _free_seat(self) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.kind == "empty"), None)
+
+    def _seat_bot(self, seat: int) -> None:
+        count = sum(s.kind == "bot" for s in self.seats) + 1
+        self.seats[seat] = Seat(name=f"Bot {count}", kind="bot", connected=True, ready=True)
+
+    def _unique(self, name: str, seat: int) -> str:
+        taken = {s.name for i, s in enumerate(self.seats) if i != seat and s.kind != "empty"}
+        candidate, n = name, 2
+        while candidate in taken:
+            suffix = f" {n}"
+            candidate, n = name[: MAX_NAME - len(suffix)] + suffix, n + 1
+        return candidate
+
+    def join(self, hello: Hello) -> int:
+        """Seat the sender of `hello` (a new seat, or its own back with a token).
+        Raises ProtocolError (fatal) when it may not sit."""
+        if hello.version != PROTOCOL_VERSION:
+            raise ProtocolError(
+                "version",
+                f"This table speaks protocol {PROTOCOL_VERSION}, you sent {hello.version}.",
+                fatal=True,
+            )
+        if hello.table_id and hello.table_id != self.id:
+            raise ProtocolError("wrong_table", "That seat belongs to another table.", fatal=True)
+        if hello.token:
+            return self._rejoin(hello.token)
+        if self.options.password is not None and not hmac.compare_digest(
+            (hello.password or "").encode(), self.options.password.encode()
+        ):
+            raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
+        seat = self._free_seat()
+        if seat is None or self.state != "lobby":
+            raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
+        name = self._unique(clean_name(hello.name, f"Player {seat + 1}"), seat)
+        self.seats[seat] = Seat(
+            name=name, kind="human", token=secrets.token_urlsafe(TOKEN_BYTES), connected=True
+        )
+        self._event(kind="join", seat=seat, name=name)
+        self.journal.record({"op": "join", "seat": seat, "name": name, "token": ""})
+        if self._free_seat() is None:
+            self._start_match()
+        return seat
+
+    def _rejoin(self, token: str) -> int:
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "human" and hmac.compare_digest(seat.token.encode(), token.encode()):
+                seat.connected, seat.substitute, seat.away_since = True, False, None
+                self._event(kind="connected", seat=index)
+                return index
+        raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
+
+    def token_of(self, seat: int) -> str:
+        return self.seats[seat].token
+
+    def disconnected(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.kind != "human" or not s.connected:
+            return
+        s.connected, s.away_since = False, self.clock()
+        self._event(kind="disconnected", seat=seat)
+        if self.state == "lobby":
+            self.seats[seat] = Seat()
+            self._event(kind="leave", seat=seat)
+        self._advance_if_all_ready()
+
+    def substitute_absent(self, seat: int) -> bool:
+        """After the grace period a bot plays for an absent human; returns True if it did."""
+        s = self.seats[seat]
+        if s.kind != "human" or s.connected or s.substitute or not self.options.substitute:
+            return False
+        s.substitute = True
+        self._event(kind="substitute", seat=seat)
+        return True
+
+    # ---- actions ---------------------------------------------------------------------------
+
+    def handle(self, seat: int, msg: Message) -> bool:
+        """Apply one client message from `seat`. Returns False if it was a duplicate
+        (an id already applied). Raises RulesError or ProtocolError, changing nothing."""
+        action_id = getattr(msg, "id", None)
+        if action_id is not None and action_id <= self.seats[seat].last_id:
+            return False
+        if isinstance(msg, Start):
+            self._start_requested(seat)
+        elif isinstance(msg, BidMsg):
+            self._apply(seat, "bid", msg.bid)
+        elif isinstance(msg, PlayMsg):
+            try:
+                card = Card.parse(msg.card)
+            except CardParseError as exc:
+                raise ProtocolError("bad_card", str(exc)) from None
+            self._apply(seat, "play", card)
+        elif isinstance(msg, Ready):
+            self._ready(seat)
+        elif isinstance(msg, Leave):
+            self._leave(seat)
+        else:
+            raise ProtocolError("unexpected", f"{msg.TYPE!r} is not an action")
+        if action_id is not None:
+            self.seats[seat].last_id = action_id
+        return True
+
+    def _start_requested(self, seat: int) -> None:
+        if self.state != "lobby":
+            raise ProtocolError("not_in_lobby", "The match has already started.")
+        if seat != self.starter:
+            raise ProtocolError("not_starter", "Only the first player to sit can start early.")
+        for index, s in enumerate(self.seats):
+            if s.kind == "empty":
+                self._seat_bot(index)
+                self._event(kind="join", seat=index, name=self.seats[index].name)
+        self._start_match()
+
+    def _start_match(self) -> None:
+        dealer = self.matches_played % self.settings.players
+        self.match = Match(self.settings, dealer=dealer)
+        self.state = "playing"
+        self.journal.record(
+            {"op": "match", "dealer": dealer, "seats": [[s.name, s.kind] for s in self.seats]}
+        )
+        self._deal()
+
+    def _deal(self) -> None:
+        assert self.match is not None
+        deck = self.deal_deck()
+        hand = self.match.deal(deck)
+        self.journal.record(
+            {
+                "op": "deal",
+                "hand": self.match.hand_number,
+                "dealer": hand.dealer,
+                "deck": [str(c) for c in deck],
+            }
+        )
+        for s in self.seats:
+            s.ready = s.played_by_bot
+        self._event(kind="deal", hand=self.match.hand_number, dealer=hand.dealer)
+
+    def _apply(self, seat: int, kind: str, value: Any) -> None:
+        if self.match is None:
+            raise RulesError("no_hand", "The match has not started yet.")
+        # Check first: a refused action must leave no trace, in the journal least of all.
+        if kind == "bid":
+            self.match.check_bid(seat, value)
+        else:
+            self.match.check_play(seat, value)
+        self.journal.record(
+            {"op": kind, "seat": seat, "value": str(value) if kind == "play" else value}
+        )
+        if kind == "bid":
+            self.match.bid(seat, value)
+            self._event(kind="bid", seat=seat, bid=value)
+            return
+        hand = self.match.hand
+        assert hand is not None
+        trick = self.match.play(seat, value)
+        self._event(kind="play", seat=seat, card=str(value))
+        if trick is not None:
+            plays = [[s, str(c)] for s, c in trick.plays]
+            self._event(kind="trick", winner=trick.winner, cards=plays)
+        if hand.complete:
+            result = self.match.last_result
+            assert result is not None
+            self._event(kind="hand", **result_wire(result))
+            if self.match.winner is not None:
+                self.state = "over"
+                self.matches_played += 1
+                self._event(kind="match", winner=self.match.winner)
+
+    def _ready(self, seat: int) -> None:
+        if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            raise ProtocolError("not_now", "There is nothing to be ready for yet.")
+        self.journal.record({"op": "ready", "seat": seat})
+        self.seats[seat].ready = True
+        self._event(kind="ready", seat=seat)
+        self._advance_if_all_ready()
+
+    def _advance_if_all_ready(self) -> None:
+        """Deal on (or start a new match) once every human at the table is ready."""
+        if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            return
+        waiting = [s for s in self.seats if s.kind == "human" and s.connected and not s.ready]
+        if waiting:
+            return
+        if self.match.phase is Phase.MATCH_OVER:
+            # A new match needs someone to play it: at least one human present and ready.
+            if any(s.kind == "human" and s.connected for s in self.seats):
+                self._start_match()
+        else:
+            self._deal()
+
+    def _leave(self, seat: int) -> None:
+        s = self.seats[seat]
+        self.journal.record({"op": "leave", "seat": seat})
+        if self.state == "lobby":
+            self.seats[seat] = Seat()
+        else:
+            s.kind, s.token, s.connected, s.ready = "bot", "", True, True
+            s.name = clean_name(f"{s.name} (bot)", "Bot")
+        self._event(kind="leave", seat=seat)
+        self._advance_if_all_ready()
+
+    # ---- bots -------------------------------------------------------------------------------
+
+    def bot_to_act(self) -> int | None:
+        """The seat a bot must act for now: its turn to bid or play, or (after a hand)
+        nobody, since bots are always ready."""
+        if self.match is None or self.state != "playing":
+            return None
+        turn = self.match.turn
+        if turn is not None and self.seats[turn].played_by_bot:
+            return turn
+        return None
+
+    def act_for_bot(self) -> bool:
+        """Let the bot whose turn it is bid or play, deciding from its seat's view only.
+        Returns False when no bot is due to act."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return False
+        assert self.match is not None
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = make_bot(self.options.bot_kind, seed=seat)
+        decision = bot.decide(seat_view(self.match, seat))
+        self._apply(seat, decision.kind, decision.bid if decision.kind == "bid" else decision.card)
+        return True
+
+    # ---- views ------------------------------------------------------------------------------
+
+    def _event(self, **event: Any) -> None:
+        self.events.append(event)
+
+    def take_events(self) -> list[dict[str, Any]]:
+        """The events since the last broadcast; bumps the sequence number."""
+        events, self.events = self.events, []
+        self.seq += 1
+        return events
+
+    def info(self) -> TableInfo:
+        now = self.clock()
+        return TableInfo(
+            id=self.id,
+            name=self.name,
+            state=self.state,
+            players=self.settings.players,
+            partnership=self.settings.partnership,
+            target=self.settings.target,
+            seats=[
+                SeatInfo(
+                    name=s.name,
+                    kind=s.kind,
+                    connected=s.connected,
+                    substitute=s.substitute,
+                    away=round(now - s.away_since, 1) if s.away_since is not None else 0.0,
+                    ready=s.ready,
+                )
+                for s in self.seats
+            ],
+            starter=self.starter,
+            password=self.options.password is not None,
+            grace=self.options.grace,
+        )
+
+    def state_for(self, seat: int, events: list[dict[str, Any]]) -> State:
+        view = seat_view(self.match, seat).to_wire() if self.match else None
+        return State(seq=self.seq, table=self.info().to_wire(), view=view, events=events)

@@ -1,0 +1,154 @@
+"""Test-side network helpers: a raw protocol client that records every frame, a bot
+player built on it, and an in-process host on 127.0.0.1 with an ephemeral port."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from host.server import HostConfig, HostServer
+from pitchnet.bots import make_bot
+from pitchnet.protocol import (
+    PROTOCOL_VERSION,
+    BidMsg,
+    FrameDecoder,
+    Hello,
+    Message,
+    Ping,
+    PlayMsg,
+    Pong,
+    Ready,
+    parse_host_message,
+)
+from pitchnet.views import SeatView
+
+DEADLINE = 20.0
+
+
+@contextlib.asynccontextmanager
+async def running_host(**overrides: Any) -> AsyncIterator[HostServer]:
+    """A host on 127.0.0.1, any free port, not advertised, bots acting at once."""
+    options: dict[str, Any] = {
+        "interface": "127.0.0.1",
+        "port": 0,
+        "advertise": False,
+        "bot_delay": 0.0,
+        "seed": 7,
+    }
+    options.update(overrides)
+    server = HostServer(HostConfig(**options))
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+class RawClient:
+    """Speaks the protocol frame by frame and keeps every payload it received."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.decoder = FrameDecoder()
+        self.received: list[dict[str, Any]] = []
+        self._backlog: list[dict[str, Any]] = []
+        self.next_id = 0
+
+    @classmethod
+    async def connect(cls, server: HostServer) -> RawClient:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        return cls(reader, writer)
+
+    def send(self, message: Message) -> None:
+        self.writer.write(message.encode())
+
+    def send_raw(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    async def hello(self, name: str = "tester", **fields: Any) -> dict[str, Any]:
+        self.send(Hello(version=PROTOCOL_VERSION, name=name, **fields))
+        return await self.expect("welcome")
+
+    async def next_payload(self, timeout: float = DEADLINE) -> dict[str, Any] | None:
+        """The next frame (pings answered on the way), or None once the host hung up."""
+        while True:
+            if self._backlog:
+                payload = self._backlog.pop(0)
+                self.received.append(payload)
+                if payload.get("type") == "ping":
+                    self.send(Pong(t=payload["t"]))
+                    continue
+                return payload
+            data = await asyncio.wait_for(self.reader.read(65536), timeout)
+            if not data:
+                return None
+            self._backlog.extend(self.decoder.feed(data))
+
+    async def expect(self, kind: str, timeout: float = DEADLINE) -> dict[str, Any]:
+        """Skip frames until one of type `kind` arrives; fail if the host hangs up first."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            payload = await self.next_payload(max(0.01, deadline - loop.time()))
+            if payload is None:
+                raise ConnectionError(f"host hung up while waiting for {kind!r}")
+            if payload["type"] == kind:
+                return payload
+
+    async def closed_by_host(self, timeout: float = DEADLINE) -> bool:
+        """True once the host closes this connection (frames before that are kept)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            while await self.next_payload(max(0.01, deadline - loop.time())) is not None:
+                pass
+        except (ConnectionError, TimeoutError):
+            return False
+        return True
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await self.writer.wait_closed()
+
+
+async def play_as_bot(
+    client: RawClient, kind: str = "heuristic", current: dict[str, Any] | None = None
+) -> SeatView:
+    """Play this seat with a bot until the match is over; return the final view.
+    `current` is a state already read, to act on before waiting for the next."""
+    bot = make_bot(kind, seed=0)
+    acted: tuple[int, ...] | None = None
+    while True:
+        state, current = current or await client.expect("state"), None
+        if state["view"] is None:
+            continue
+        view = SeatView.from_wire(state["view"])
+        if view.phase == "match_over":
+            return view
+        key = (view.hand_number, len(view.bids), len(view.tricks), len(view.trick))
+        if key == acted:
+            continue
+        if view.phase == "hand_over" and not state["table"]["seats"][view.seat]["ready"]:
+            acted = key
+            client.send(Ready(id=client.new_id()))
+        elif view.my_turn:
+            acted = key
+            decision = bot.decide(view)
+            if decision.kind == "bid":
+                client.send(BidMsg(id=client.new_id(), bid=decision.bid))
+            else:
+                client.send(PlayMsg(id=client.new_id(), card=str(decision.card)))
+
+
+def parse(payload: dict[str, Any]) -> Message:
+    return parse_host_message(payload)
+
+
+__all__ = ["Ping", "RawClient", "parse", "play_as_bot", "running_host"]
