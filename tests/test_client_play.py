@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from client.app import ClientOptions, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
+from client.screens.match_end import MatchEnd
 from client.screens.prompts import OfflineScreen
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
@@ -242,3 +243,40 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
             assert kinds == ["human", "bot", "bot", "bot"]
     finally:
         await app.close_network()
+
+
+async def test_a_whole_match_then_play_again(host: HostServer) -> None:
+    """Hand after hand through the keyboard until someone wins; the match-end screen
+    shows the winner and "Play again" starts a new match."""
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("s")
+        await until(pilot, lambda: app.game.view is not None, "the first deal")
+        hands = 0
+        while app.game.view.phase != "match_over":
+            view, seq = app.game.view, app.game.seq
+            if view.phase == "hand_over":
+                assert isinstance(app.screen, HandSummary)
+                await pilot.press("enter")
+                hands += 1
+            elif view.turn != app.game.seat:
+                pass  # a bot is about to act
+            elif view.phase == "bidding":  # pass when we may: bots pitch, and one soon wins
+                low = min((b for b in view.legal_bids if b is not None), default=None)
+                await pilot.press("p" if None in view.legal_bids else str(low))
+            else:
+                slot = view.hand.index(view.legal_plays[-1])
+                await pilot.press(str(slot + 1), str(slot + 1))  # the same key twice plays
+            await until(pilot, lambda seq=seq: app.game.seq != seq, "the next snapshot")
+            assert hands < 60, "a match to 7 should not take this long"
+        await until(pilot, lambda: isinstance(app.screen, MatchEnd), "the match-end screen")
+        winner = app.game.view.winner
+        assert winner is not None and app.game.view.scores[winner] >= 7
+        assert "won the match" in screen_text(app)
+        await pilot.press("enter")  # play again
+        await until(pilot, lambda: app.game.view.phase == "bidding", "a new match")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        assert app.game.view.hand_number == 1
+        assert app.game.view.scores == [0, 0, 0, 0]
+        assert app.notices == []
