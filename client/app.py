@@ -297,12 +297,31 @@ class PitchApp(App[None]):
     def on_disconnected(self, message: Disconnected) -> None:
         if not self._current(message):
             return
+        connection = message.connection
+        if connection.refusal == "bad_password" and connection.seat is None:
+            self._ask_password(connection)
+            return
         if self._offline is None:
             from client.screens.prompts import OfflineScreen
 
             self._offline = OfflineScreen()
             self.push_screen(self._offline)
         self._offline.update_reason(clean(message.reason, 200), retrying=message.retrying)
+
+    def _ask_password(self, refused: Connection) -> None:
+        """The table wants a (different) password: ask, and try again with it."""
+        from client.screens.prompts import PasswordPrompt
+
+        label = self.connecting_to
+
+        def answered(password: str | None) -> None:
+            if password is None:
+                self.leave_table()
+            else:
+                self.join(refused.host, refused.port, password=password, table_id=refused.table_id)
+
+        wrong = refused.password is not None
+        self.push_screen(PasswordPrompt(label, wrong=wrong), answered)
 
     # ---- screens -----------------------------------------------------------------------------
 

@@ -118,6 +118,8 @@ class Connection:
         )
         self.locate = locate
         self.seat: int | None = None
+        self.refusal: str | None = None
+        """The code of the fatal error that ended this connection, if one did."""
         self.heartbeat = 1.0
         self.connected = False
         self._post = post
@@ -306,6 +308,7 @@ class Connection:
             self._unacked.pop(error.id, None)
         self._emit(HostError(self, error.code, error.message, error.fatal))
         if error.fatal:
+            self.refusal = error.code
             self.token = None if error.code == "bad_token" else self.token
             raise Refused(error.message)
 

@@ -17,7 +17,7 @@ from client.app import ClientOptions, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.match_end import MatchEnd
-from client.screens.prompts import OfflineScreen
+from client.screens.prompts import OfflineScreen, PasswordPrompt
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
@@ -169,6 +169,24 @@ async def test_a_full_table_says_why_and_offers_the_finder() -> None:
             assert app.notices == []  # said once, in the dialog, not in a toast as well
             await pilot.press("enter")
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
+
+
+async def test_a_password_table_asks_for_it_until_it_is_right() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", password="sesame", advertise=False)
+    async with HostServer(config) as server:
+        app = join_app(server.port)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, PasswordPrompt), "the prompt")
+            assert not app.screen.wrong
+            await pilot.press(*"open", "enter")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, PasswordPrompt) and app.screen.wrong,
+                "the prompt again, saying the password was wrong",
+            )
+            await pilot.press(*"sesame", "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert server.table.seats[0].kind == "human"
 
 
 async def test_a_lost_host_is_shown_at_once() -> None:

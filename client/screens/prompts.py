@@ -23,13 +23,14 @@ class PasswordPrompt(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, table_name: str) -> None:
+    def __init__(self, table_name: str, *, wrong: bool = False) -> None:
         super().__init__()
-        self.table_name = table_name
+        self.table_name, self.wrong = table_name, wrong
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            title = Text("Password for ").append_text(plain(self.table_name, style="bold"))
+            title = Text("That password was wrong. " if self.wrong else "", style="bold red")
+            title.append("Password for ").append_text(plain(self.table_name, style="bold"))
             yield Static(title, markup=False)
             yield Input(password=True, id="password", placeholder="password")
 
