@@ -10,12 +10,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from typing import TYPE_CHECKING
 
 from client.connection import parse_address
 from client.settings import choose_name
 
+if TYPE_CHECKING:
+    from client.app import ClientOptions
 
-def options_from_args(args: argparse.Namespace):  # -> ClientOptions (lazy import)
+
+def options_from_args(args: argparse.Namespace) -> ClientOptions:
+    """The app's options from `pitchnet join`/`play` arguments (ValueError on a bad address)."""
     from client.app import ClientOptions
 
     address = None
@@ -31,7 +36,7 @@ def options_from_args(args: argparse.Namespace):  # -> ClientOptions (lazy impor
     )
 
 
-async def _run(options) -> None:
+async def _run(options: ClientOptions) -> None:
     from client.app import PitchApp
 
     app = PitchApp(options)

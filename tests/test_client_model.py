@@ -125,3 +125,22 @@ def test_default_name_is_the_login_name(tmp_path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setattr("getpass.getuser", lambda: "zoe")
     assert choose_name(None) == "zoe"
+
+
+def test_cli_arguments_choose_the_first_screen(tmp_path, monkeypatch) -> None:
+    from client.main import main, options_from_args
+    from pitchnet.cli import build_parser
+
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    parse = build_parser().parse_args
+    joined = options_from_args(parse(["join", "10.0.0.2:7400", "--name", "Ann", "--ascii"]))
+    assert (joined.mode, joined.address, joined.name, joined.ascii_only) == (
+        "join",
+        ("10.0.0.2", 7400),
+        "Ann",
+        True,
+    )
+    assert options_from_args(parse(["join"])).mode == "find"
+    played = options_from_args(parse(["play", "--interface", "127.0.0.1"]))
+    assert (played.mode, played.interface, played.name) == ("play", "127.0.0.1", "Ann")
+    assert main(parse(["join", "host:notaport"])) == 2
