@@ -1,0 +1,1 @@
+"""Fault tests on a simulated LAN of network namespaces (see harness.py)."""
