@@ -23,6 +23,7 @@ from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
 from client.text import clean
+from client.tokens import SavedSeat, TokenStore
 
 if TYPE_CHECKING:
     from client.screens.prompts import OfflineScreen
@@ -112,6 +113,7 @@ class PitchApp(App[None]):
         self.host_factory = host_factory or _default_host
         self.game = GameState(ascii_only=options.ascii_only)
         self.connection: Connection | None = None
+        self.tokens = TokenStore()
         self._undialled: Connection | None = None
         self.hosted: Any = None
         self.connecting_to = ""
@@ -142,8 +144,16 @@ class PitchApp(App[None]):
         self._drop_connection()
         self.game.reset()
         self.connecting_to = f"{label} ({host}:{port})" if label else f"{host}:{port}"
+        name = self.options.name
+        saved = self.tokens.find(name, table_id=table_id, address=(host, port))
         connection = Connection(
-            host, port, self.options.name, self.post_message, password=password, table_id=table_id
+            host,
+            port,
+            name,
+            self.post_message,
+            password=password,
+            table_id=table_id,
+            remembered=(saved.table_id, saved.token) if saved else None,
         )
         self.connection = connection
         self._undialled = connection
@@ -185,6 +195,8 @@ class PitchApp(App[None]):
 
     def leave_table(self) -> None:
         """Back to the finder, giving up the seat."""
+        if self.game.table_id:
+            self.tokens.forget(self.game.table_id, self.options.name)
         self._drop_connection(leave=True)
         self.game.reset()
         self._switch("finder")
@@ -255,6 +267,12 @@ class PitchApp(App[None]):
         if not self._current(message):
             return
         welcome = message.welcome
+        connection = message.connection
+        self.tokens.remember(
+            SavedSeat(
+                welcome.table_id, connection.name, connection.host, connection.port, welcome.token
+            )
+        )
         self.game.seat = welcome.seat
         self.game.table_id = welcome.table_id
         self.game.table_name = clean(welcome.table_name, 24)

@@ -105,6 +105,7 @@ class Connection:
         table_id: str | None = None,
         token: str | None = None,
         reconnect: bool = True,
+        remembered: tuple[str, str] | None = None,
         dead_after: float = 3.0,
         connect_timeout: float = 5.0,
         locate: Locate | None = None,
@@ -117,6 +118,12 @@ class Connection:
             connect_timeout,
         )
         self.locate = locate
+        self._asked_table_id = table_id
+        self._stored = False
+        """The token came from disk: if the host no longer knows it, join afresh."""
+        if remembered is not None and token is None and table_id in (None, remembered[0]):
+            self.table_id, self.token = remembered
+            self._stored = True
         self.seat: int | None = None
         self.refusal: str | None = None
         """The code of the fatal error that ended this connection, if one did."""
@@ -184,6 +191,9 @@ class Connection:
                 await self._session()
                 reason = "The host closed the connection."
             except Refused as exc:
+                if self._stored and self.refusal in ("bad_token", "wrong_table"):
+                    self._forget_stored_seat()
+                    continue
                 self._emit(Disconnected(self, str(exc), retrying=False))
                 return
             except (Lost, ProtocolError, OSError, TimeoutError) as exc:
@@ -202,6 +212,11 @@ class Connection:
             attempt += 1
             if self.locate is not None and self.table_id and attempt % 3 == 0:
                 await self._relocate()
+
+    def _forget_stored_seat(self) -> None:
+        """A remembered seat is gone (the table moved on, or it is another table now)."""
+        self._stored, self.refusal = False, None
+        self.token, self.table_id = None, self._asked_table_id
 
     async def _relocate(self) -> None:
         assert self.locate is not None and self.table_id
@@ -279,7 +294,7 @@ class Connection:
             raise Lost("The host shut the table down.")
 
     def _welcomed(self, welcome: Welcome) -> None:
-        self.connected = True
+        self.connected, self._stored = True, False
         self.token, self.seat, self.table_id = welcome.token, welcome.seat, welcome.table_id
         if welcome.heartbeat > 0:
             self.heartbeat = welcome.heartbeat

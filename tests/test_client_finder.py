@@ -71,6 +71,7 @@ def lan() -> None:
 @pytest.fixture(autouse=True)
 def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
 async def test_the_finder_shows_an_advertised_table_and_joins_it(lan: None) -> None:

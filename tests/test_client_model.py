@@ -144,3 +144,32 @@ def test_cli_arguments_choose_the_first_screen(tmp_path, monkeypatch) -> None:
     played = options_from_args(parse(["play", "--interface", "127.0.0.1"]))
     assert (played.mode, played.interface, played.name) == ("play", "127.0.0.1", "Ann")
     assert main(parse(["join", "host:notaport"])) == 2
+
+
+def test_seat_tokens_are_kept_by_table_and_name(tmp_path) -> None:
+    from client.tokens import SavedSeat, TokenStore
+
+    store = TokenStore(tmp_path / "seats.json")
+    assert store.find("Ann", table_id="t1") is None
+    store.remember(SavedSeat("t1", "Ann", "10.0.0.2", 7373, "tok-ann"))
+    store.remember(SavedSeat("t1", "Bob", "10.0.0.2", 7373, "tok-bob"))
+    store.remember(SavedSeat("t1", "Ann", "10.0.0.2", 7373, "tok-ann-2"))
+    assert store.find("Ann", table_id="t1").token == "tok-ann-2"
+    assert store.find("Bob", address=("10.0.0.2", 7373)).token == "tok-bob"
+    assert store.find("Ann", address=("10.0.0.3", 7373)) is None
+    assert store.find("Cat", table_id="t1") is None
+    assert (tmp_path / "seats.json").stat().st_mode & 0o777 == 0o600
+    store.forget("t1", "Ann")
+    assert store.find("Ann", table_id="t1") is None
+    assert store.find("Bob", table_id="t1") is not None
+
+
+def test_a_damaged_token_file_is_ignored(tmp_path) -> None:
+    from client.tokens import SavedSeat, TokenStore
+
+    path = tmp_path / "seats.json"
+    path.write_text('[{"table_id": 1}, "junk", {"nonsense": true}')
+    store = TokenStore(path)
+    assert store.find("Ann", table_id="t1") is None
+    store.remember(SavedSeat("t1", "Ann", "h", 1, "tok"))
+    assert store.find("Ann", table_id="t1").token == "tok"
