@@ -41,9 +41,19 @@ async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, t
         await pilot.pause(0.02)
 
 
+async def until_host(condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)  # polling with a deadline
+
+
 @pytest.fixture(autouse=True)
 def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
 @pytest.fixture
@@ -169,6 +179,37 @@ async def test_a_full_table_says_why_and_offers_the_finder() -> None:
             assert app.notices == []  # said once, in the dialog, not in a toast as well
             await pilot.press("enter")
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
+
+
+async def test_a_restarted_client_sits_back_down_in_its_seat(host: HostServer) -> None:
+    """Issue 5: the seat token is kept on disk, so a client that died mid-hand and is
+    started again gets the same seat and the same cards."""
+    first = join_app(host.port)
+    async with first.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, LobbyScreen), "the lobby")
+        await pilot.press("s")
+        await until(pilot, lambda: first.game.view is not None, "the first deal")
+        seat, hand = first.game.seat, list(first.game.view.hand)
+    # the app is gone without a word to the host, as if killed
+    await until_host(lambda: not host.table.seats[seat].connected, "the host to notice")
+    second = join_app(host.port)
+    async with second.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: second.game.view is not None, "the rejoin")
+        assert second.game.seat == seat
+        assert second.game.view.hand == hand
+        assert isinstance(second.screen, TableScreen)
+
+
+async def test_a_stale_remembered_seat_falls_back_to_a_fresh_join(host: HostServer) -> None:
+    from client.tokens import SavedSeat, TokenStore
+
+    TokenStore().remember(SavedSeat("gone-table", "Ann", "127.0.0.1", host.port, "old-token"))
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "a fresh seat")
+        assert app.game.table_id == host.table_id
+        assert not any(isinstance(s, OfflineScreen) for s in app.screen_stack)
+    assert TokenStore().find("Ann", table_id=host.table_id) is not None
 
 
 async def test_a_password_table_asks_for_it_until_it_is_right() -> None:
@@ -298,3 +339,23 @@ async def test_a_whole_match_then_play_again(host: HostServer) -> None:
         assert app.game.view.hand_number == 1
         assert app.game.view.scores == [0, 0, 0, 0]
         assert app.notices == []
+
+
+async def test_a_number_key_picks_and_the_same_key_again_plays() -> None:
+    """Keys against an engine-built view: one press only picks, wherever the cursor was."""
+    from client.demo import scene_with_events
+
+    table, view, events = scene_with_events("playing", seed=7)
+    sent: list[str] = []
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app.send_play = sent.append  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        slot = view.hand.index(view.legal_plays[0])
+        await pilot.press(str(slot + 1))
+        assert sent == []  # picked, not played, even if the cursor was already there
+        await pilot.press(str(slot + 1))
+        assert sent == [view.legal_plays[0]]

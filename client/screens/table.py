@@ -39,6 +39,8 @@ class TableScreen(Screen[None]):
         super().__init__()
         self._modal: ModalScreen[None] | None = None
         self._waiting_since_seq: int | None = None
+        self._armed: str | None = None
+        """The card last picked with its number key: the same key again plays it."""
 
     @property
     def game(self) -> GameState:
@@ -109,6 +111,7 @@ class TableScreen(Screen[None]):
         return True
 
     def action_move(self, step: int) -> None:
+        self._armed = None
         self.query_one(HandView).move(step)
 
     def action_number(self, number: int) -> None:
@@ -118,13 +121,15 @@ class TableScreen(Screen[None]):
         if view.phase == "bidding":
             self.action_bid(number)
             return
-        hand = self.query_one(HandView)
-        again = hand.current is not None and hand.cursor == number - 1
-        card = hand.select(number - 1)
-        if card is not None and again:
+        card = self.query_one(HandView).select(number - 1)
+        if card is not None and card == self._armed:
+            self._armed = None
             self.try_play(card)
+        else:
+            self._armed = card
 
     def action_play(self) -> None:
+        self._armed = None
         card = self.query_one(HandView).current
         if card is not None:
             self.try_play(card)
