@@ -359,3 +359,15 @@ async def test_a_number_key_picks_and_the_same_key_again_plays() -> None:
         assert sent == []  # picked, not played, even if the cursor was already there
         await pilot.press(str(slot + 1))
         assert sent == [view.legal_plays[0]]
+
+
+async def test_leaving_asks_first_then_frees_the_seat(host: HostServer) -> None:
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("escape", "n")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)  # "n": we stay
+        await pilot.press("escape", "y")
+        await until(pilot, lambda: app.current_mode == "finder", "the finder")
+        await until(pilot, lambda: host.table.seats[0].kind == "empty", "the seat to be free")

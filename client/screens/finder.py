@@ -91,6 +91,9 @@ class FinderScreen(Screen[None]):
     async def on_screen_suspend(self) -> None:
         await self.stop_browsing()
 
+    async def on_unmount(self) -> None:
+        await self.stop_browsing()  # the app is closing: zeroconf sockets must not outlive it
+
     async def stop_browsing(self) -> None:
         browser, self.browser = self.browser, None
         if browser is not None:
