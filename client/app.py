@@ -9,6 +9,7 @@ screen changes.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -290,6 +291,7 @@ class PitchApp(App[None]):
         """Take a snapshot in and redraw (also used by tests to show a built view)."""
         game = self.game
         game.seq, game.table, game.view = seq, table, view
+        game.received_at = time.monotonic()
         for event in events:
             line = describe_event(game, event)
             if line is not None:

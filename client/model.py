@@ -30,6 +30,8 @@ class GameState:
     table: TableInfo | None = None
     view: SeatView | None = None
     log: list[Text] = field(default_factory=list)
+    received_at: float = 0.0
+    """time.monotonic() when the latest snapshot arrived (away times count on from it)."""
 
     def name(self, seat: int | None) -> str:
         """A seat's display name, cleaned; "Seat N" if the seat is unknown or unnamed."""

@@ -173,3 +173,16 @@ def test_a_damaged_token_file_is_ignored(tmp_path) -> None:
     assert store.find("Ann", table_id="t1") is None
     store.remember(SavedSeat("t1", "Ann", "h", 1, "tok"))
     assert store.find("Ann", table_id="t1").token == "tok"
+
+
+def test_an_absent_player_shows_time_away_and_the_bot_countdown() -> None:
+    from client.widgets.seats import presence
+    from pitchnet.protocol import SeatInfo
+
+    gone = SeatInfo(name="Bob", kind="human", connected=False, away=5.0)
+    assert rendered(presence(gone)) == "away 5s"
+    assert rendered(presence(gone, since=2.2)) == "away 7s"
+    assert rendered(presence(gone, since=2.2, grace=60.0)) == "bot in 53s"
+    assert rendered(presence(gone, since=99, grace=60.0)) == "bot in 0s"
+    assert rendered(presence(SeatInfo("Bob", "human", True))) == "here"
+    assert rendered(presence(SeatInfo("Bob", "human", False, substitute=True))) == "bot plays"

@@ -7,6 +7,7 @@ means in each phase: number keys bid while bidding and pick cards while playing.
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -61,6 +62,7 @@ class TableScreen(Screen[None]):
     """Set once composed: show() before that has nothing to draw on."""
 
     def on_mount(self) -> None:
+        self.set_interval(1.0, self._tick)
         # Nested containers finish mounting after the screen's Mount: draw after a refresh.
         self.call_after_refresh(self._first_show)
 
@@ -87,6 +89,13 @@ class TableScreen(Screen[None]):
             self.query_one(HandView).show(view.hand, playable, ascii_only=game.ascii_only)
             self._follow_phase(view.phase)
         self.refresh_bindings()
+
+    def _tick(self) -> None:
+        """Count an absent player's time on from the last snapshot, once a second."""
+        game = self.game
+        if self._shown and game.table and any(not s.connected for s in game.table.seats):
+            since = time.monotonic() - game.received_at
+            self.query_one(SeatsPanel).show(game, since)
 
     def _follow_phase(self, phase: str) -> None:
         wanted = {"hand_over": HandSummary, "match_over": MatchEnd}.get(phase)

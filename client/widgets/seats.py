@@ -15,8 +15,10 @@ from client.text import plain
 from pitchnet.protocol import SeatInfo
 
 
-def presence(info: SeatInfo | None) -> Text:
-    """How a seat is being played: by its human, a bot, or nobody for now."""
+def presence(info: SeatInfo | None, since: float = 0.0, grace: float | None = None) -> Text:
+    """How a seat is being played: by its human, a bot, or nobody for now. An absent
+    player shows how long they have been away (`since` seconds after the snapshot), or,
+    given the `grace`, how long before a bot takes their turn."""
     if info is None or info.kind == "empty":
         return Text("open", style="italic dim")
     if info.kind == "bot":
@@ -24,7 +26,10 @@ def presence(info: SeatInfo | None) -> Text:
     if info.substitute:
         return Text("bot plays", style="yellow")
     if not info.connected:
-        return Text("away", style="bold red")
+        away = max(0.0, info.away + since)
+        if grace is not None:
+            return Text(f"bot in {max(0, round(grace - away))}s", style="bold red")
+        return Text(f"away {round(away)}s" if away >= 1 else "away", style="bold red")
     return Text("here", style="green")
 
 
@@ -35,7 +40,7 @@ def _bid(view_bids: list[list[object]], seat: int) -> str:
     return ""
 
 
-def seats_table(game: GameState) -> Table:
+def seats_table(game: GameState, since: float = 0.0) -> Table:
     """Everyone at the table: turn, name, dealer/pitcher marks, presence, cards,
     bid, tricks and score (the team's score in partnership play)."""
     view, table = game.view, game.table
@@ -48,6 +53,7 @@ def seats_table(game: GameState) -> Table:
         grid.add_column(title, width=4, justify="right", no_wrap=True)
     if view is None:
         return grid
+    grace = table.grace if table is not None else None
     for seat in range(view.players):
         info = table.seats[seat] if table and seat < len(table.seats) else None
         mine = seat == game.seat
@@ -66,7 +72,7 @@ def seats_table(game: GameState) -> Table:
             marker,
             name,
             marks,
-            Text("you", style="italic") if mine else presence(info),
+            Text("you", style="italic") if mine else presence(info, since, grace if turn else None),
             str(view.hand_counts[seat]) if seat < len(view.hand_counts) else "",
             _bid(view.bids, seat),
             str(view.tricks_won[seat]) if seat < len(view.tricks_won) else "",
@@ -104,5 +110,5 @@ class SeatsPanel(Static):
     SeatsPanel { height: auto; }
     """
 
-    def show(self, game: GameState) -> None:
-        self.update(seats_table(game))
+    def show(self, game: GameState, since: float = 0.0) -> None:
+        self.update(seats_table(game, since))
