@@ -13,8 +13,6 @@ import asyncio
 import contextlib
 import errno
 import logging
-import random
-import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -22,9 +20,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from host.journal import JournalError, SqliteJournal
 from host.limits import Limits, RateLimiter
-from host.table import Table, TableOptions
-from pitchnet.cards import Card, shuffled_deck
+from host.table import TableOptions
+from host.tables import new_table, resume_table
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
     Ack,
@@ -49,8 +48,6 @@ log = logging.getLogger("pitchnet.host")
 HEARTBEAT = 1.0
 """Seconds between pings; a peer silent for `Limits.dead_after` is taken as gone."""
 
-FRIENDLY_NAMES = ("Kitchen Table", "Back Porch", "Card Room", "Parlour", "Den", "Attic Table")
-
 
 @dataclass
 class HostConfig:
@@ -70,6 +67,7 @@ class HostConfig:
     state_dir: Path | None = None
     resume: str | None = None
     limits: Limits | None = None
+    journal: bool = True
 
 
 class Connection:
@@ -109,11 +107,11 @@ class Connection:
         self.closed = True
         self.writer.transport.abort()
 
-    async def close(self, reason: str | None = None) -> None:
+    async def close(self, reason: str | None = None, code: str = "shutdown") -> None:
         if self.closed:
             return
         if reason:
-            self.send(Bye(reason=reason))
+            self.send(Bye(reason=reason, code=code))
         self.closed = True
         with contextlib.suppress(Exception):
             self.writer.close()
@@ -151,25 +149,27 @@ class HostServer:
     def __init__(self, config: HostConfig) -> None:
         self.config = config
         self.limits = config.limits or Limits()
-        self.table_id = secrets.token_hex(6)
-        self.name = config.name or random.choice(FRIENDLY_NAMES)
-        self.host = config.interface or "0.0.0.0"
-        self.port = config.port
-        rng = random.Random(config.seed) if config.seed is not None else None
-        self.table = Table(
-            self.table_id,
-            self.name,
-            TableOptions(
-                players=config.players,
-                partnership=config.partnership,
-                target=config.target,
-                bots=config.bots,
-                password=config.password,
-                grace=config.grace,
-                substitute=config.substitute,
-            ),
-            deal_deck=lambda: self._deck(rng),
+        options = TableOptions(
+            players=config.players,
+            partnership=config.partnership,
+            target=config.target,
+            bots=config.bots,
+            password=config.password,
+            grace=config.grace,
+            substitute=config.substitute,
         )
+        self.journal: SqliteJournal | None
+        if config.resume is not None:
+            self.table, self.journal, old_port = resume_table(config.resume, config.state_dir)
+            self.port = old_port or config.port
+        else:
+            self.table, self.journal = new_table(
+                options, config.name, config.seed, config.state_dir, config.journal
+            )
+            self.port = config.port
+        self.table_id = self.table.id
+        self.name = self.table.name
+        self.host = config.interface or "0.0.0.0"
         self.connections: dict[int, Connection] = {}
         self.anonymous: set[Connection] = set()
         self._server: asyncio.base_events.Server | None = None
@@ -181,23 +181,23 @@ class HostServer:
         self._last_advert: Advert | None = None
         self.on_broadcast: list = []
 
-    @staticmethod
-    def _deck(rng: random.Random | None) -> list[Card]:
-        return shuffled_deck(rng)
-
     # ---- phases: startup, serve, shutdown -----------------------------------------------------
 
     async def start(self) -> None:
         try:
             self._server = await asyncio.start_server(
-                self._on_connect, self.config.interface, self.config.port, reuse_address=True
+                self._on_connect, self.config.interface, self.port, reuse_address=True
             )
         except OSError as exc:
-            if exc.errno != errno.EADDRINUSE or self.config.port == 0:
+            if exc.errno != errno.EADDRINUSE or self.port == 0:
                 raise
-            log.warning("port %d is taken; using a free one", self.config.port)
+            log.warning("port %d is taken; using a free one", self.port)
             self._server = await asyncio.start_server(self._on_connect, self.config.interface, 0)
         self.port = self._server.sockets[0].getsockname()[1]
+        if self.journal is not None:
+            self.journal.set_meta(port=self.port)
+        if self.config.resume is not None:
+            self._start_grace_timers()
         if self.config.advertise:
             from host.advertise import Advertiser  # zeroconf loads only when advertising
 
@@ -237,6 +237,8 @@ class HostServer:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._advertiser:
             await self._advertiser.close()
+        if self.journal is not None:
+            self.journal.close()
         log.info("table %s closed", self.table_id)
 
     # ---- connections ---------------------------------------------------------------------------
@@ -266,6 +268,9 @@ class HostServer:
         except ProtocolError as exc:
             log.info("%s refused: %s (%s)", conn.peer, exc.message, exc.code)
             conn.error(exc.code, exc.message, fatal=True)
+        except JournalError as exc:
+            log.error("journal write failed: %s", exc)
+            conn.error("journal", "The host cannot record the game right now.", fatal=True)
         except asyncio.CancelledError:
             pass
         except Exception:
@@ -295,7 +300,7 @@ class HostServer:
         if old is not None and old is not conn:
             log.info("seat %d taken over by %s", seat, conn.peer)
             old.seat = None
-            await old.close("Your seat was taken over by a new connection.")
+            await old.close("Your seat was taken over by a new connection.", code="replaced")
         self.anonymous.discard(conn)
         conn.seat = seat
         self.connections[seat] = conn
@@ -360,6 +365,10 @@ class HostServer:
         except ProtocolError as exc:
             self._strike(conn, exc.code, exc.message, id=action_id)
             return
+        except JournalError as exc:
+            log.error("journal write failed: %s", exc)
+            conn.error("journal", "The host could not record that; try again.", id=action_id)
+            return
         if action_id is not None:
             conn.send(Ack(id=action_id, duplicate=not applied))
         if applied:
@@ -380,19 +389,37 @@ class HostServer:
             return
         del self.connections[seat]
         log.info("seat %d (%s) disconnected", seat, self.table.seats[seat].name)
-        self.table.disconnected(seat)
+        self._guarded(self.table.disconnected, seat)
+        self._start_grace(seat)
+        self._after_change()
+
+    def _start_grace(self, seat: int) -> None:
         if self.table.state == "playing" and self.table.options.substitute:
             loop = asyncio.get_running_loop()
             self._grace_timers[seat] = loop.call_later(
                 self.table.options.grace, self._grace_over, seat
             )
-        self._after_change()
+
+    def _start_grace_timers(self) -> None:
+        """After a resume every human is away until they reconnect."""
+        for seat, info in enumerate(self.table.seats):
+            if info.kind == "human" and not info.connected:
+                self._start_grace(seat)
 
     def _grace_over(self, seat: int) -> None:
         self._grace_timers.pop(seat, None)
         if self.table.substitute_absent(seat):
             log.info("seat %d is away past the grace period; a bot plays it", seat)
             self._after_change()
+
+    def _guarded(self, change, *args):
+        """Run a table change the host itself started; a journal failure is logged and
+        the change skipped (it is retried on the next trigger), never raised."""
+        try:
+            return change(*args)
+        except JournalError as exc:
+            log.error("journal write failed: %s", exc)
+            return None
 
     async def _heartbeat(self, conn: Connection) -> None:
         while not conn.closed:
@@ -409,6 +436,8 @@ class HostServer:
         if self._closed.is_set():
             return
         events = self.table.take_events()
+        if self.journal is not None and any(e["kind"] in ("match", "deal") for e in events):
+            self.journal.set_meta(finished=self.table.state == "over")
         for seat, conn in list(self.connections.items()):
             conn.send(self.table.state_for(seat, events))
         for listener in self.on_broadcast:
@@ -433,7 +462,7 @@ class HostServer:
         self._bot_timer = None
         if self._closed.is_set():
             return
-        if self.table.act_for_bot():
+        if self._guarded(self.table.act_for_bot):
             self._after_change()
 
     def _advert(self) -> Advert:

@@ -13,7 +13,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pitchnet.bots import Bot, make_bot
@@ -92,21 +92,16 @@ class TableOptions:
 
 
 @dataclass
-class Change:
-    """What a call to the table changed: public events for everyone's log."""
-
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-
 class Table:
     def __init__(
         self,
         table_id: str,
         name: str,
         options: TableOptions,
-        deal_deck: Callable[[], list[Card]],
+        deal_deck: Callable[[str], list[Card]],
         journal: Journal | None = None,
         clock: Callable[[], float] = time.monotonic,
+        seat_bots: bool = True,
     ) -> None:
         self.id = table_id
         self.name = name
@@ -120,9 +115,10 @@ class Table:
         self.journal: Journal = journal or NoJournal()
         self.clock = clock
         self.events: list[dict[str, Any]] = []
-        self.matches_played = 0
+        self.matches_started = 0
         self._bots: dict[int, Bot] = {}
-        for _ in range(min(options.bots, options.players)):
+        self._replaying = False
+        for _ in range(min(options.bots, options.players) if seat_bots else 0):
             self._seat_bot(self._free_seat())  # type: ignore[arg-type]
 
     # ---- seats ----------------------------------------------------------------------------
@@ -138,6 +134,7 @@ class Table:
 
     def _seat_bot(self, seat: int) -> None:
         count = sum(s.kind == "bot" for s in self.seats) + 1
+        self.journal.record({"op": "bot", "seat": seat})
         self.seats[seat] = Seat(name=f"Bot {count}", kind="bot", connected=True, ready=True)
 
     def _unique(self, name: str, seat: int) -> str:
@@ -169,14 +166,17 @@ class Table:
         if seat is None or self.state != "lobby":
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
         name = self._unique(clean_name(hello.name, f"Player {seat + 1}"), seat)
-        self.seats[seat] = Seat(
-            name=name, kind="human", token=secrets.token_urlsafe(TOKEN_BYTES), connected=True
-        )
-        self._event(kind="join", seat=seat, name=name)
-        self.journal.record({"op": "join", "seat": seat, "name": name, "token": ""})
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        self.journal.record({"op": "join", "seat": seat, "name": name, "token": token})
+        self._seat_human(seat, name, token, connected=True)
         if self._free_seat() is None:
             self._start_match()
+            self._deal()
         return seat
+
+    def _seat_human(self, seat: int, name: str, token: str, connected: bool) -> None:
+        self.seats[seat] = Seat(name=name, kind="human", token=token, connected=connected)
+        self._event(kind="join", seat=seat, name=name)
 
     def _rejoin(self, token: str) -> int:
         for index, seat in enumerate(self.seats):
@@ -196,6 +196,7 @@ class Table:
         s.connected, s.away_since = False, self.clock()
         self._event(kind="disconnected", seat=seat)
         if self.state == "lobby":
+            self.journal.record({"op": "leave", "seat": seat})
             self.seats[seat] = Seat()
             self._event(kind="leave", seat=seat)
         self._advance_if_all_ready()
@@ -218,62 +219,71 @@ class Table:
         if action_id is not None and action_id <= self.seats[seat].last_id:
             return False
         if isinstance(msg, Start):
-            self._start_requested(seat)
+            self._start_requested(seat, action_id)
         elif isinstance(msg, BidMsg):
-            self._apply(seat, "bid", msg.bid)
+            self._apply(seat, "bid", msg.bid, action_id)
         elif isinstance(msg, PlayMsg):
             try:
                 card = Card.parse(msg.card)
             except CardParseError as exc:
                 raise ProtocolError("bad_card", str(exc)) from None
-            self._apply(seat, "play", card)
+            self._apply(seat, "play", card, action_id)
         elif isinstance(msg, Ready):
-            self._ready(seat)
+            self._ready(seat, action_id)
         elif isinstance(msg, Leave):
             self._leave(seat)
         else:
             raise ProtocolError("unexpected", f"{msg.TYPE!r} is not an action")
-        if action_id is not None:
-            self.seats[seat].last_id = action_id
         return True
 
-    def _start_requested(self, seat: int) -> None:
+    def _applied(self, seat: int, action_id: int | None) -> None:
+        if action_id is not None:
+            self.seats[seat].last_id = action_id
+
+    def _start_requested(self, seat: int, action_id: int | None) -> None:
         if self.state != "lobby":
             raise ProtocolError("not_in_lobby", "The match has already started.")
         if seat != self.starter:
             raise ProtocolError("not_starter", "Only the first player to sit can start early.")
+        self.journal.record({"op": "start", "seat": seat, "id": action_id})
+        self._applied(seat, action_id)
         for index, s in enumerate(self.seats):
             if s.kind == "empty":
                 self._seat_bot(index)
                 self._event(kind="join", seat=index, name=self.seats[index].name)
         self._start_match()
-
-    def _start_match(self) -> None:
-        dealer = self.matches_played % self.settings.players
-        self.match = Match(self.settings, dealer=dealer)
-        self.state = "playing"
-        self.journal.record(
-            {"op": "match", "dealer": dealer, "seats": [[s.name, s.kind] for s in self.seats]}
-        )
         self._deal()
 
-    def _deal(self) -> None:
+    def _start_match(self, dealer: int | None = None) -> None:
+        """A new match at this table; the first dealer moves round from match to match."""
+        if dealer is None:
+            dealer = self.matches_started % self.settings.players
+        self.journal.record({"op": "match", "dealer": dealer})
+        self.match = Match(self.settings, dealer=dealer)
+        self.matches_started += 1
+        self.state = "playing"
+
+    def _deal(self, deck_text: list[str] | None = None) -> None:
         assert self.match is not None
-        deck = self.deal_deck()
-        hand = self.match.deal(deck)
+        if deck_text is None:
+            deck = self.deal_deck(f"{self.matches_started}.{self.match.hand_number + 1}")
+        else:
+            deck = [Card.parse(text) for text in deck_text]
+        dealer = self.match.dealer if self.match.hand is None else self.match.dealer + 1
         self.journal.record(
             {
                 "op": "deal",
-                "hand": self.match.hand_number,
-                "dealer": hand.dealer,
+                "hand": self.match.hand_number + 1,
+                "dealer": dealer % self.settings.players,
                 "deck": [str(c) for c in deck],
             }
         )
+        hand = self.match.deal(deck)
         for s in self.seats:
             s.ready = s.played_by_bot
         self._event(kind="deal", hand=self.match.hand_number, dealer=hand.dealer)
 
-    def _apply(self, seat: int, kind: str, value: Any) -> None:
+    def _apply(self, seat: int, kind: str, value: Any, action_id: int | None = None) -> None:
         if self.match is None:
             raise RulesError("no_hand", "The match has not started yet.")
         # Check first: a refused action must leave no trace, in the journal least of all.
@@ -282,8 +292,14 @@ class Table:
         else:
             self.match.check_play(seat, value)
         self.journal.record(
-            {"op": kind, "seat": seat, "value": str(value) if kind == "play" else value}
+            {
+                "op": kind,
+                "seat": seat,
+                "value": str(value) if kind == "play" else value,
+                "id": action_id,
+            }
         )
+        self._applied(seat, action_id)
         if kind == "bid":
             self.match.bid(seat, value)
             self._event(kind="bid", seat=seat, bid=value)
@@ -301,20 +317,22 @@ class Table:
             self._event(kind="hand", **result_wire(result))
             if self.match.winner is not None:
                 self.state = "over"
-                self.matches_played += 1
                 self._event(kind="match", winner=self.match.winner)
 
-    def _ready(self, seat: int) -> None:
+    def _ready(self, seat: int, action_id: int | None) -> None:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             raise ProtocolError("not_now", "There is nothing to be ready for yet.")
-        self.journal.record({"op": "ready", "seat": seat})
+        self.journal.record({"op": "ready", "seat": seat, "id": action_id})
+        self._applied(seat, action_id)
         self.seats[seat].ready = True
         self._event(kind="ready", seat=seat)
         self._advance_if_all_ready()
 
     def _advance_if_all_ready(self) -> None:
         """Deal on (or start a new match) once every human at the table is ready."""
-        if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+        if self._replaying or self.match is None:
+            return  # a replay deals exactly where the journal says it dealt
+        if self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             return
         waiting = [s for s in self.seats if s.kind == "human" and s.connected and not s.ready]
         if waiting:
@@ -323,6 +341,7 @@ class Table:
             # A new match needs someone to play it: at least one human present and ready.
             if any(s.kind == "human" and s.connected for s in self.seats):
                 self._start_match()
+                self._deal()
         else:
             self._deal()
 
@@ -336,6 +355,49 @@ class Table:
             s.name = clean_name(f"{s.name} (bot)", "Bot")
         self._event(kind="leave", seat=seat)
         self._advance_if_all_ready()
+
+    # ---- resuming from the journal ----------------------------------------------------------
+
+    def replay(self, entries: list[dict[str, Any]]) -> None:
+        """Rebuild the table from its journal. Every player comes back disconnected and
+        finds their seat (and its grace period) waiting. Raises ValueError (or RulesError)
+        if an entry does not fit, so a damaged journal is refused, not half-loaded."""
+        self._replaying, journal, self.journal = True, self.journal, NoJournal()
+        try:
+            for entry in entries:
+                self._replay_one(entry)
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"journal entry does not fit: {exc!r}") from None
+        finally:
+            self._replaying, self.journal = False, journal
+        now = self.clock()
+        for seat in self.seats:
+            if seat.kind == "human":
+                seat.connected, seat.away_since = False, now
+        self.events.clear()
+
+    def _replay_one(self, entry: dict[str, Any]) -> None:
+        op, seat = entry["op"], entry.get("seat")
+        if op == "bot":
+            self._seat_bot(seat)
+        elif op == "join":
+            self._seat_human(seat, entry["name"], entry["token"], connected=False)
+        elif op == "start":
+            self._applied(seat, entry.get("id"))
+        elif op == "match":
+            self._start_match(entry["dealer"])
+        elif op == "deal":
+            self._deal(entry["deck"])
+        elif op == "bid":
+            self._apply(seat, "bid", entry["value"], entry.get("id"))
+        elif op == "play":
+            self._apply(seat, "play", Card.parse(entry["value"]), entry.get("id"))
+        elif op == "ready":
+            self._ready(seat, entry.get("id"))
+        elif op == "leave":
+            self._leave(seat)
+        else:
+            raise ValueError(f"unknown journal operation {op!r}")
 
     # ---- bots -------------------------------------------------------------------------------
 

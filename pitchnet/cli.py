@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return host_main(args)
     if command == "bot":
-        from host.botclient import main as bot_main
+        from client.headless import main as bot_main
 
         return bot_main(args)
     if command == "history":

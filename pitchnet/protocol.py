@@ -243,6 +243,9 @@ class Bye(Message):
 
     TYPE: ClassVar[str] = "bye"
     reason: str
+    code: str = "shutdown"
+    """"shutdown": the host is stopping (it may be resumed: keep retrying);
+    "replaced": another connection took this seat over (do not retry)."""
 
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {

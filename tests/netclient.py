@@ -73,7 +73,9 @@ class RawClient:
 
     async def hello(self, name: str = "tester", **fields: Any) -> dict[str, Any]:
         self.send(Hello(version=PROTOCOL_VERSION, name=name, **fields))
-        return await self.expect("welcome")
+        welcome = await self.expect("welcome")
+        self.next_id = max(self.next_id, welcome["last_id"])  # number on, as clients must
+        return welcome
 
     async def next_payload(self, timeout: float = DEADLINE) -> dict[str, Any] | None:
         """The next frame (pings answered on the way), or None once the host hung up."""

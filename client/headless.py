@@ -1,0 +1,131 @@
+"""`pitchnet bot HOST:PORT`: headless computer players that join over the network,
+exactly as a person's client does, and play until the match ends.
+
+They use the client's own `Connection`, so they reconnect with backoff and their
+seat token like any player, and they keep that token on disk per bot name: a bot
+process killed mid-hand and started again sits back down in its seat. They decide
+from the seat view the host sends, so a seeded match replays the same whether its
+bots sit inside the host or here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from client.connection import Connection, parse_address
+from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from client.tokens import SavedSeat, TokenStore
+from pitchnet.bots import make_bot
+
+log = logging.getLogger("pitchnet.bot")
+
+
+class HeadlessPlayer:
+    """One bot seat: reads the connection's news from a queue and answers its turns."""
+
+    def __init__(self, host: str, port: int, name: str, kind: str, password: str | None) -> None:
+        self.name = name
+        self.bot = make_bot(kind, seed=0)
+        self.tokens = TokenStore()
+        self.news: asyncio.Queue[Any] = asyncio.Queue()
+        saved = self.tokens.find(name, address=(host, port))
+        self.connection = Connection(
+            host,
+            port,
+            name,
+            self.news.put_nowait,
+            password=password,
+            remembered=(saved.table_id, saved.token) if saved else None,
+        )
+        self._acted: tuple[int, ...] | None = None
+
+    async def play(self) -> int:
+        """Play to the end of the match; returns a process exit status."""
+        runner = asyncio.create_task(self.connection.run())
+        try:
+            while True:
+                news_task = asyncio.create_task(self.news.get())
+                done, _ = await asyncio.wait(
+                    {news_task, runner}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if news_task not in done:
+                    news_task.cancel()
+                    log.error("%s: the connection ended", self.name)
+                    return 1
+                status = self._on(news_task.result())
+                if status is not None:
+                    return status
+        finally:
+            await self.connection.close()
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+
+    def _on(self, news: Any) -> int | None:
+        if isinstance(news, Welcomed):
+            welcome, conn = news.welcome, self.connection
+            self.tokens.remember(
+                SavedSeat(welcome.table_id, self.name, conn.host, conn.port, welcome.token)
+            )
+            log.info("%s: seated at seat %d", self.name, welcome.seat)
+        elif isinstance(news, Disconnected):
+            log.warning("%s: %s", self.name, news.reason)
+            if not news.retrying:
+                return 1
+        elif isinstance(news, HostError):
+            log.warning("%s: host says %s: %s", self.name, news.code, news.message)
+        elif isinstance(news, StateReceived) and news.view is not None:
+            return self._turn(news)
+        return None
+
+    def _turn(self, news: StateReceived) -> int | None:
+        view, table = news.view, news.table
+        assert view is not None
+        if view.phase == "match_over":
+            log.info("%s: match over, side %s wins", self.name, view.winner)
+            if self.connection.table_id:
+                self.tokens.forget(self.connection.table_id, self.name)
+            return 0
+        key = (view.hand_number, len(view.bids), len(view.tricks), len(view.trick))
+        if key == self._acted or self.connection.pending:
+            return None  # already answered this state, or the answer is still in flight
+        if view.phase == "hand_over" and not table.seats[view.seat].ready:
+            self._acted = key
+            self.connection.ready()
+        elif view.my_turn and view.phase in ("bidding", "playing"):
+            self._acted = key
+            decision = self.bot.decide(view)
+            if decision.kind == "bid":
+                self.connection.bid(decision.bid)
+            else:
+                self.connection.play(str(decision.card))
+        return None
+
+
+async def run(args: argparse.Namespace) -> int:
+    from pitchnet.cli import DEFAULT_PORT
+
+    host, port = parse_address(args.address, DEFAULT_PORT)
+    names = [args.name] if args.count == 1 else [f"{args.name} {i + 1}" for i in range(args.count)]
+    players = [HeadlessPlayer(host, port, n, args.kind, args.password) for n in names]
+    results = await asyncio.gather(*(p.play() for p in players))
+    return max(results, default=0)
+
+
+def main(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s", stream=sys.stderr
+    )
+    if args.count < 1:
+        print("pitchnet bot: --count must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(run(args))
+    except KeyboardInterrupt:
+        return 130
+    except ValueError as exc:
+        print(f"pitchnet bot: {exc}", file=sys.stderr)
+        return 2

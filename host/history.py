@@ -1,0 +1,98 @@
+"""`pitchnet history TABLE_ID`: the hands of a table, read back from its journal.
+
+Each hand is printed once it is over: the cards dealt to each seat, the bids, the
+six tricks, who took High, Low, Jack and Game, and the scores. A hand still in
+progress shows only what was played, never the cards still in anyone's hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from host.journal import JournalError, SqliteJournal, journal_path
+from pitchnet.cards import Card
+from pitchnet.rules import Match, Settings, deal_hands
+
+
+def _bid_text(amount: int | None) -> str:
+    return "pass" if amount is None else str(amount)
+
+
+def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator[str]:
+    settings = Settings(
+        options.get("players", 4), options.get("partnership", False), options.get("target", 7)
+    )
+    names = [f"seat {i}" for i in range(settings.players)]
+    match: Match | None = None
+    matches = 0
+    dealt: list[list[Card]] = []
+    for entry in entries:
+        op, seat = entry["op"], entry.get("seat")
+        if op == "join":
+            names[seat] = entry["name"]
+        elif op == "bot":
+            names[seat] = f"Bot (seat {seat})"
+        elif op == "match":
+            matches += 1
+            match = Match(settings, dealer=entry["dealer"])
+            yield f"=== Match {matches} ==="
+        elif op == "deal" and match is not None:
+            deck = [Card.parse(text) for text in entry["deck"]]
+            hand = match.deal(deck)
+            dealt = deal_hands(deck, settings, hand.dealer)
+            yield f"--- Hand {match.hand_number}, {names[hand.dealer]} deals ---"
+        elif op == "bid" and match is not None:
+            match.bid(seat, entry["value"])
+            yield f"  {names[seat]} bids {_bid_text(entry['value'])}"
+        elif op == "play" and match is not None and match.hand is not None:
+            trick = match.play(seat, Card.parse(entry["value"]))
+            if trick is not None:
+                cards = " ".join(f"{c}({names[s]})" for s, c in trick.plays)
+                yield f"  trick {len(match.hand.tricks)}: {cards} -> {names[trick.winner]}"
+            if match.hand.complete:
+                yield from _summary(match, dealt, names)
+
+
+def _summary(match: Match, dealt: list[list[Card]], names: list[str]) -> Iterator[str]:
+    result = match.last_result
+    assert result is not None
+    side = "team" if match.settings.partnership else "seat"
+    yield "  dealt: " + "; ".join(
+        f"{names[i]}: {' '.join(map(str, cards))}" for i, cards in enumerate(dealt)
+    )
+    yield (
+        f"  trump {result.trump.plural}; High {result.high_card} to {names[result.high]}, "
+        f"Low {result.low_card} to {names[result.low]}, "
+        f"Jack {'not dealt' if result.jack is None else 'to ' + names[result.jack]}, "
+        f"Game {'tied' if result.game is None else f'to {side} {result.game}'}"
+    )
+    made = "made" if result.made else "set back"
+    yield f"  {names[result.pitcher]} bid {result.bid} and was {made}"
+    yield f"  scores: {' '.join(map(str, result.scores))}"
+    if result.winner is not None:
+        yield f"  *** {side} {result.winner} wins the match ***"
+
+
+def print_history(table_id: str, out: TextIO) -> None:
+    journal = SqliteJournal(journal_path(table_id))
+    try:
+        print(f"Table {journal.meta('name', table_id)!r} ({table_id})", file=out)
+        for line in describe(journal.entries(), journal.meta("options", {}) or {}):
+            print(line, file=out)
+    finally:
+        journal.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        print_history(args.table_id, sys.stdout)
+    except JournalError as exc:
+        print(f"pitchnet history: {exc}", file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"pitchnet history: the journal does not read back: {exc}", file=sys.stderr)
+        return 1
+    return 0

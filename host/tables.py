@@ -1,0 +1,104 @@
+"""Making a table: a new one with a fresh journal, or an old one rebuilt from its journal.
+
+The journal's `meta` holds what the table was started with (name, options, seed,
+port) so that `pitchnet host --resume` needs no other arguments and a resumed table
+deals, scores and advertises exactly as the one that crashed.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from host.journal import JournalError, SqliteJournal, journal_path, unfinished_tables
+from host.table import Table, TableOptions
+from pitchnet.cards import Card, shuffled_deck
+from pitchnet.rules import RulesError
+
+FRIENDLY_NAMES = ("Kitchen Table", "Back Porch", "Card Room", "Parlour", "Den", "Attic Table")
+
+
+def deck_source(seed: int | None) -> Callable[[str], list[Card]]:
+    """Decks for each hand. With a seed, hand `key` ("match.hand") always gets the same
+    deck, so a seeded table deals the same cards whether or not it was resumed.
+    Without one, every deck comes from `secrets.SystemRandom`."""
+    if seed is None:
+        return lambda key: shuffled_deck()
+    return lambda key: shuffled_deck(random.Random(f"{seed}:{key}"))
+
+
+def new_table(
+    options: TableOptions,
+    name: str | None,
+    seed: int | None,
+    state_dir: Path | None,
+    journal: bool = True,
+) -> tuple[Table, SqliteJournal | None]:
+    table_id = secrets.token_hex(6)
+    store = None
+    if journal:
+        store = SqliteJournal(journal_path(table_id, state_dir), create=True)
+    table = Table(
+        table_id,
+        name or random.choice(FRIENDLY_NAMES),
+        options,
+        deal_deck=deck_source(seed),
+        journal=store,
+    )
+    if store is not None:
+        store.set_meta(
+            table_id=table_id,
+            name=table.name,
+            options=asdict(options),
+            seed=seed,
+            finished=False,
+        )
+    return table, store
+
+
+def find_resumable(table_id: str, state_dir: Path | None) -> Path:
+    """The journal to resume: the one named, or the most recent unfinished one."""
+    if table_id:
+        path = journal_path(table_id, state_dir)
+        if not path.exists():
+            raise JournalError(f"there is no journal for table {table_id}")
+        return path
+    latest = next(unfinished_tables(state_dir), None)
+    if latest is None:
+        raise JournalError("there is no unfinished table to resume")
+    return latest.path
+
+
+def resume_table(table_id: str, state_dir: Path | None) -> tuple[Table, SqliteJournal, int]:
+    """Rebuild a table from its journal; returns it, its journal and its old port."""
+    store = SqliteJournal(find_resumable(table_id, state_dir))
+    try:
+        options = TableOptions(**_options(store.meta("options")))
+        table = Table(
+            str(store.meta("table_id")),
+            str(store.meta("name")),
+            options,
+            deal_deck=deck_source(store.meta("seed")),
+            journal=store,
+            seat_bots=False,
+        )
+        table.replay(store.entries())
+    except (TypeError, ValueError, RulesError) as exc:
+        store.close()
+        raise JournalError(f"{store.path} cannot be replayed: {exc}") from None
+    except JournalError:
+        store.close()
+        raise
+    port = store.meta("port", 0)
+    return table, store, port if isinstance(port, int) else 0
+
+
+def _options(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ValueError("the journal has no table options")
+    known = set(TableOptions.__dataclass_fields__)
+    return {key: value for key, value in raw.items() if key in known}

@@ -1,0 +1,182 @@
+"""The host's journal: a crashed table resumes exactly; a bad journal is refused whole."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.history import print_history
+from host.journal import JournalError, SqliteJournal, journal_path
+from host.server import HostConfig, HostServer
+from host.tables import resume_table
+from pitchnet.protocol import BidMsg
+from pitchnet.views import seat_view
+from tests.netclient import RawClient, play_as_bot, running_host
+
+SEED = 4242
+
+
+async def _seat_four(server: HostServer) -> tuple[list[RawClient], list[dict[str, Any]]]:
+    clients = [await RawClient.connect(server) for _ in range(4)]
+    welcomes = [await c.hello(f"P{i}") for i, c in enumerate(clients)]
+    return clients, welcomes
+
+
+def _deals(table_id: str) -> list[list[str]]:
+    journal = SqliteJournal(journal_path(table_id))
+    try:
+        return [e["deck"] for e in journal.entries() if e["op"] == "deal"]
+    finally:
+        journal.close()
+
+
+async def _uninterrupted() -> tuple[list[int], list[list[str]]]:
+    async with running_host(seed=SEED) as server:
+        clients, _ = await _seat_four(server)
+        finals = await asyncio.gather(*(play_as_bot(c) for c in clients))
+        return finals[0].scores, _deals(server.table_id)
+
+
+async def _wait_until(server: HostServer, condition: Any, timeout: float = 20) -> None:
+    reached = asyncio.Event()
+
+    def check(_events: list[dict[str, Any]]) -> None:
+        if condition(server.table):
+            reached.set()
+
+    server.on_broadcast.append(check)
+    check([])
+    await asyncio.wait_for(reached.wait(), timeout)
+
+
+def _mid_second_hand(table: Any) -> bool:
+    match = table.match
+    return bool(match and match.hand_number == 2 and match.hand and len(match.hand.tricks) == 2)
+
+
+async def test_a_resumed_table_finishes_as_if_nothing_happened() -> None:
+    expected_scores, expected_deals = await _uninterrupted()
+
+    first = HostServer(
+        HostConfig(interface="127.0.0.1", port=0, advertise=False, bot_delay=0, seed=SEED)
+    )
+    await first.start()
+    clients, welcomes = await _seat_four(first)
+    tasks = [asyncio.create_task(play_as_bot(c)) for c in clients]
+    await _wait_until(first, _mid_second_hand)
+    views_before = [seat_view(first.table.match, seat).to_wire() for seat in range(4)]
+    table_id = first.table_id
+    await first.close()  # the journal is all that survives
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    resumed = HostServer(HostConfig(interface="127.0.0.1", port=0, advertise=False, resume=""))
+    await resumed.start()
+    try:
+        assert resumed.table_id == table_id
+        views_after = [seat_view(resumed.table.match, seat).to_wire() for seat in range(4)]
+        assert views_after == views_before
+        assert all(not seat.connected for seat in resumed.table.seats)
+        back = [await RawClient.connect(resumed) for _ in range(4)]
+        states = []
+        for client, welcome in zip(back, welcomes, strict=True):
+            again = await client.hello("ignored", token=welcome["token"], table_id=table_id)
+            assert again["seat"] == welcome["seat"]
+            states.append(await client.expect("state"))
+        finals = await asyncio.gather(
+            *(play_as_bot(c, current=s) for c, s in zip(back, states, strict=True))
+        )
+        assert finals[0].scores == expected_scores
+    finally:
+        await resumed.close()
+    assert _deals(table_id) == expected_deals
+    journal = SqliteJournal(journal_path(table_id))
+    actions = [
+        (e["op"], e["seat"], e["id"]) for e in journal.entries() if e["op"] in ("bid", "play")
+    ]
+    journal.close()
+    assert len(actions) == len(set(actions)), "an action was journaled twice"
+
+
+async def test_an_action_resent_after_a_resume_is_applied_once() -> None:
+    async with running_host(players=2, seed=1) as server:
+        a, b = await RawClient.connect(server), await RawClient.connect(server)
+        await a.hello("A")
+        await b.hello("B")
+        await _wait_until(server, lambda t: t.match is not None)
+        turn = server.table.match.turn
+        actor = (a, b)[turn]
+        action = BidMsg(id=actor.new_id(), bid=None)
+        actor.send(action)
+        await actor.expect("ack")
+        table_id = server.table_id
+    table, journal, _ = resume_table(table_id, None)
+    try:
+        assert table.seats[turn].last_id == action.id
+        assert table.handle(turn, BidMsg(id=action.id, bid=None)) is False
+        assert len(table.match.hand.bids) == 1
+    finally:
+        journal.close()
+
+
+async def test_history_prints_every_hand_of_a_table() -> None:
+    async with running_host(players=3, seed=8) as server:
+        clients = [await RawClient.connect(server) for _ in range(3)]
+        for i, c in enumerate(clients):
+            await c.hello(f"H{i}")
+        finals = await asyncio.gather(*(play_as_bot(c) for c in clients))
+        table_id = server.table_id
+    out = io.StringIO()
+    print_history(table_id, out)
+    text = out.getvalue()
+    hands = finals[0].hand_number
+    assert text.count("--- Hand ") == hands
+    assert text.count("  dealt: ") == hands
+    assert text.count("trick 6:") == hands
+    assert "wins the match" in text
+    assert "H0 bids" in text
+
+
+def _journal_with(tmp: Path, mutate: Any) -> str:
+    async def make() -> str:
+        async with running_host(players=2, seed=2) as server:
+            a, b = await RawClient.connect(server), await RawClient.connect(server)
+            await a.hello("A")
+            await b.hello("B")
+            return server.table_id
+
+    table_id = asyncio.run(make())
+    mutate(journal_path(table_id))
+    return table_id
+
+
+def _garble(path: Path) -> None:
+    for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        extra.unlink(missing_ok=True)
+    path.write_bytes(b"this is not a database" * 100)
+
+
+def _newer(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
+
+
+def _bad_entry(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute('INSERT INTO entries (at, entry) VALUES (0, \'{"op":"play","seat":0}\')')
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"),
+    [(_garble, "not a pitchnet journal"), (_newer, "newer pitchnet"), (_bad_entry, "replayed")],
+)
+def test_a_bad_journal_is_refused_with_a_clear_message(
+    tmp_path: Path, mutate: Any, words: str
+) -> None:
+    table_id = _journal_with(tmp_path, mutate)
+    with pytest.raises(JournalError, match=words):
+        resume_table(table_id, None)
