@@ -28,6 +28,8 @@ MAX_STR = 512
 """Longest string inside any message (per-field limits are tighter, see `STRING_LIMITS`)."""
 MAX_CONTAINER = 256
 """Most items in any msgpack array or map (a seat view needs far fewer)."""
+MAX_DEPTH = 8
+"""Deepest nesting of arrays and maps in a frame (a seat view needs 5)."""
 MAX_NAME = 24
 """Longest display or table name, in characters."""
 STRING_LIMITS = {"name": MAX_NAME, "token": 64, "table_id": 64, "password": 128, "card": 2}
@@ -73,7 +75,23 @@ def unpack_payload(body: bytes) -> dict[str, Any]:
         raise ProtocolError("bad_frame", f"undecodable frame: {exc}", fatal=True) from None
     if not isinstance(value, dict):
         raise ProtocolError("bad_frame", "a frame must hold a map", fatal=True)
+    if _too_deep(value):
+        raise ProtocolError("bad_frame", f"a frame nests deeper than {MAX_DEPTH}", fatal=True)
     return value
+
+
+def _too_deep(value: Any) -> bool:
+    """True if containers nest deeper than MAX_DEPTH (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > MAX_DEPTH:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 class FrameDecoder:
