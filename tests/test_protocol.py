@@ -22,6 +22,7 @@ from pitchnet.protocol import (
     HEADER,
     HOST_MESSAGES,
     MAX_CONTAINER,
+    MAX_DEPTH,
     MAX_FRAME,
     MAX_STR,
     STRING_LIMITS,
@@ -219,6 +220,28 @@ def test_values_the_codec_never_accepts_are_fatal_bad_frames(value: Any) -> None
 def test_containers_and_strings_at_the_limit_are_accepted() -> None:
     value = {"type": "ping", "list": list(range(MAX_CONTAINER)), "s": "x" * MAX_STR}
     assert unpack_payload(_body(value)) == value
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    """A map whose containers nest `depth` deep, the map itself counting as one."""
+    value: Any = None
+    for _ in range(depth - 1):
+        value = [value]
+    return {"type": "ping", "t": 1.0, "deep": value} if depth > 1 else {"type": "ping"}
+
+
+def test_nesting_up_to_the_limit_is_accepted_and_one_more_is_a_bad_frame() -> None:
+    assert unpack_payload(_body(_nested(MAX_DEPTH))) == _nested(MAX_DEPTH)
+    assert _code(unpack_payload, _body(_nested(MAX_DEPTH + 1))) == ("bad_frame", True)
+    deep_map = {"type": "ping", "a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {}}}}}}}}}
+    assert _code(unpack_payload, _body(deep_map)) == ("bad_frame", True)
+
+
+def test_a_real_state_frame_fits_the_depth_limit() -> None:
+    trick = {"leader": 0, "plays": [[0, "TD"], [1, "AS"]], "winner": 1}
+    state = State(seq=1, table=TABLE.to_wire(), view={"tricks": [trick]}, events=[])
+    (payload,) = _feed_all(FrameDecoder(), state.encode())
+    assert parse_host_message(payload) == state
 
 
 def test_nesting_too_deep_is_a_bad_frame_not_a_crash() -> None:
