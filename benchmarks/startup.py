@@ -135,10 +135,15 @@ def main() -> int:
         "TERM": "xterm-256color",
         "PITCHNET_INTERFACE": "127.0.0.1",
         "PITCHNET_CONFIG_DIR": str(workdir),
+        "PITCHNET_STATE_DIR": str(workdir),  # the host's journal and our seat tokens
     }
     env.pop("TEXTUAL", None)
     host, port = start_host(env)
-    join = [*_pitchnet(), "join", f"127.0.0.1:{port}", "--name", "Bench"]
+
+    def join(run: int) -> list[str]:
+        # A new name each run: no remembered seat token, so every run is a fresh join.
+        return [*_pitchnet(), "join", f"127.0.0.1:{port}", "--name", f"Bench {run}"]
+
     bare_times: list[float] = []
     first_times: list[float] = []
     lobby_times: list[float] = []
@@ -146,10 +151,10 @@ def main() -> int:
         bare_stages = [(b"bare app ready",)]
         join_stages = [(b"Connecting to", b"seat(s) open"), (b"seat(s) open",)]
         time_to_text([sys.executable, str(bare)], bare_stages, env)  # warm the file caches
-        time_to_text(join, join_stages, env)
-        for _ in range(args.runs):
+        time_to_text(join(0), join_stages, env)
+        for run in range(1, args.runs + 1):
             bare_times += time_to_text([sys.executable, str(bare)], bare_stages, env)
-            first, lobby = time_to_text(join, join_stages, env)
+            first, lobby = time_to_text(join(run), join_stages, env)
             first_times.append(first)
             lobby_times.append(lobby)
     finally:
