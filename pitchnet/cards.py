@@ -52,6 +52,10 @@ class Suit(Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    # Hash by identity, in C. Enum's own __hash__ is Python code, and every set or dict
+    # of cards (legal plays, deck and deal checks) hashes suits: a third off every card hash.
+    __hash__ = object.__hash__
+
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Suit):
             return NotImplemented
