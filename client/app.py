@@ -155,6 +155,7 @@ class PitchApp(App[None]):
             password=password,
             table_id=table_id,
             remembered=(saved.table_id, saved.token) if saved else None,
+            locate=self._locate,
         )
         self.connection = connection
         self._undialled = connection
@@ -163,6 +164,13 @@ class PitchApp(App[None]):
         elif self.screen.is_mounted:
             self.call_after_refresh(self.dial)  # already showing: dial after this redraw
         return connection
+
+    async def _locate(self, table_id: str) -> tuple[str, int] | None:
+        """Where the table with this id is now (a restarted host may have a new address)."""
+        from client.discovery import find_table
+
+        found = await find_table(self.options.interface, table_id, 1.5)
+        return (found.host, found.port) if found is not None else None
 
     def dial(self) -> None:
         """Start the connection made by `join`. Called by the connecting screen after its

@@ -320,3 +320,36 @@ async def test_ids_continue_after_the_last_one_the_host_applied() -> None:
             sent = connection.ready()
             await asyncio.wait_for(done.wait(), DEADLINE)
     assert got[0].id == sent > applied
+
+
+async def test_a_host_that_moved_is_found_again_by_table_id() -> None:
+    """Issue 5: the table came back on another address; `locate` (zeroconf in the app)
+    finds it by id and the connection carries on there with its token."""
+    asked: list[str] = []
+
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        frames = Frames(reader)
+        hello = await frames.next_of("hello")
+        assert hello.token == "tok" and hello.table_id == "t1"
+        writer.write(welcome("tok") + lobby_state(1))
+        await reader.read()
+
+    gone = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    old_port = gone.sockets[0].getsockname()[1]
+    gone.close()
+    await gone.wait_closed()
+    async with fake_host(session) as new_port:
+
+        async def locate(table_id: str) -> tuple[str, int] | None:
+            asked.append(table_id)
+            return ("127.0.0.1", new_port)
+
+        inbox = Inbox()
+        connection = Connection(
+            "127.0.0.1", old_port, "Ann", inbox.post, token="tok", table_id="t1", locate=locate
+        )
+        async with running(connection):
+            welcomed = await inbox.expect(Welcomed)
+    assert asked and asked[0] == "t1"
+    assert welcomed.welcome.token == "tok"
+    assert connection.port == new_port
