@@ -119,6 +119,14 @@ def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> int:
     return max((card.rank, seat) for seat, card in plays if card.suit is led)[1]
 
 
+# Legal bids as fixed tuples (they are asked for on every bid): a non-dealer must bid
+# over the high bid (0 = none yet); the dealer may pass or bid at least the high bid
+# (stealing it), or must bid at least 2 when everyone passed.
+_BIDS_OVER = {high: (None, *(b for b in BIDS if b > high)) for high in (0, *BIDS)}
+_DEALER_BIDS = {high: (None, *(b for b in BIDS if b >= high)) for high in BIDS}
+_DEALER_FORCED_BIDS = tuple(b for b in BIDS if b >= 2)
+
+
 class Hand:
     """One deal: the auction, six tricks and the points. Scoring against the match
     totals is done by `Match`, which knows the scores and the target."""
@@ -161,12 +169,11 @@ class Hand:
         """The bids `seat` may make now; empty when it is not that seat's turn to bid."""
         if not self.bidding or seat != self.turn:
             return ()
-        high = self.high_bid or 0
         if seat != self.dealer:
-            return (None, *(b for b in BIDS if b > high))
+            return _BIDS_OVER[self.high_bid or 0]
         if self.high_bid is None:
-            return tuple(b for b in BIDS if b >= 2)
-        return (None, *(b for b in BIDS if b >= high))
+            return _DEALER_FORCED_BIDS
+        return _DEALER_BIDS[self.high_bid]
 
     def legal_plays(self, seat: int) -> frozenset[Card]:
         """The cards `seat` may play now (a set, so `card in hand.legal_plays(seat)` works)."""
@@ -233,7 +240,7 @@ class Hand:
         """Raise RulesError if `seat` may not play `card` now; change nothing."""
         if self.bidding:
             raise RulesError("not_playing", "The bidding is not over yet.")
-        if self.complete:
+        if len(self.tricks) == HAND_SIZE:  # self.complete, inlined: this runs on every play
             raise RulesError("not_playing", "This hand is over.")
         if seat != self.turn:
             raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to play.")
