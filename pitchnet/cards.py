@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import total_ordering
 from random import Random
@@ -83,6 +83,7 @@ class Suit(Enum):
 
 
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_INDEX = {suit: index for index, suit in enumerate(Suit)}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -91,10 +92,18 @@ class Card:
 
     rank: int
     suit: Suit
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 2 <= self.rank <= 14:
             raise CardParseError(f"rank {self.rank} is outside 2..14")
+        # Computed once: sets and dicts of cards (legal plays, deck and deal checks) hash
+        # cards on every action, and the generated hash built a tuple each time. Plain
+        # ints, so the hash is the same in every process (and in a pickle).
+        object.__setattr__(self, "_hash", self.rank * 4 + _SUIT_INDEX.get(self.suit, 0))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, text: str) -> Card:
