@@ -52,8 +52,8 @@ class Suit(Enum):
     HEARTS = "H"
     SPADES = "S"
 
-    # Hash by identity, in C. Enum's own __hash__ is Python code, and every set or dict
-    # of cards (legal plays, deck and deal checks) hashes suits: a third off every card hash.
+    # Hash by identity, in C: Enum's own __hash__ is Python code, and suits are looked
+    # up in dicts often (a card's hash at construction, bots' and views' tables).
     __hash__ = object.__hash__
 
     def __lt__(self, other: object) -> bool:
