@@ -266,9 +266,9 @@ class HeuristicBot(Bot):
     # ---- play ------------------------------------------------------------------------------
 
     def choose_play(self, view: SeatView) -> Card:
+        if len(view.legal_plays) == 1:
+            return Card.parse(view.legal_plays[0])  # no choice: skip reading the table
         table = _Table.of(view)
-        if len(table.legal) == 1:
-            return table.legal[0]
         if table.trump is None:
             return self._first_lead(view, table)
         if not table.trick:
