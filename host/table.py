@@ -459,6 +459,7 @@ class Table:
             starter=self.starter,
             password=self.options.password is not None,
             grace=self.options.grace,
+            substitute=self.options.substitute,
         )
 
     def state_for(self, seat: int, events: list[dict[str, Any]]) -> State:

@@ -372,6 +372,8 @@ class TableInfo:
     starter: int | None
     password: bool = False
     grace: float = 60.0
+    substitute: bool = True
+    """Whether a bot plays for a player away longer than `grace` seconds."""
 
     def to_wire(self) -> dict[str, Any]:
         return asdict(self)

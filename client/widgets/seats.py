@@ -53,7 +53,7 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
         grid.add_column(title, width=4, justify="right", no_wrap=True)
     if view is None:
         return grid
-    grace = table.grace if table is not None else None
+    grace = table.grace if table is not None and table.substitute else None
     for seat in range(view.players):
         info = table.seats[seat] if table and seat < len(table.seats) else None
         mine = seat == game.seat
