@@ -95,6 +95,14 @@ def test_heuristic_is_deterministic_and_needs_only_the_wire_view() -> None:
         assert second.decide(SeatView.from_wire(view.to_wire())) == decision
 
 
+def test_bots_module_cannot_reach_the_match() -> None:
+    """Bots see the table only through a SeatView: the module holds no Match or Hand."""
+    import pitchnet.bots as bots_module
+
+    names = vars(bots_module)
+    assert "Match" not in names and "Hand" not in names and "rules" not in names
+
+
 def test_random_bot_is_reproducible_from_its_seed() -> None:
     views = _views_of_a_match(seed=5)
     same_a, same_b, other = make_bot("random", 7), make_bot("random", 7), make_bot("random", 8)
