@@ -19,7 +19,6 @@ import ipaddress
 import itertools
 import logging
 import re
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from host.advertise import ZeroconfFactory, default_zeroconf, effective_interface
 from pitchnet.protocol import MAX_NAME, SERVICE_TYPE, TABLE_STATES
 from pitchnet.rules import MAX_PLAYERS
+from pitchnet.text import printable
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +59,7 @@ class FoundTable:
 
 
 def clean_name(raw: str, limit: int = MAX_NAME) -> str:
-    """Printable text only (no control, format or escape characters), spaces collapsed."""
-    kept = "".join(ch for ch in raw if not unicodedata.category(ch).startswith("C"))
-    return " ".join(kept.split())[:limit].strip()
+    return printable(raw, limit)
 
 
 def table_from_record(

@@ -8,11 +8,10 @@ Textual never parse as markup. A name like ``[red]x[/red]`` therefore shows as t
 
 from __future__ import annotations
 
-import unicodedata
-
 from rich.text import Text
 
 from pitchnet.cards import Card, CardParseError, Suit
+from pitchnet.text import printable
 
 SUIT_STYLES = {
     Suit.SPADES: "bold bright_white",
@@ -24,14 +23,9 @@ SUIT_STYLES = {
 
 
 def clean(value: object, limit: int = 64) -> str:
-    """The printable part of an untrusted value, at most `limit` characters.
-
-    Drops control, format and private-use characters (ESC, BEL, bidi overrides...), so a
-    hostile name cannot move the cursor, recolour the terminal or reorder the line.
-    """
-    text = value if isinstance(value, str) else str(value)
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
-    return kept[:limit]
+    """The printable part of an untrusted value, at most `limit` characters (see
+    `pitchnet.text.printable`: no control, format or private-use characters)."""
+    return printable(value, limit)
 
 
 def plain(value: object, style: str = "", limit: int = 64) -> Text:

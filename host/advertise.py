@@ -15,12 +15,12 @@ import ipaddress
 import logging
 import os
 import re
-import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, SERVICE_TYPE
+from pitchnet.text import printable
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class Advert:
         return {
             "v": str(self.version),
             "id": self.table_id[:64],
-            "name": _printable(self.name)[:MAX_NAME],
+            "name": printable(self.name, MAX_NAME),
             "taken": str(self.taken),
             "seats": str(self.seats),
             "state": self.state,
@@ -75,7 +75,7 @@ def default_zeroconf(interface: str | None) -> Any:
 
 def instance_label(name: str) -> str:
     """The table name as a DNS-SD instance label: printable, no dots, at most 56 UTF-8 bytes."""
-    label = " ".join(_printable(name[:INSTANCE_LABEL_BYTES]).replace(".", " ").split())
+    label = " ".join(printable(name[:INSTANCE_LABEL_BYTES]).replace(".", " ").split())
     while len(label.encode()) > INSTANCE_LABEL_BYTES:
         label = label[:-1]
     return label.strip() or "pitchnet table"
@@ -224,8 +224,3 @@ class NullAdvertiser:
 
 def _txt(advert: Advert | None) -> dict[str, str] | None:
     return advert.txt() if advert is not None else None
-
-
-def _printable(text: str) -> str:
-    """Drop control, format and unassigned characters; they have no place in a name."""
-    return "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hmac
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -34,6 +33,7 @@ from pitchnet.protocol import (
     TableInfo,
 )
 from pitchnet.rules import Match, Phase, RulesError, Settings
+from pitchnet.text import display_name
 from pitchnet.views import result_wire, seat_view
 
 TOKEN_BYTES = 24
@@ -67,16 +67,6 @@ class Seat:
     @property
     def played_by_bot(self) -> bool:
         return self.kind == "bot" or self.substitute
-
-
-def clean_name(raw: str, fallback: str) -> str:
-    """A display name safe to show anywhere: printable characters only, single spaces,
-    at most MAX_NAME characters. Control and escape characters are dropped."""
-    printable = "".join(
-        ch if unicodedata.category(ch)[0] not in "CZ" or ch == " " else " " for ch in raw
-    )
-    name = " ".join(printable.split())[:MAX_NAME].strip()
-    return name or fallback
 
 
 @dataclass
@@ -165,7 +155,7 @@ class Table:
         seat = self._free_seat()
         if seat is None or self.state != "lobby":
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
-        name = self._unique(clean_name(hello.name, f"Player {seat + 1}"), seat)
+        name = self._unique(display_name(hello.name, f"Player {seat + 1}"), seat)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self.journal.record({"op": "join", "seat": seat, "name": name, "token": token})
         self._seat_human(seat, name, token, connected=True)
@@ -352,7 +342,7 @@ class Table:
             self.seats[seat] = Seat()
         else:
             s.kind, s.token, s.connected, s.ready = "bot", "", True, True
-            s.name = clean_name(f"{s.name} (bot)", "Bot")
+            s.name = display_name(f"{s.name} (bot)", "Bot")
         self._event(kind="leave", seat=seat)
         self._advance_if_all_ready()
 

@@ -239,14 +239,10 @@ def seat_view(match: Match, seat: int) -> SeatView:
         tricks=[_trick_wire(trick) for trick in hand.tricks],
         tricks_won=[sum(t.winner == s for t in hand.tricks) for s in range(settings.players)],
         legal_bids=list(match.legal_bids(seat)),
-        legal_plays=sorted((str(c) for c in match.legal_plays(seat)), key=_text_hand_order),
+        legal_plays=[str(c) for c in sorted(match.legal_plays(seat), key=_hand_order)],
     )
 
 
 def _hand_order(card: Card) -> tuple[str, int]:
     """Group a hand by suit, high cards first within a suit, as players hold them."""
     return (card.suit.value, -card.rank)
-
-
-def _text_hand_order(text: str) -> tuple[str, int]:
-    return _hand_order(Card.parse(text))
