@@ -77,11 +77,14 @@ CHILD_GRACE = 60.0
 # ---- client side (runs in the child process) -------------------------------------------------
 
 
-class Client:
-    """One connection. Stamps every frame's arrival before decoding; answers pings."""
+class Client(asyncio.Protocol):
+    """One connection. Stamps bytes the moment the event loop reads them from the socket,
+    and decodes them in a later callback: the four seats of a table share this process,
+    so a stamp taken after decoding would charge one seat's decoding to the next (on a real
+    table each seat decodes on its own machine, in parallel)."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
         self.decoder = FrameDecoder()
         self.seq = -1
         self.seq_time = 0.0
@@ -92,38 +95,48 @@ class Client:
         self.closed = False
         self.changed = asyncio.Event()
         self.on_state: Callable[[Client], None] | None = None
-        self.task: asyncio.Task[None] | None = None
+        self._arrived: list[tuple[float, bytes]] = []
 
     @classmethod
     async def connect(cls, port: int) -> Client:
-        reader, writer = await asyncio.open_connection(LOOPBACK, port)
-        return cls(reader, writer)
+        loop = asyncio.get_running_loop()
+        _, client = await loop.create_connection(cls, LOOPBACK, port)
+        return client
 
     def send(self, message: Message | dict[str, Any]) -> None:
+        assert self.transport is not None
         if isinstance(message, Message):
-            self.writer.write(message.encode())
+            self.transport.write(message.encode())
         else:
             body = msgpack.packb(message)
-            self.writer.write(len(body).to_bytes(4, "big") + body)
+            self.transport.write(len(body).to_bytes(4, "big") + body)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
 
     def new_id(self) -> int:
         self.next_id += 1
         return self.next_id
 
-    async def run(self) -> None:
-        try:
-            while True:
-                data = await self.reader.read(65536)
-                stamp = time.perf_counter()
-                if not data:
-                    break
-                for payload in self.decoder.feed(data):
-                    self._on_payload(payload, stamp)
-        except (ConnectionError, asyncio.CancelledError):
-            pass
-        finally:
-            self.closed = True
-            self.changed.set()
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        if not self._arrived:
+            asyncio.get_running_loop().call_soon(self._decode)
+        self._arrived.append((time.perf_counter(), data))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.changed.set()
+
+    def _decode(self) -> None:
+        arrived, self._arrived = self._arrived, []
+        for stamp, data in arrived:
+            for payload in self.decoder.feed(data):
+                self._on_payload(payload, stamp)
 
     def _on_payload(self, payload: dict[str, Any], stamp: float) -> None:
         kind = payload.get("type")
@@ -179,11 +192,12 @@ def host_action(client: Client, rng: random.Random) -> Message | None:
 
 
 async def _seat_clients(kind: str, port: int, names: str) -> list[Client]:
-    clients = [await Client.connect(port) for _ in range(PLAYERS)]
-    for i, client in enumerate(clients):
-        client.task = asyncio.ensure_future(client.run())
-        if kind == "host":
+    clients = []
+    for i in range(PLAYERS):
+        client = await Client.connect(port)
+        if kind == "host":  # at once: a pong to the host's first ping must not come first
             client.send(Hello(version=PROTOCOL_VERSION, name=f"{names}{i}"))
+        clients.append(client)
     return clients
 
 
@@ -218,7 +232,7 @@ async def latency_clients(kind: str, port: int, actions: int, seconds: float, se
         return {"samples": samples, "frame_bytes": frame_bytes}
     finally:
         for c in clients:
-            c.writer.close()
+            c.close()
 
 
 async def throughput_clients(kind: str, ports: list[int], seconds: float, seed: int) -> dict:
@@ -260,21 +274,23 @@ async def throughput_clients(kind: str, ports: list[int], seconds: float, seed: 
         for c in clients:
             if c.seat == 0:
                 react(c)
-    started, cpu = time.perf_counter(), time.process_time()
+    started, cpu, sent_before = time.perf_counter(), time.process_time(), sent
     end = started + seconds
     while time.perf_counter() < end and not any(c.closed for c in clients):
         await asyncio.sleep(0.2)  # a benchmark's run time, not synchronisation
-    busy = (time.process_time() - cpu) / (time.perf_counter() - started)
+    cpu = time.process_time() - cpu
+    busy = cpu / (time.perf_counter() - started)
     closed = sum(c.closed for c in clients)
     errors = sum(len(c.errors) for c in clients)
     for c in clients:
-        c.writer.close()
+        c.close()
     return {
         "sent": sent,
         "closed": closed,
         "errors": errors,
         "clients": len(clients),
         "client_cpu": busy,
+        "client_cpu_us": cpu / max(1, sent - sent_before) * 1e6,
     }
 
 
@@ -372,9 +388,12 @@ class Servers:
 
 async def measure_latency(kind: str, actions: int, seconds: float, seed: int, ctx: dict) -> dict:
     async with Servers(kind, 1, ctx["state_dir"], ctx["journal"]) as servers:
-        return await in_child(
+        cpu = time.process_time()
+        got = await in_child(
             "latency", (kind, servers.ports[0], actions, seconds, seed), seconds + 20
         )
+        got["cpu"] = time.process_time() - cpu
+        return got
 
 
 async def measure_throughput(kind: str, tables: int, warmup: float, window: float, ctx: dict):
@@ -392,11 +411,18 @@ async def measure_throughput(kind: str, tables: int, warmup: float, window: floa
         if profiler:
             profiler.disable()
         done, elapsed = servers.actions - start_count, time.perf_counter() - start
-        busy = (time.process_time() - cpu) / elapsed
+        cpu = time.process_time() - cpu
         info = await child
         if profiler:
             _print_profile(profiler)
-        return {"rate": done / elapsed, "actions": done, "seconds": elapsed, "cpu": busy, **info}
+        return {
+            "rate": done / elapsed,
+            "actions": done,
+            "seconds": elapsed,
+            "cpu": cpu / elapsed,
+            "cpu_us": cpu / max(1, done) * 1e6,
+            **info,
+        }
 
 
 def _print_profile(profiler: cProfile.Profile) -> None:
@@ -424,12 +450,14 @@ async def main_async(args: argparse.Namespace) -> int:
     )
     print(f"floor snapshot frame: {snapshot_size() + 4} bytes; journal: {ctx['journal']}")
     lat: dict[str, list[float]] = {"floor": [], "host": []}
+    cpu: dict[str, list[float]] = {"floor": [], "host": []}
     frame_bytes = 0
     per_block = max(1, args.actions // args.rounds)
     for block in range(args.rounds):
         for kind in ("floor", "host"):
             got = await measure_latency(kind, per_block, args.seconds, seed=block, ctx=ctx)
             lat[kind].extend(got["samples"][args.skip :])
+            cpu[kind].append(got["cpu"] / max(1, len(got["samples"])))
             if kind == "host":
                 frame_bytes = got["frame_bytes"]
     print(f"host state frame (seat 0, last sample): {frame_bytes} bytes")
@@ -438,7 +466,8 @@ async def main_async(args: argparse.Namespace) -> int:
         s = lat[kind]
         print(
             f"  {kind:5}: n={len(s):5}  median {_ms(statistics.median(s))}  "
-            f"p99 {_ms(_quantile(s, 0.99))}  mean {_ms(statistics.fmean(s))}"
+            f"p99 {_ms(_quantile(s, 0.99))}  mean {_ms(statistics.fmean(s))}  "
+            f"server CPU per action {statistics.median(cpu[kind]) * 1e6:.0f} us"
         )
     med_ratio = statistics.median(lat["host"]) / statistics.median(lat["floor"])
     p99_ratio = _quantile(lat["host"], 0.99) / _quantile(lat["floor"], 0.99)
@@ -446,20 +475,29 @@ async def main_async(args: argparse.Namespace) -> int:
 
     print(f"\n(b) actions per second, {args.tables} tables at once, {args.tables * 4} bot clients")
     rates: dict[str, list[float]] = {"floor": [], "host": []}
+    cpu_us: dict[str, list[float]] = {"floor": [], "host": []}
     for _ in range(args.throughput_rounds):
         for kind in ("floor", "host"):
             got = await measure_throughput(kind, args.tables, args.warmup, args.window, ctx)
             rates[kind].append(got["rate"])
+            cpu_us[kind].append(got["cpu_us"])
             print(
-                f"  {kind:5}: {got['rate']:9.0f} actions/s  ({got['actions']} in "
-                f"{got['seconds']:.1f} s; server CPU {got['cpu']:.0%}, clients' CPU "
-                f"{got['client_cpu']:.0%}; client errors {got['errors']}, "
-                f"connections closed early {got['closed']}/{got['clients']})"
+                f"  {kind:5}: {got['rate']:7.0f} actions/s ({got['actions']} in "
+                f"{got['seconds']:.1f} s); CPU per action: server {got['cpu_us']:.0f} us "
+                f"(busy {got['cpu']:.0%}), clients {got['client_cpu_us']:.0f} us "
+                f"(busy {got['client_cpu']:.0%}); errors {got['errors']}, "
+                f"dropped {got['closed']}/{got['clients']}"
             )
     best = {k: statistics.median(v) for k, v in rates.items()}
     print(
         f"  median of rounds: floor {best['floor']:.0f}/s, host {best['host']:.0f}/s, "
         f"host/floor x{best['host'] / best['floor']:.2f} (goal >= 0.6)"
+    )
+    work = {k: statistics.median(v) for k, v in cpu_us.items()}
+    print(
+        f"  server CPU per action (load-independent): floor {work['floor']:.0f} us, "
+        f"host {work['host']:.0f} us, x{work['host'] / work['floor']:.1f}; one core could "
+        f"serve at most ~{1e6 / work['floor']:.0f} vs ~{1e6 / work['host']:.0f} actions/s"
     )
     if args.profile:
         ctx["profile"] = True
