@@ -9,24 +9,11 @@ from __future__ import annotations
 
 import getpass
 import json
-import os
 from pathlib import Path
 
 from client.text import clean
+from pitchnet.dirs import config_dir
 from pitchnet.protocol import MAX_NAME
-
-APP_NAME = "pitchnet"
-CONFIG_ENV = "PITCHNET_CONFIG_DIR"
-"""Overrides the config directory (tests point it at a temporary folder)."""
-
-
-def config_dir() -> Path:
-    override = os.environ.get(CONFIG_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir(APP_NAME, appauthor=False))
 
 
 def _settings_file() -> Path:

@@ -10,12 +10,11 @@ key to a seat at one table; a stale one is refused by the host and forgotten her
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-STATE_ENV = "PITCHNET_STATE_DIR"
-"""Overrides the state directory (tests point it at a temporary folder)."""
+from pitchnet.dirs import state_dir
+
 MAX_SEATS = 64
 """Old entries beyond this many are dropped, oldest first."""
 
@@ -27,15 +26,6 @@ class SavedSeat:
     host: str
     port: int
     token: str
-
-
-def state_dir() -> Path:
-    override = os.environ.get(STATE_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_state_dir
-
-    return Path(user_state_dir("pitchnet", appauthor=False))
 
 
 class TokenStore:

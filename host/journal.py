@@ -18,22 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pitchnet.dirs import state_dir
+
 SCHEMA_VERSION = 1
-STATE_ENV = "PITCHNET_STATE_DIR"
-"""Overrides the state directory (the tests point it at a temporary folder)."""
 
 
 class JournalError(Exception):
     """A journal that cannot be used: missing, corrupt, or written by a newer pitchnet."""
-
-
-def state_dir() -> Path:
-    override = os.environ.get(STATE_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_state_dir
-
-    return Path(user_state_dir("pitchnet", appauthor=False))
 
 
 def tables_dir(base: Path | None = None) -> Path:
