@@ -180,21 +180,26 @@ class PitchApp(App[None]):
         if connection is not None and connection is self.connection:
             self.run_worker(connection.run, group="connection", exit_on_error=False)
 
-    def host_here(self, *, auto_start: bool) -> None:
-        """Host a table in this process (advertised on the LAN) and sit down at it."""
-        self.run_worker(partial(self._host_here, auto_start), group="host", exclusive=True)
+    def host_here(self, *, auto_start: bool, resume: str | None = None) -> None:
+        """Host a table in this process (advertised on the LAN) and sit down at it; with
+        `resume`, the unfinished table of that id comes back from its journal."""
+        work = partial(self._host_here, auto_start, resume)
+        self.run_worker(work, group="host", exclusive=True)
 
-    async def _host_here(self, auto_start: bool) -> None:
+    async def _host_here(self, auto_start: bool, resume: str | None = None) -> None:
+        from host.journal import JournalError
         from host.server import HostConfig
 
         if self.hosted is None:
             name = clean(f"{self.options.name}'s table", 24)
             fields = {"name": name, "interface": self.options.interface, "advertise": True}
+            if resume:
+                fields["resume"] = resume
             config = HostConfig(**{**fields, **(self.options.host_options or {})})
-            server = self.host_factory(config)
             try:
+                server = self.host_factory(config)
                 await server.start()
-            except OSError as exc:
+            except (OSError, JournalError) as exc:
                 self.notify(f"Could not host a table: {exc}", severity="error", markup=False)
                 return
             self.hosted = server

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Static
 
 from client.connection import parse_address
-from client.screens.prompts import PasswordPrompt
+from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
 from pitchnet.protocol import PROTOCOL_VERSION
 
@@ -28,6 +28,17 @@ log = logging.getLogger(__name__)
 
 PLAY_BROWSE_SECONDS = 1.5
 """How long `pitchnet play` looks for tables before hosting one itself."""
+
+
+def _unfinished_table() -> Any:
+    """The most recent table hosted on this machine whose match never finished."""
+    from host.journal import unfinished_tables
+
+    try:
+        return next(unfinished_tables(), None)
+    except OSError as exc:
+        log.warning("cannot look for unfinished tables: %s", exc)
+        return None
 
 
 class TablesChanged(Message):
@@ -144,10 +155,25 @@ class FinderScreen(Screen[None]):
             return
         self._auto_host_pending = False
         if not self.found and self.app.screen is self:
-            self._status("No tables found: hosting one here...")
-            self.app.host_here(auto_start=True)  # type: ignore[attr-defined]
+            unfinished = _unfinished_table()
+            if unfinished is None:
+                self._host_new()
+                return
+
+            def answered(resume: bool | None) -> None:
+                if resume:
+                    self._status(f"Resuming {unfinished.name}...")
+                    self.app.host_here(auto_start=False, resume=unfinished.table_id)  # type: ignore[attr-defined]
+                else:
+                    self._host_new()
+
+            self.app.push_screen(ResumeOffer(unfinished.name), answered)
         elif not self.found:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")
+
+    def _host_new(self) -> None:
+        self._status("No tables found: hosting one here...")
+        self.app.host_here(auto_start=True)  # type: ignore[attr-defined]
 
     # ---- joining ----------------------------------------------------------------------------
 

@@ -63,6 +63,39 @@ class ConfirmLeave(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
+class ResumeOffer(ModalScreen[bool]):
+    """`pitchnet play` found a table hosted here that never finished: carry it on?"""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,y", "answer(True)", "Resume"),
+        Binding("n,escape", "answer(False)", "New table"),
+    ]
+
+    def __init__(self, table_name: str) -> None:
+        super().__init__()
+        self.table_name = table_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(
+                Text.assemble(
+                    "Your table ",
+                    plain(self.table_name, style="bold", limit=24),
+                    " has an unfinished match. Resume it? Everyone gets their seat back.",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Resume (r)", id="yes", variant="primary", compact=True)
+                yield Button("New table (n)", id="no", compact=True)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+
 class OfflineScreen(ModalScreen[None]):
     """Shown the moment the link to the host is lost: while retrying it says so; when
     the connection has given up it offers the way back to the finder."""

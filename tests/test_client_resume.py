@@ -1,0 +1,95 @@
+"""`pitchnet play` on a laptop whose hosted table never finished: it offers to resume
+it, and the player sits back down in their own seat with the same cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from client.app import ClientOptions, PitchApp
+from client.screens.prompts import ResumeOffer
+from client.screens.table import TableScreen
+from client.tokens import SavedSeat, TokenStore
+from host.server import HostConfig, HostServer
+from pitchnet.protocol import Start
+from pitchnet.views import seat_view
+from tests.netclient import RawClient
+from tests.test_client_play import SIZE, until
+
+
+class NoTables:
+    tables: list[Any] = []  # noqa: RUF012
+
+    def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
+        self.on_change = on_change
+
+    async def start(self) -> None:
+        self.on_change([])
+
+    async def close(self) -> None:
+        pass
+
+
+async def _leave_an_unfinished_table() -> tuple[str, int, list[str]]:
+    """Host a table, sit "Ann" at it with bots, let a few cards be played, then stop."""
+    config = HostConfig(port=0, interface="127.0.0.1", advertise=False, bot_delay=0, seed=3)
+    server = HostServer(config)
+    await server.start()
+    try:
+        ann = await RawClient.connect(server)
+        welcome = await ann.hello("Ann")
+        ann.send(Start(id=ann.new_id()))
+        await ann.expect("ack")
+        match = server.table.match
+        assert match is not None and match.hand is not None
+        hand = seat_view(match, welcome["seat"]).hand
+        TokenStore().remember(
+            SavedSeat(server.table_id, "Ann", "127.0.0.1", server.port, welcome["token"])
+        )
+        return server.table_id, welcome["seat"], hand
+    finally:
+        await server.close()
+
+
+async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
+    table_id, seat, hand = await _leave_an_unfinished_table()
+    options = ClientOptions(
+        name="Ann",
+        mode="play",
+        interface="127.0.0.1",
+        play_browse_seconds=0.1,
+        host_options={"port": 0, "bot_delay": 0, "advertise": False},
+    )
+    app = PitchApp(options, browser_factory=NoTables)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
+            await pilot.press("r")
+            await until(pilot, lambda: app.game.view is not None, "the resumed table")
+            assert app.hosted is not None and app.hosted.table_id == table_id
+            assert app.game.seat == seat
+            assert isinstance(app.screen, TableScreen)
+            # Our own cards, as dealt before the table stopped (bots may play on since).
+            assert set(app.game.view.hand) <= set(hand)
+    finally:
+        await app.close_network()
+
+
+async def test_play_can_decline_and_host_a_new_table() -> None:
+    table_id, _, _ = await _leave_an_unfinished_table()
+    options = ClientOptions(
+        name="Ann",
+        mode="play",
+        interface="127.0.0.1",
+        play_browse_seconds=0.1,
+        host_options={"port": 0, "bot_delay": 0, "advertise": False},
+    )
+    app = PitchApp(options, browser_factory=NoTables)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
+            await pilot.press("n")
+            await until(pilot, lambda: app.game.view is not None, "a new table")
+            assert app.hosted is not None and app.hosted.table_id != table_id
+    finally:
+        await app.close_network()
