@@ -1,7 +1,7 @@
 """One table: its seats, players, tokens and match. Messages in, state changes out.
 
 The table is synchronous and knows nothing of sockets or timers: the server
-calls it and then sends every connected seat `state_for(seat)`. That keeps the
+calls it and then sends every connected seat its snapshot (`states`). That keeps the
 referee's decisions testable without a network and makes the order of effects
 plain: validate, journal, apply, then broadcast.
 """
@@ -34,7 +34,7 @@ from pitchnet.protocol import (
 )
 from pitchnet.rules import Match, Phase, RulesError, Settings
 from pitchnet.text import display_name
-from pitchnet.views import result_wire, seat_view
+from pitchnet.views import result_wire, seat_view, seat_views
 
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
@@ -455,3 +455,11 @@ class Table:
     def state_for(self, seat: int, events: list[dict[str, Any]]) -> State:
         view = seat_view(self.match, seat).to_wire() if self.match else None
         return State(seq=self.seq, table=self.info().to_wire(), view=view, events=events)
+
+    def states(self, events: list[dict[str, Any]]) -> list[State]:
+        """Every seat's snapshot for one broadcast: the table and the public part of the
+        views are built once, not once per seat."""
+        table = self.info().to_wire()
+        if self.match is None:
+            return [State(self.seq, table, None, events) for _ in self.seats]
+        return [State(self.seq, table, view.to_wire(), events) for view in seat_views(self.match)]

@@ -93,6 +93,7 @@ class Card:
     rank: int
     suit: Suit
     _hash: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 2 <= self.rank <= 14:
@@ -101,6 +102,9 @@ class Card:
         # cards on every action, and the generated hash built a tuple each time. Plain
         # ints, so the hash is the same in every process (and in a pickle).
         object.__setattr__(self, "_hash", self.rank * 4 + _SUIT_INDEX.get(self.suit, 0))
+        # The text form is what views, the wire and the journal use, dozens of times
+        # per action; Enum.value is Python code, so it is worth computing once.
+        object.__setattr__(self, "_text", RANK_LETTERS[self.rank - 2] + self.suit.value)
 
     def __hash__(self) -> int:
         return self._hash
@@ -117,7 +121,7 @@ class Card:
         return cls(rank_index + 2, Suit.parse(suit_letter))
 
     def __str__(self) -> str:
-        return RANK_LETTERS[self.rank - 2] + self.suit.value
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

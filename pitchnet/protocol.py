@@ -134,7 +134,8 @@ class Message:
     TYPE: ClassVar[str] = ""
 
     def to_wire(self) -> dict[str, Any]:
-        return {"type": self.TYPE, **asdict(self)}
+        """A shallow map: the fields are already plain data, so no deep copy is made."""
+        return {"type": self.TYPE, **{name: getattr(self, name) for name in self.__slots__}}
 
     def encode(self) -> bytes:
         return frame(self.to_wire())
@@ -376,7 +377,9 @@ class TableInfo:
     """Whether a bot plays for a player away longer than `grace` seconds."""
 
     def to_wire(self) -> dict[str, Any]:
-        return asdict(self)
+        wire = {name: getattr(self, name) for name in self.__slots__}
+        wire["seats"] = [{n: getattr(seat, n) for n in seat.__slots__} for seat in self.seats]
+        return wire
 
     @property
     def taken(self) -> int:

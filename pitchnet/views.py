@@ -12,7 +12,7 @@ text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pitchnet.cards import Card
@@ -72,7 +72,8 @@ class SeatView:
     # ---- wire ----------------------------------------------------------------------------
 
     def to_wire(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields as they are: already plain data, so no deep copy is needed."""
+        return dict(self.__dict__)
 
     @classmethod
     def from_wire(cls, data: Any) -> SeatView:
@@ -194,13 +195,22 @@ def result_wire(result: HandResult) -> dict[str, Any]:
 
 def seat_view(match: Match, seat: int) -> SeatView:
     """The view of `seat`: its own cards, the public table, and nothing else."""
-    settings = match.settings
-    if not 0 <= seat < settings.players:
+    if not 0 <= seat < match.settings.players:
         raise ValueError(f"there is no seat {seat}")
-    hand = match.hand
-    last = match.last_result
-    common: dict[str, Any] = {
-        "seat": seat,
+    return _private(match, seat, _public(match))
+
+
+def seat_views(match: Match) -> list[SeatView]:
+    """Every seat's view at once (the host's broadcast). The public part is built once
+    and shared between the views, so treat them as read-only."""
+    public = _public(match)
+    return [_private(match, seat, public) for seat in range(match.settings.players)]
+
+
+def _public(match: Match) -> dict[str, Any]:
+    """What every seat sees alike: the table, bids, cards played, scores."""
+    settings, hand, last = match.settings, match.hand, match.last_result
+    public: dict[str, Any] = {
         "players": settings.players,
         "partnership": settings.partnership,
         "target": settings.target,
@@ -213,9 +223,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
         "winner": match.winner,
     }
     if hand is None:
-        return SeatView(
-            **common,
-            hand=[],
+        public.update(
             hand_counts=[0] * settings.players,
             bids=[],
             high_bid=None,
@@ -224,12 +232,9 @@ def seat_view(match: Match, seat: int) -> SeatView:
             trick=[],
             tricks=[],
             tricks_won=[0] * settings.players,
-            legal_bids=[],
-            legal_plays=[],
         )
-    return SeatView(
-        **common,
-        hand=[str(card) for card in sorted(hand.hands[seat], key=_hand_order)],
+        return public
+    public.update(
         hand_counts=[len(cards) for cards in hand.hands],
         bids=[[bidder, amount] for bidder, amount in hand.bids],
         high_bid=hand.high_bid,
@@ -238,8 +243,21 @@ def seat_view(match: Match, seat: int) -> SeatView:
         trick=[[player, str(card)] for player, card in hand.trick],
         tricks=[_trick_wire(trick) for trick in hand.tricks],
         tricks_won=[sum(t.winner == s for t in hand.tricks) for s in range(settings.players)],
+    )
+    return public
+
+
+def _private(match: Match, seat: int, public: dict[str, Any]) -> SeatView:
+    """The public part plus what only `seat` may see: its own cards and choices."""
+    hand = match.hand
+    if hand is None:
+        return SeatView(seat=seat, hand=[], legal_bids=[], legal_plays=[], **public)
+    return SeatView(
+        seat=seat,
+        hand=[str(card) for card in sorted(hand.hands[seat], key=_hand_order)],
         legal_bids=list(match.legal_bids(seat)),
         legal_plays=[str(c) for c in sorted(match.legal_plays(seat), key=_hand_order)],
+        **public,
     )
 
 
