@@ -126,7 +126,7 @@ class Connection:
                 started = self._frame_started = self._frame_started or time.monotonic()
                 left = started + self.limits.partial_frame_seconds - time.monotonic()
                 if left <= 0:
-                    raise ProtocolError("slow_frame", "A frame took too long to arrive.", True)
+                    raise ProtocolError("slow_frame", "A frame arrived too slowly.", fatal=True)
                 wait = min(wait, left)
             else:
                 self._frame_started = None
@@ -438,8 +438,10 @@ class HostServer:
         events = self.table.take_events()
         if self.journal is not None and any(e["kind"] in ("match", "deal") for e in events):
             self.journal.set_meta(finished=self.table.state == "over")
-        for seat, conn in list(self.connections.items()):
-            conn.send(self.table.state_for(seat, events))
+        if self.connections:
+            states = self.table.states(events)
+            for seat, conn in list(self.connections.items()):
+                conn.send(states[seat])
         for listener in self.on_broadcast:
             listener(events)
         for event in events:
