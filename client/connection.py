@@ -289,7 +289,7 @@ class Connection:
         elif isinstance(message, ErrorMsg):
             self._error(message)
         elif isinstance(message, Bye):
-            if message.code == "replaced":
+            if message.code != "shutdown":
                 raise Refused(f"The host closed this seat: {message.reason}")
             raise Lost("The host shut the table down.")
 

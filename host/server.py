@@ -31,6 +31,7 @@ from pitchnet.protocol import (
     ErrorMsg,
     FrameDecoder,
     Hello,
+    Leave,
     Message,
     Ping,
     Pong,
@@ -102,6 +103,11 @@ class Connection:
 
     def error(self, code: str, message: str, *, fatal: bool = False, id: int | None = None) -> None:
         self.send(ErrorMsg(code=code, message=message, id=id, fatal=fatal))
+
+    def close_soon(self) -> None:
+        """Close after what is already queued (an error frame, say) has been sent."""
+        self.closed = True
+        self.writer.transport.close()
 
     def abort(self) -> None:
         self.closed = True
@@ -340,11 +346,15 @@ class HostServer:
                 msg = await conn.read_message(remaining)
             except TimeoutError:
                 raise ProtocolError("handshake", "No hello in time.", fatal=True) from None
+            if not conn.rate.allow():
+                raise ProtocolError("rate_limited", "Too many messages; slow down.", fatal=True)
             if isinstance(msg, Hello):
                 return msg
             if isinstance(msg, Ping):
                 conn.send(Pong(t=msg.t))
                 continue
+            if isinstance(msg, Pong):
+                continue  # an answer to our own ping, which may cross the client's hello
             raise ProtocolError("handshake", "The first message must be hello.", fatal=True)
 
     def _on_message(self, conn: Connection, seat: int, msg: Message) -> None:
@@ -371,6 +381,11 @@ class HostServer:
             return
         if action_id is not None:
             conn.send(Ack(id=action_id, duplicate=not applied))
+        if isinstance(msg, Leave):
+            # The seat is no longer this connection's (a bot has it, or it is free).
+            del self.connections[seat]
+            conn.seat = None
+            self._spawn(conn.close("You left the table.", code="left"))
         if applied:
             self._after_change()
 
@@ -381,7 +396,7 @@ class HostServer:
         conn.error(code, message, id=id, fatal=fatal)
         if fatal:
             log.warning("closing %s after %d bad messages", conn.peer, conn.strikes)
-            conn.abort()
+            conn.close_soon()
 
     def _forget(self, conn: Connection) -> None:
         seat = conn.seat
@@ -425,7 +440,9 @@ class HostServer:
         while not conn.closed:
             conn.send(Ping(t=time.time()))
             await asyncio.sleep(HEARTBEAT)
-            if time.monotonic() - conn.last_heard > self.limits.dead_after:
+            # Before hello the handshake deadline applies; after it, silence means gone.
+            seated = conn.seat is not None
+            if seated and time.monotonic() - conn.last_heard > self.limits.dead_after:
                 log.info("%s silent for %.0f s; dropping it", conn.peer, self.limits.dead_after)
                 conn.abort()
 

@@ -18,6 +18,7 @@ from host.journal import JournalError, SqliteJournal, journal_path, unfinished_t
 from host.table import Table, TableOptions
 from pitchnet.cards import Card, shuffled_deck
 from pitchnet.rules import RulesError
+from pitchnet.text import display_name
 
 FRIENDLY_NAMES = ("Kitchen Table", "Back Porch", "Card Room", "Parlour", "Den", "Attic Table")
 
@@ -44,7 +45,7 @@ def new_table(
         store = SqliteJournal(journal_path(table_id, state_dir), create=True)
     table = Table(
         table_id,
-        name or random.choice(FRIENDLY_NAMES),
+        display_name(name or "", random.choice(FRIENDLY_NAMES)),
         options,
         deal_deck=deck_source(seed),
         journal=store,

@@ -264,7 +264,8 @@ class Bye(Message):
     reason: str
     code: str = "shutdown"
     """"shutdown": the host is stopping (it may be resumed: keep retrying);
-    "replaced": another connection took this seat over (do not retry)."""
+    "replaced": another connection took this seat over; "left": the player gave the
+    seat up with `leave` (do not retry after either)."""
 
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {

@@ -249,3 +249,43 @@ async def test_a_repeated_action_id_is_applied_once() -> None:
         again = await first.expect("ack")
         assert again["duplicate"] is True
         assert server.table.match.hand.bids == bids_after_first
+
+
+async def test_leaving_mid_match_hands_the_seat_to_a_bot_and_closes_the_connection() -> None:
+    async with running_host(players=2, seed=4) as server:
+        leaver, stayer = await RawClient.connect(server), await RawClient.connect(server)
+        welcome = await leaver.hello("Leaver")
+        await stayer.hello("Stayer")
+        await leaver.expect("state")
+        from pitchnet.protocol import Leave
+
+        leaver.send(Leave())
+        bye = await leaver.expect("bye")
+        assert bye["code"] == "left"
+        assert await leaver.closed_by_host()
+        seat = server.table.seats[welcome["seat"]]
+        assert seat.kind == "bot" and seat.name.endswith("(bot)")
+        final = await play_as_bot(stayer)
+        assert final.phase == "match_over"
+
+
+async def test_a_pong_crossing_the_hello_is_no_handshake_error() -> None:
+    async with running_host(players=2) as server:
+        client = await RawClient.connect(server)
+        from pitchnet.protocol import Pong
+
+        client.send(Pong(t=0.0))
+        welcome = await client.hello("Early")
+        assert welcome["seat"] == 0
+
+
+async def test_an_overlong_table_name_is_cut_to_what_clients_accept() -> None:
+    async with running_host(name="\x1b[2J" + "Very long table name " * 5) as server:
+        assert len(server.name) <= 24
+        assert "\x1b" not in server.name
+        client = await RawClient.connect(server)
+        await client.hello("Guest")
+        state = await client.expect("state")
+        from pitchnet.protocol import TableInfo
+
+        assert TableInfo.from_wire(state["table"]).name == server.name
