@@ -39,9 +39,12 @@ async def serve(config: HostConfig) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.close()))
-    shown = config.interface or "this machine's address"
+    from host.advertise import host_addresses
+
     print(f"Table {server.name!r} is open: id {server.table_id}", flush=True)
-    print(f"Players join with: pitchnet join {shown}:{server.port}", flush=True)
+    for address in host_addresses(config.interface):
+        print(f"Players join with: pitchnet join {address}:{server.port}", flush=True)
+    print("(or just `pitchnet play`: it finds this table on the network)", flush=True)
     await server.wait_closed()
     return 0
 
