@@ -1,0 +1,688 @@
+"""Socket-level abuse of a running host (issue 6).
+
+The main test plays the same seeded four-bot match twice on 127.0.0.1: once in peace,
+once while other connections send garbage, oversize lengths, half frames that never
+finish, nothing at all, floods, wrong tokens and hellos the table must refuse, while a
+stranger takes a seat over with a stolen token and floods it, and while one address
+opens connections up to its limit. The match must end exactly as in peace (scores,
+winner, every deal and every bid and card in the journal), every abuser must get the
+error its abuse deserves, and what the host holds per connection must stay bounded.
+
+The smaller tests pin single limits: seat takeover by token, names, the partial-frame
+deadline, the connection caps. Every wait polls a condition or reads a socket with a
+deadline; nothing sleeps in the hope that the host has acted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import random
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import pytest
+
+from host.limits import Limits
+from host.server import HostServer
+from pitchnet.protocol import (
+    HEADER,
+    MAX_FRAME,
+    MAX_NAME,
+    PROTOCOL_VERSION,
+    BidMsg,
+    FrameDecoder,
+    Hello,
+    Leave,
+    Message,
+    Ping,
+    TableInfo,
+    parse_host_message,
+)
+from pitchnet.views import SeatView
+from tests.netclient import RawClient, play_as_bot, running_host
+
+SEED = 9
+"""A seeded match of three hands (seat 0 is needed in hand 2, where it is taken over)."""
+LIMITS = Limits(
+    handshake_seconds=1.0,
+    partial_frame_seconds=0.5,
+    max_connections=64,
+    max_per_address=32,
+)
+"""Short deadlines keep the test quick; every connection here comes from 127.0.0.1, so
+the per-address cap is the one the saturation phase reaches."""
+DEADLINE = 30.0
+
+
+def frame_of(raw: bytes) -> bytes:
+    return HEADER.pack(len(raw)) + raw
+
+
+async def until(condition: Callable[[], object], what: str, timeout: float = DEADLINE) -> None:
+    """Poll `condition` with a deadline (the host's state changes on its own loop turns)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)  # polling with a deadline, not a guess
+
+
+async def open_client(server: HostServer) -> RawClient:
+    return await RawClient.connect(server)
+
+
+class Abuser:
+    """A raw connection that never answers the host (no pongs, unlike RawClient: before
+    hello a pong would itself be a handshake error) and records every frame it gets."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.decoder = FrameDecoder()
+        self.received: list[dict[str, Any]] = []
+        self._unread: list[dict[str, Any]] = []
+
+    @classmethod
+    async def connect(cls, server: HostServer) -> Abuser:
+        return cls(*await asyncio.open_connection("127.0.0.1", server.port))
+
+    def send_raw(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    def send(self, message: Message) -> None:
+        self.writer.write(message.encode())
+
+    async def next_frame(self, timeout: float = DEADLINE) -> dict[str, Any] | None:
+        """The next frame, or None once the host has closed (or reset) the connection."""
+        while not self._unread:
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), timeout)
+            except ConnectionResetError:
+                data = b""
+            if not data:
+                return None
+            self._unread.extend(self.decoder.feed(data))
+        payload = self._unread.pop(0)
+        parse_host_message(payload)  # whatever the abuse, the host sends well-formed frames
+        self.received.append(payload)
+        return payload
+
+    async def expect(self, kind: str) -> dict[str, Any]:
+        while (payload := await self.next_frame()) is not None:
+            if payload["type"] == kind:
+                return payload
+        raise ConnectionError(f"closed while waiting for {kind!r}: {self.received}")
+
+    async def refusal(self) -> dict[str, Any]:
+        """Read until the host closes the connection; return its last error, which must be
+        fatal and say why."""
+        while await self.next_frame() is not None:
+            pass
+        errors = [p for p in self.received if p["type"] == "error"]
+        assert errors, f"closed without an error frame: {self.received}"
+        assert errors[-1]["fatal"] is True and errors[-1]["message"]
+        await self.close()
+        return errors[-1]
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await self.writer.wait_closed()
+
+
+async def refusal(client: Abuser) -> dict[str, Any]:
+    return await client.refusal()
+
+
+# ---- what the host holds, sampled while the abuse goes on -----------------------------------
+
+
+@dataclass
+class Held:
+    """Peak figures of what the host keeps per connection."""
+
+    connections: int = 0
+    pending: int = 0
+    """Bytes in all FrameDecoders (started frames not yet complete)."""
+    largest_pending: int = 0
+    send_buffers: int = 0
+    samples: int = 0
+
+    def sample(self, server: HostServer) -> None:
+        conns = [*server.connections.values(), *server.anonymous]
+        pending = [c.decoder.pending for c in conns]
+        buffers = sum(
+            c.writer.transport.get_write_buffer_size()
+            for c in conns
+            if not c.writer.transport.is_closing()
+        )
+        self.connections = max(self.connections, len(conns))
+        self.pending = max(self.pending, sum(pending))
+        self.largest_pending = max([self.largest_pending, *pending])
+        self.send_buffers = max(self.send_buffers, buffers)
+        self.samples += 1
+
+
+async def sampler(server: HostServer, held: Held, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        held.sample(server)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.01)
+
+
+# ---- the match --------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    finals: list[SeatView]
+    moves: list[tuple[Any, ...]]
+    """Every deal (deck), bid and play the journal holds, in order."""
+    traced_peak: int
+    held: Held
+    bye_codes: list[str] = field(default_factory=list)
+
+
+def journal_moves(server: HostServer) -> list[tuple[Any, ...]]:
+    assert server.journal is not None
+    moves = []
+    for entry in server.journal.entries():
+        if entry["op"] == "deal":
+            moves.append(("deal", entry["hand"], entry["dealer"], tuple(entry["deck"])))
+        elif entry["op"] in ("bid", "play"):
+            moves.append((entry["op"], entry["seat"], entry["value"]))
+        elif entry["op"] in ("match", "join"):
+            moves.append((entry["op"], entry.get("seat"), entry.get("dealer")))
+    return moves
+
+
+async def seat_four_bots(server: HostServer) -> tuple[list[RawClient], list[str]]:
+    clients = [await open_client(server) for _ in range(4)]
+    tokens = []
+    for i, client in enumerate(clients):
+        welcome = await client.hello(f"Bot{i}")
+        assert welcome["seat"] == i
+        tokens.append(welcome["token"])
+    return clients, tokens
+
+
+async def peaceful_match() -> Outcome:
+    held = Held()
+    async with running_host(seed=SEED, players=4, limits=LIMITS) as server:
+        stop = asyncio.Event()
+        watch = asyncio.create_task(sampler(server, held, stop))
+        tracemalloc.reset_peak()
+        clients, _ = await seat_four_bots(server)
+        finals = await asyncio.wait_for(asyncio.gather(*(play_as_bot(c) for c in clients)), 60)
+        peak = tracemalloc.get_traced_memory()[1]
+        stop.set()
+        await watch
+        moves = journal_moves(server)
+        for client in clients:
+            await client.close()
+    return Outcome(list(finals), moves, peak, held)
+
+
+# ---- the abusers: each returns what it saw, checked by the test ------------------------------
+
+
+async def send_and_get_refused(server: HostServer, data: bytes) -> str:
+    client = await Abuser.connect(server)
+    client.send_raw(data)
+    return (await refusal(client))["code"]
+
+
+async def garbage(server: HostServer, rng: random.Random) -> list[str]:
+    codes = []
+    for _ in range(12):
+        body = bytes([0xC1]) + rng.randbytes(rng.randrange(0, 200))  # 0xc1: never msgpack
+        codes.append(await send_and_get_refused(server, frame_of(body)))
+        noise = bytes([0xFF]) + rng.randbytes(rng.randrange(3, 300))  # a length over 4 GiB
+        codes.append(await send_and_get_refused(server, noise))
+        not_a_map = frame_of(msgpack.packb([rng.random() for _ in range(5)]))
+        codes.append(await send_and_get_refused(server, not_a_map))
+    return codes
+
+
+async def oversize(server: HostServer) -> list[str]:
+    lengths = [MAX_FRAME + 1, MAX_FRAME * 2, 2**31, 2**32 - 1]
+    return [await send_and_get_refused(server, HEADER.pack(n) + b"\x80" * 64) for n in lengths]
+
+
+async def half_frames(server: HostServer, count: int) -> list[str]:
+    """Frames that start and never finish: one nearly whole 64 KiB frame (the most a
+    connection may make the host buffer), the rest a header and a few bytes."""
+
+    async def one(size: int) -> str:
+        client = await Abuser.connect(server)
+        client.send_raw(HEADER.pack(MAX_FRAME) + b"\x81" * size)
+        return (await refusal(client))["code"]
+
+    sizes = [MAX_FRAME - 1] * 2 + [3] * (count - 2)
+    return list(await asyncio.gather(*(one(size) for size in sizes)))
+
+
+async def silent(server: HostServer, count: int) -> list[str]:
+    async def one() -> str:
+        client = await Abuser.connect(server)
+        return (await refusal(client))["code"]
+
+    return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+async def bad_hellos(server: HostServer, stale: str) -> list[tuple[str, str]]:
+    """Hellos the table must refuse, each with its own code, all fatal."""
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("bad_token", {"token": "x" * 43}),
+        ("bad_token", {"token": stale}),
+        ("table_full", {"token": ""}),  # an empty token asks for a fresh seat: none is free
+        ("wrong_table", {"table_id": "not-this-table"}),
+        ("version", {"version": PROTOCOL_VERSION + 1}),
+        ("table_full", {}),
+    ]
+    seen = []
+    for expected, extra in cases:
+        client = await Abuser.connect(server)
+        version = extra.pop("version", PROTOCOL_VERSION)
+        client.send(Hello(version=version, name="Intruder", **extra))
+        seen.append((expected, (await refusal(client))["code"]))
+    return seen
+
+
+async def ping_flood_before_hello(server: HostServer) -> str:
+    """Thousands of valid pings and never a hello: the rate limit applies before hello
+    too, and there every error is fatal."""
+    client = await Abuser.connect(server)
+    client.send_raw(Ping(t=1.0).encode() * 3000)
+    return (await refusal(client))["code"]
+
+
+async def stolen_seat_flood(
+    server: HostServer, token: str, last_action: BidMsg | None
+) -> tuple[list[str], list[bool], int]:
+    """A second connection with seat 0's token takes the seat over, replays seat 0's last
+    action (acked as a duplicate, applied never), then floods the seat with pings: rate
+    limited, struck out, closed. Returns the error codes, the acks' duplicate flags and
+    the number of pongs."""
+    client = await Abuser.connect(server)
+    client.send(Hello(version=PROTOCOL_VERSION, name="Thief", token=token))
+    assert (await client.expect("welcome"))["seat"] == 0
+    replays = last_action.encode() * 5 if last_action is not None else b""
+    client.send_raw(replays + Ping(t=2.0).encode() * FLOOD)
+    while await client.next_frame() is not None:
+        pass
+    errors = [p for p in client.received if p["type"] == "error"]
+    assert errors[-1]["fatal"] is True and not any(e["fatal"] for e in errors[:-1])
+    acks = [p["duplicate"] for p in client.received if p["type"] == "ack"]
+    pongs = sum(p["type"] == "pong" and p["t"] == 2.0 for p in client.received)
+    await client.close()
+    return [e["code"] for e in errors], acks, pongs
+
+
+FLOOD = LIMITS.burst + 10 * LIMITS.max_strikes
+"""Pings in the thief's flood: at the default 100 a second the bucket would need a whole
+second of processing to refill that many, so the flood always outruns it."""
+
+
+async def saturate_address(server: HostServer) -> tuple[int, int]:
+    """Open connections from 127.0.0.1 until the host refuses one; return how many it
+    admitted and how many frames the refused one got (none: it is reset at once)."""
+    admitted: list[Abuser] = []
+    try:
+        while True:
+            client = await Abuser.connect(server)
+            if await client.next_frame() is None:  # an admitted connection is pinged at once
+                frames = len(client.received)
+                await client.close()
+                return len(admitted), frames
+            admitted.append(client)
+            assert len(admitted) <= LIMITS.max_per_address, "the per-address cap never bit"
+    finally:
+        for client in admitted:
+            await client.close()
+
+
+# ---- the abused match ----------------------------------------------------------------------
+
+
+async def abused_match() -> tuple[Outcome, dict[str, Any]]:
+    held = Held()
+    seen: dict[str, Any] = {}
+    async with running_host(seed=SEED, players=4, limits=LIMITS) as server:
+        stop = asyncio.Event()
+        watch = asyncio.create_task(sampler(server, held, stop))
+        tracemalloc.reset_peak()
+        clients, tokens = await seat_four_bots(server)
+        match_started = asyncio.Event()
+        hand_two = asyncio.Event()
+
+        def on_broadcast(events: list[dict[str, Any]]) -> None:
+            match = server.table.match
+            if match is not None:
+                match_started.set()
+                if match.hand_number >= 2 and match.turn == 0:
+                    hand_two.set()
+
+        server.on_broadcast.append(on_broadcast)
+        on_broadcast([])
+        abuse_done = asyncio.Event()
+        rng = random.Random(SEED)
+
+        async def seat_zero() -> SeatView:
+            first = clients[0]
+            with contextlib.suppress(ConnectionError):
+                return await play_as_bot(first)
+            seen["bye"] = [p.get("code") for p in first.received if p["type"] == "bye"]
+            await first.close()
+            await abuse_done.wait()
+            again = await open_client(server)
+            welcome = await again.hello("Bot0", token=tokens[0])
+            assert welcome["seat"] == 0
+            clients.append(again)
+            return await play_as_bot(again)
+
+        async def abuse() -> None:
+            await match_started.wait()
+            start = tracemalloc.get_traced_memory()[0]
+            tracemalloc.reset_peak()
+            first_wave = asyncio.gather(
+                garbage(server, rng),
+                oversize(server),
+                half_frames(server, 6),
+                silent(server, 6),
+                bad_hellos(server, stale="A" * 32),
+                ping_flood_before_hello(server),
+            )
+            await hand_two.wait()
+            last = next(
+                (
+                    e
+                    for e in reversed(server.journal.entries() if server.journal else [])
+                    if e["op"] == "bid" and e["seat"] == 0
+                ),
+                None,
+            )
+            replay = BidMsg(id=last["id"], bid=last["value"]) if last else None
+            seen["thief"] = await stolen_seat_flood(server, tokens[0], replay)
+            (
+                seen["garbage"],
+                seen["oversize"],
+                seen["half"],
+                seen["silent"],
+                seen["hellos"],
+                seen["preflood"],
+            ) = await first_wave
+            # Only the three bots still playing may be left before the address fills up.
+            await until(
+                lambda: not server.anonymous and set(server.connections) == {1, 2, 3},
+                "the abusers' connections to be gone",
+            )
+            seen["stalled_at"] = server.table.match.turn if server.table.match else None
+            seen["saturation"] = await saturate_address(server)
+            await until(lambda: not server.anonymous, "the saturating connections to be gone")
+            seen["abuse_growth"] = tracemalloc.get_traced_memory()[1] - start
+            abuse_done.set()
+
+        abuser = asyncio.create_task(abuse())
+        finals = await asyncio.wait_for(
+            asyncio.gather(seat_zero(), *(play_as_bot(c) for c in clients[1:])), 90
+        )
+        await abuser
+        peak = tracemalloc.get_traced_memory()[1]
+        stop.set()
+        await watch
+        seen["after"] = (len(server.anonymous), sorted(server.connections))
+        seen["pending_after"] = sum(c.decoder.pending for c in server.connections.values())
+        moves = journal_moves(server)
+        for client in clients:
+            await client.close()
+    return Outcome(list(finals), moves, peak, held), seen
+
+
+ABUSE_GROWTH_BOUND = 8 * 1024 * 1024
+"""Stated bound: while the abuse goes on, the process's traced memory (host, bots and
+abusers together) may grow by at most 8 MiB over what it held when the abuse began.
+The host's limits allow it far less: two connections holding a 64 KiB half frame, the
+others a few bytes each, one 16 KiB read at a time per connection."""
+LEAK_BOUND = 2 * 1024 * 1024
+"""The abused run's peak may exceed the peaceful run's by at most 2 MiB: the abuse
+leaves nothing behind (the peak of both runs is the bots' frame logs at the end)."""
+
+
+async def test_a_match_under_abuse_ends_exactly_as_in_peace() -> None:
+    tracemalloc.start()
+    try:
+        gc.collect()
+        peace = await peaceful_match()
+        gc.collect()
+        abused, seen = await abused_match()
+    finally:
+        tracemalloc.stop()
+
+    # The same match: every deal, bid and card, the same scores and winner.
+    assert abused.moves == peace.moves
+    assert len([m for m in peace.moves if m[0] == "deal"]) >= 2
+    assert [f.scores for f in abused.finals] == [f.scores for f in peace.finals]
+    assert {f.winner for f in abused.finals} == {peace.finals[0].winner} != {None}
+
+    # Every abuser got what its abuse deserves.
+    assert set(seen["garbage"]) == {"bad_frame", "too_big"}
+    assert seen["garbage"].count("too_big") == 12
+    assert seen["oversize"] == ["too_big"] * 4
+    assert seen["half"] == ["slow_frame"] * 6
+    assert seen["silent"] == ["handshake"] * 6
+    assert [code for _, code in seen["hellos"]] == [want for want, _ in seen["hellos"]]
+    assert seen["preflood"] == "rate_limited"
+    thief_codes, thief_acks, thief_pongs = seen["thief"]
+    assert thief_codes == ["rate_limited"] * LIMITS.max_strikes
+    assert thief_acks == [True] * 5  # replays of an applied action: duplicates
+    assert LIMITS.burst - 10 <= thief_pongs <= FLOOD - LIMITS.max_strikes
+    assert seen["bye"] == ["replaced"]  # the rightful bot was told, then came back
+    assert seen["stalled_at"] == 0  # the match waited for seat 0 during the saturation
+    admitted, frames_to_refused = seen["saturation"]
+    assert admitted == LIMITS.max_per_address - 3  # three bots hold the other places
+    assert frames_to_refused == 0
+
+    # What the host holds stayed bounded, and went back to nothing.
+    held = abused.held
+    assert held.samples > 10 and peace.held.samples > 0
+    assert held.connections <= LIMITS.max_per_address
+    assert held.largest_pending <= MAX_FRAME + HEADER.size
+    assert held.pending <= 2 * (MAX_FRAME + HEADER.size) + 64 * 1024
+    assert held.send_buffers <= LIMITS.max_send_buffer
+    assert seen["after"] == (0, [0, 1, 2, 3])
+    assert seen["pending_after"] == 0
+    assert seen["abuse_growth"] < ABUSE_GROWTH_BOUND
+    assert abused.traced_peak - peace.traced_peak < LEAK_BOUND
+
+
+# ---- single limits -----------------------------------------------------------------------------
+
+
+async def test_a_valid_token_takes_the_seat_over_and_the_first_connection_hears_replaced() -> None:
+    async with running_host(players=2, limits=LIMITS) as server:
+        first = await open_client(server)
+        welcome = await first.hello("Ann")
+        other = await open_client(server)
+        await other.hello("Bob")
+        await first.expect("state")
+        second = await open_client(server)
+        again = await second.hello("Ann again", token=welcome["token"])
+        assert again["seat"] == welcome["seat"]
+        assert again["token"] == welcome["token"]
+        assert await asyncio.wait_for(first.closed_by_host(), DEADLINE)
+        byes = [p for p in first.received if p["type"] == "bye"]
+        assert [b["code"] for b in byes] == ["replaced"]
+        assert byes[0]["reason"]
+        # The new connection is the seat now: it is answered, and the name stays the first.
+        state = await second.expect("state")
+        assert state["table"]["seats"][welcome["seat"]]["name"] == "Ann"
+        assert state["table"]["seats"][welcome["seat"]]["connected"] is True
+        second.send(Ping(t=5.0))
+        assert (await second.expect("pong"))["t"] == 5.0
+        for client in (first, second, other):
+            await client.close()
+
+
+HOSTILE_NAMES = {
+    "markup": ("[red]x[/red]", "[red]x[/red]"),
+    "escape sequences": ("\x1b[31mred\x1b[0m\x1b]0;t\x07", "[31mred[0m]0;t"),
+    "bidi and zero width": ("a\u202eb\u200bc\u2066d", "abcd"),
+    "newlines and tabs": ("Ann\n\tB\r\x0b", "Ann B"),
+    "only control characters": ("\x00\x01\x1b\x7f\x9b\u200b\u202e", "Player 1"),
+    "only spaces": (" \u3000\u00a0 ", "Player 1"),
+    "exactly 24": ("W" * MAX_NAME, "W" * MAX_NAME),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_NAMES))
+async def test_a_hostile_name_is_stored_clean(case: str) -> None:
+    raw, stored = HOSTILE_NAMES[case]
+    async with running_host(players=2, limits=LIMITS) as server:
+        client = await open_client(server)
+        welcome = await client.hello(raw)
+        name = server.table.seats[welcome["seat"]].name
+        assert name == stored
+        assert 0 < len(name) <= MAX_NAME
+        assert all(ch.isprintable() for ch in name)
+        state = await client.expect("state")
+        assert TableInfo.from_wire(state["table"]).seats[0].name == stored
+        await client.close()
+
+
+async def test_a_name_over_24_characters_is_refused_with_a_sentence() -> None:
+    """The codec bounds `name` at 24 characters before the table sees it: a 200-character
+    name is a bad message (fatal during the handshake), not silently cut."""
+    async with running_host(players=2, limits=LIMITS) as server:
+        client = await Abuser.connect(server)
+        client.send(Hello(version=PROTOCOL_VERSION, name="N" * 200))
+        error = await refusal(client)
+        assert error["code"] == "bad_message"
+        assert "24" in error["message"]
+        assert all(seat.kind == "empty" for seat in server.table.seats)
+
+
+async def test_a_long_or_hostile_table_name_still_reaches_clients_readable() -> None:
+    async with running_host(players=2, name="The \x1b[5mvery long table name\x1b[0m of Ann") as s:
+        client = await open_client(s)
+        await client.hello("Ann")
+        state = await client.expect("state")
+        info = TableInfo.from_wire(state["table"])
+        assert 0 < len(info.name) <= MAX_NAME and info.name.isprintable()
+        await client.close()
+
+
+async def test_half_frames_before_and_after_hello_are_closed_with_slow_frame() -> None:
+    async with running_host(players=2, limits=LIMITS) as server:
+        early = await Abuser.connect(server)
+        early.send_raw(HEADER.pack(100) + b"\x85")
+        seated = await Abuser.connect(server)
+        seated.send(Hello(version=PROTOCOL_VERSION, name="Slow"))
+        await seated.expect("welcome")
+        seated.send_raw(HEADER.pack(100) + b"\x85\xa4type")
+        for client in (early, seated):
+            error = await refusal(client)
+            assert error["code"] == "slow_frame"
+        await until(lambda: not server.anonymous and not server.connections, "both gone")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="host/server.py Connection.read_message: the partial-frame clock (_frame_started) "
+    "is not reset when a frame completes, so a client whose every read ends mid-frame is "
+    "cut off with slow_frame after partial_frame_seconds although each frame arrives at "
+    "once. Fix: set self._frame_started = None whenever decoder.feed() yields a frame.",
+)
+async def test_frames_that_keep_arriving_split_are_not_mistaken_for_a_slow_frame() -> None:
+    async with running_host(players=2, limits=LIMITS) as server:
+        client = await open_client(server)
+        await client.hello("Chopper")
+        ping = Ping(t=3.0).encode()
+        half = len(ping) // 2
+        client.send_raw(ping[:half])
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 3 * LIMITS.partial_frame_seconds
+        pongs = 0
+        while loop.time() < end:
+            client.send_raw(ping[half:] + ping[:half])  # finish one, start the next
+            payload = await client.expect("pong", timeout=5.0)  # each ping is answered
+            assert payload["t"] == 3.0
+            pongs += 1
+        assert pongs > 3
+        client.send_raw(ping[half:])
+        assert (await client.expect("pong", timeout=5.0))["t"] == 3.0
+        await client.close()
+
+
+async def test_pings_before_hello_are_rate_limited_too() -> None:
+    async with running_host(players=2, limits=LIMITS) as server:
+        client = await Abuser.connect(server)
+        client.send_raw(Ping(t=1.0).encode() * (LIMITS.burst * 3))
+        assert (await client.refusal())["code"] == "rate_limited"
+        pongs = [p for p in client.received if p["type"] == "pong"]
+        assert len(pongs) <= LIMITS.burst
+
+
+async def test_after_leave_the_connection_no_longer_acts_for_the_seat() -> None:
+    """The seat is a bot's after `leave`: the leaver hears bye "left" and is closed, and
+    an action it sends anyway is never applied."""
+    async with running_host(players=2, bot_delay=60.0, limits=LIMITS) as server:
+        first, second = await open_client(server), await open_client(server)
+        seats = {(await first.hello("A"))["seat"]: first, (await second.hello("B"))["seat"]: second}
+        match = server.table.match
+        assert match is not None and match.turn is not None
+        leaver = seats[match.turn]
+        seat = match.turn
+        leaver.send(Leave())
+        await until(lambda: server.table.seats[seat].kind == "bot", "the seat to pass to a bot")
+        bids = list(match.hand.bids)
+        leaver.send(BidMsg(id=leaver.new_id(), bid=None if seat != match.dealer else 2))
+        assert await asyncio.wait_for(leaver.closed_by_host(), DEADLINE)
+        assert [p["code"] for p in leaver.received if p["type"] == "bye"] == ["left"]
+        assert not [p for p in leaver.received if p["type"] == "ack" and not p["duplicate"]]
+        assert match.hand.bids == bids  # the bot's seat is the bot's: nothing applied
+        assert server.connections.get(seat) is None
+        for client in seats.values():
+            await client.close()
+
+
+async def test_a_seated_flood_is_rate_limited_then_struck_out_and_others_play_on() -> None:
+    limits = Limits(messages_per_second=50, burst=20, max_strikes=5)
+    async with running_host(players=2, limits=limits) as server:
+        flooder, player = await open_client(server), await open_client(server)
+        await flooder.hello("Flood")
+        await player.hello("Calm")
+        flooder.send_raw(Ping(t=8.0).encode() * 100)
+        assert await asyncio.wait_for(flooder.closed_by_host(), DEADLINE)
+        errors = [p for p in flooder.received if p["type"] == "error"]
+        assert [e["code"] for e in errors] == ["rate_limited"] * limits.max_strikes
+        assert [e["fatal"] for e in errors] == [False] * (limits.max_strikes - 1) + [True]
+        pongs = [p for p in flooder.received if p["type"] == "pong" and p["t"] == 8.0]
+        # The bucket starts full; the client's own pongs to the host's pings use it too.
+        assert limits.burst - 3 <= len(pongs) <= 100 - limits.max_strikes
+        player.send(Ping(t=9.0))
+        assert (await player.expect("pong"))["t"] == 9.0
+        await player.close()
+
+
+async def test_the_connection_caps_refuse_without_a_frame_and_free_up() -> None:
+    limits = Limits(max_connections=3, max_per_address=16)
+    async with running_host(players=2, limits=limits) as server:
+        held = [await Abuser.connect(server) for _ in range(3)]
+        for client in held:
+            assert (await client.next_frame())["type"] == "ping"  # admitted: pinged at once
+        refused = await Abuser.connect(server)
+        assert await refused.next_frame() is None
+        assert refused.received == []
+        await held[0].close()
+        await until(lambda: len(server.anonymous) == 2, "a place to free up")
+        late = await open_client(server)
+        assert (await late.hello("Late"))["type"] == "welcome"
+        for client in (*held[1:], refused):
+            await client.close()
+        await late.close()
