@@ -27,8 +27,11 @@ log = logging.getLogger("pitchnet.bot")
 class HeadlessPlayer:
     """One bot seat: reads the connection's news from a queue and answers its turns."""
 
-    def __init__(self, host: str, port: int, name: str, kind: str, password: str | None) -> None:
+    def __init__(
+        self, host: str, port: int, name: str, kind: str, password: str | None, think: float = 0
+    ) -> None:
         self.name = name
+        self.think = think
         self.bot = make_bot(kind, seed=0)
         self.tokens = TokenStore()
         self.news: asyncio.Queue[Any] = asyncio.Queue()
@@ -94,15 +97,23 @@ class HeadlessPlayer:
             return None  # already answered this state, or the answer is still in flight
         if view.phase == "hand_over" and not table.seats[view.seat].ready:
             self._acted = key
-            self.connection.ready()
+            self._later(self.connection.ready)
         elif view.my_turn and view.phase in ("bidding", "playing"):
             self._acted = key
             decision = self.bot.decide(view)
             if decision.kind == "bid":
-                self.connection.bid(decision.bid)
+                self._later(self.connection.bid, decision.bid)
             else:
-                self.connection.play(str(decision.card))
+                self._later(self.connection.play, str(decision.card))
         return None
+
+    def _later(self, act: Any, *args: Any) -> None:
+        """Act now, or after `think` seconds (like a person pausing); the action is sent,
+        or queued for the next connection, whatever happened to the link meanwhile."""
+        if self.think > 0:
+            asyncio.get_running_loop().call_later(self.think, act, *args)
+        else:
+            act(*args)
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -110,7 +121,8 @@ async def run(args: argparse.Namespace) -> int:
 
     host, port = parse_address(args.address, DEFAULT_PORT)
     names = [args.name] if args.count == 1 else [f"{args.name} {i + 1}" for i in range(args.count)]
-    players = [HeadlessPlayer(host, port, n, args.kind, args.password) for n in names]
+    think = max(0.0, getattr(args, "think", 0.0))
+    players = [HeadlessPlayer(host, port, n, args.kind, args.password, think) for n in names]
     results = await asyncio.gather(*(p.play() for p in players))
     return max(results, default=0)
 

@@ -117,6 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--name", default="Bot", help="name prefix (default Bot)")
     bot.add_argument("--kind", default="heuristic", help="heuristic or random")
     bot.add_argument("--password", help="the table's password, if it has one")
+    bot.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="pause before each action, so a match lasts long enough to watch (default 0)",
+    )
     _add_interface(bot)
     _add_log_level(bot)
 
