@@ -296,8 +296,8 @@ class Connection:
     def _welcomed(self, welcome: Welcome) -> None:
         self.connected, self._stored = True, False
         self.token, self.seat, self.table_id = welcome.token, welcome.seat, welcome.table_id
-        if welcome.heartbeat > 0:
-            self.heartbeat = welcome.heartbeat
+        # A host's word, so bounded: a tiny interval from a hostile host must not spin us.
+        self.heartbeat = min(max(welcome.heartbeat, 0.1), 30.0)
         last_id = getattr(welcome, "last_id", 0)  # newer hosts say which id they applied last
         if type(last_id) is int and last_id > self._next_id:
             self._next_id = last_id

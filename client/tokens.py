@@ -10,6 +10,7 @@ key to a seat at one table; a stale one is refused by the host and forgotten her
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -43,8 +44,10 @@ class TokenStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary = self.path.with_suffix(".tmp")
-            temporary.write_text(json.dumps([asdict(s) for s in seats[-MAX_SEATS:]]), "utf-8")
-            temporary.chmod(0o600)  # a token is a key to a seat
+            # A token is a key to a seat: the file is the owner's alone from the start.
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(json.dumps([asdict(s) for s in seats[-MAX_SEATS:]]))
             temporary.replace(self.path)
         except OSError:
             pass

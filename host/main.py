@@ -10,12 +10,16 @@ import sys
 from pathlib import Path
 
 from host.server import HostConfig, HostServer
+from pitchnet.protocol import STRING_LIMITS
 
 
 def config_from_args(args: argparse.Namespace) -> HostConfig:
     password = args.password
     if args.password_file:
         password = Path(args.password_file).read_text(encoding="utf-8").strip()
+    limit = STRING_LIMITS["password"]
+    if password and len(password) > limit:
+        raise ValueError(f"the password is longer than the {limit} characters a client can send")
     return HostConfig(
         name=args.name,
         port=args.port,
@@ -59,6 +63,9 @@ def main(args: argparse.Namespace) -> int:
         config = config_from_args(args)
     except OSError as exc:
         print(f"pitchnet host: cannot read the password file: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"pitchnet host: {exc}", file=sys.stderr)
         return 2
     try:
         return asyncio.run(serve(config))

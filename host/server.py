@@ -145,7 +145,10 @@ class Connection:
             if not data:
                 raise ConnectionResetError("peer closed the connection")
             self.last_heard = time.monotonic()
+            before = len(self._queue)
             self._queue.extend(self.decoder.feed(data))
+            if len(self._queue) > before:
+                self._frame_started = None  # what is left is a new frame, started now
         return parse_client_message(self._queue.popleft())
 
 

@@ -137,13 +137,6 @@ async def test_a_seat_token_comes_back_without_the_password() -> None:
         await bob.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="host/main.py config_from_args (and HostConfig) accept a password longer than the "
-    "128 characters a hello may carry (pitchnet/protocol.py STRING_LIMITS['password']), so "
-    "nobody can ever join that table. Fix: refuse it at start-up with a sentence "
-    "(exit 2), or raise the limit.",
-)
 async def test_every_password_the_host_accepts_can_be_sent_by_a_client() -> None:
     long_password = "p" * (STRING_LIMITS["password"] + 1)
     try:
