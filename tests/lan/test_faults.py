@@ -17,7 +17,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -108,6 +108,24 @@ def test_baseline_table_is_found_by_id_through_zeroconf(baseline: Baseline) -> N
     assert len(result.deals) >= 3, "the seeded match should last three hands"
     assert all(len(deck) == 52 and len(set(deck)) == 52 for deck in result.deals)
     assert compare(result, result) == []  # and no action journaled twice
+
+
+def test_the_comparison_catches_a_changed_play_and_an_action_applied_twice(
+    baseline: Baseline,
+) -> None:
+    """The judge of every fault test can fail: a different play, other scores, or one
+    client action journaled twice are each reported."""
+    good = baseline.result
+    actions = list(good.actions)
+    index = next(i for i, a in enumerate(actions) if a[0] == "play")
+    actions[index] = ("play", actions[index][1], "XX")
+    changed = replace(good, actions=tuple(actions))
+    assert any("bids/plays differ" in p for p in compare(changed, good))
+    assert any("scores" in p for p in compare(replace(good, scores=(0, 0, 0, 0)), good))
+    entries = list(good.entries)
+    first = next(i for i, e in enumerate(entries) if e["op"] == "bid")
+    twice = replace(good, entries=tuple([*entries[: first + 1], *entries[first:]]))
+    assert any("more than once" in p for p in compare(twice, good))
 
 
 def test_player_process_killed_mid_hand_and_restarted(lan: Lan, baseline: Baseline) -> None:
