@@ -136,6 +136,7 @@ class Connection:
         self._next_id = time.time_ns() // 1_000_000
         """Ids start from the clock so a restarted client never reuses an old id."""
         self._unacked: dict[int, Message] = {}
+        self._turn: tuple[int | None, int | None] = (None, None)
         self._last_heard = 0.0
 
     # ---- actions ---------------------------------------------------------------------------
@@ -144,10 +145,12 @@ class Connection:
         return self._act(lambda i: Start(id=i))
 
     def bid(self, amount: int | None) -> int:
-        return self._act(lambda i: BidMsg(id=i, bid=amount))
+        hand, step = self._turn
+        return self._act(lambda i: BidMsg(id=i, bid=amount, hand=hand, step=step))
 
     def play(self, card: str) -> int:
-        return self._act(lambda i: PlayMsg(id=i, card=card))
+        hand, step = self._turn
+        return self._act(lambda i: PlayMsg(id=i, card=card, hand=hand, step=step))
 
     def ready(self) -> int:
         return self._act(lambda i: Ready(id=i))
@@ -261,14 +264,20 @@ class Connection:
         """Ping every heartbeat; a silent host is dead after `dead_after` seconds (or
         `connect_timeout` before the welcome, when the host owes us nothing yet)."""
         loop = asyncio.get_running_loop()
+        next_ping = loop.time()
         while True:
-            await asyncio.sleep(min(self.heartbeat, self.dead_after / 3))
             limit = self.dead_after if self.connected else self.connect_timeout
-            silent = loop.time() - self._last_heard
-            if silent > limit:
-                raise Lost(f"No word from the host for {silent:.0f} seconds.")
+            deadline = self._last_heard + limit
+            now = loop.time()
+            if now > deadline:
+                raise Lost(f"No word from the host for {now - self._last_heard:.0f} seconds.")
+            wake = deadline  # the exact moment the host would count as gone
             if self.connected:
-                self._send(Ping(t=time.time()))
+                if now >= next_ping:
+                    self._send(Ping(t=time.time()))
+                    next_ping = now + self.heartbeat
+                wake = min(wake, next_ping)
+            await asyncio.sleep(max(0.01, wake - now + 0.001))
 
     # ---- frames in -------------------------------------------------------------------------
 
@@ -316,6 +325,11 @@ class Connection:
             self._emit(HostError(self, "bad_host", f"The host sent a bad table: {exc}", False))
             return
         self._seq = state.seq
+        if view is not None:
+            # The turn our moves answer: a move resent after a reconnect that lands in a
+            # later turn is refused by the host ("stale") instead of played there.
+            done = sum(len(trick.get("plays", ())) for trick in view.tricks)
+            self._turn = (view.hand_number, len(view.bids) + done + len(view.trick))
         self._emit(StateReceived(self, state.seq, table, view, list(state.events)))
 
     def _error(self, error: ErrorMsg) -> None:

@@ -273,7 +273,7 @@ class HostServer:
         try:
             await self._serve(conn)
         except (ConnectionError, asyncio.IncompleteReadError, TimeoutError) as exc:
-            log.info("%s gone: %s", conn.peer, exc or type(exc).__name__)
+            log.info("%s gone: %s", conn.peer, str(exc) or type(exc).__name__)
         except ProtocolError as exc:
             log.info("%s refused: %s (%s)", conn.peer, exc.message, exc.code)
             conn.error(exc.code, exc.message, fatal=True)

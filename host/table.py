@@ -171,6 +171,8 @@ class Table:
     def _rejoin(self, token: str) -> int:
         for index, seat in enumerate(self.seats):
             if seat.kind == "human" and hmac.compare_digest(seat.token.encode(), token.encode()):
+                if seat.substitute:
+                    seat.ready = False  # the stand-in was ready for them; they decide now
                 seat.connected, seat.substitute, seat.away_since = True, False, None
                 self._event(kind="connected", seat=index)
                 return index
@@ -211,12 +213,14 @@ class Table:
         if isinstance(msg, Start):
             self._start_requested(seat, action_id)
         elif isinstance(msg, BidMsg):
+            self._check_turn(msg.hand, msg.step)
             self._apply(seat, "bid", msg.bid, action_id)
         elif isinstance(msg, PlayMsg):
             try:
                 card = Card.parse(msg.card)
             except CardParseError as exc:
                 raise ProtocolError("bad_card", str(exc)) from None
+            self._check_turn(msg.hand, msg.step)
             self._apply(seat, "play", card, action_id)
         elif isinstance(msg, Ready):
             self._ready(seat, action_id)
@@ -225,6 +229,14 @@ class Table:
         else:
             raise ProtocolError("unexpected", f"{msg.TYPE!r} is not an action")
         return True
+
+    def _check_turn(self, hand_number: int | None, step: int | None) -> None:
+        """Refuse a move meant for another turn (one resent after a bot stood in, say)."""
+        if hand_number is None or step is None or self.match is None:
+            return
+        hand = self.match.hand
+        if hand is None or (hand_number, step) != (self.match.hand_number, hand.step):
+            raise RulesError("stale", "That move was meant for an earlier turn; nothing changed.")
 
     def _applied(self, seat: int, action_id: int | None) -> None:
         if action_id is not None:

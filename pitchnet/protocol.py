@@ -166,16 +166,25 @@ class Start(Message):
 
 @dataclass(frozen=True, slots=True)
 class BidMsg(Message):
+    """A bid (nil = pass). `hand` and `step`, from the view it answers, name the turn:
+    a bid resent after a reconnect into a later turn is refused as `stale`."""
+
     TYPE: ClassVar[str] = "bid"
     id: int
     bid: int | None
+    hand: int | None = None
+    step: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PlayMsg(Message):
+    """A card to play; `hand` and `step` as for `bid`."""
+
     TYPE: ClassVar[str] = "play"
     id: int
     card: str
+    hand: int | None = None
+    step: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

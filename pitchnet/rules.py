@@ -159,6 +159,12 @@ class Hand:
         return len(self.tricks) == HAND_SIZE
 
     @property
+    def step(self) -> int:
+        """How many bids and plays this hand has seen: with the hand number, it names one
+        turn exactly, so a move meant for an earlier turn can be told from a new one."""
+        return len(self.bids) + len(self.tricks) * self.players + len(self.trick)
+
+    @property
     def leader(self) -> int | None:
         """Who leads (or led) the current trick."""
         if self.trick:

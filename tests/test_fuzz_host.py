@@ -105,6 +105,8 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "token": st.one_of(st.none(), st.text(max_size=64)),
     "table_id": st.one_of(st.none(), st.text(max_size=12)),
     "password": st.one_of(st.none(), st.text(max_size=8)),
+    "hand": st.one_of(st.none(), st.integers(min_value=-1, max_value=4)),
+    "step": st.one_of(st.none(), st.integers(min_value=-1, max_value=30)),
 }
 
 

@@ -262,13 +262,6 @@ class ReadyNotAwaited(AssertionError):
     """The host dealt on without waiting for a player who was back at the table."""
 
 
-@pytest.mark.xfail(
-    raises=ReadyNotAwaited,
-    strict=True,
-    reason="host/table.py Table._rejoin leaves Seat.ready as _deal set it while a bot stood "
-    "in (True), so a player back from a stand-in is not waited for at the end of that hand "
-    "(and at the end of a match, a new match can start for them unasked)",
-)
 def test_player_back_from_a_stand_in_is_waited_for_before_the_next_deal(
     lan: Lan, baseline: Baseline
 ) -> None:
@@ -424,14 +417,6 @@ class StaleActionApplied(AssertionError):
     """An action the player sent before an outage was applied later, in another context."""
 
 
-@pytest.mark.xfail(
-    raises=StaleActionApplied,
-    strict=True,
-    reason="host/table.py Table.handle applies a resent action by its id alone: a bid the "
-    "player sent into a dead link (the grace-period bot then bid for them) is applied as "
-    "their bid in the NEXT hand when they reconnect on that turn (bid/play frames carry no "
-    "hand or turn, so the host cannot tell a stale one)",
-)
 def test_action_resent_after_a_bot_stood_in_is_not_applied_to_a_later_turn(
     lan: Lan, baseline: Baseline
 ) -> None:

@@ -1,0 +1,76 @@
+"""The referee's table without sockets: stale moves and players back from a stand-in."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from host.table import Table, TableOptions
+from pitchnet.cards import shuffled_deck
+from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Hello, PlayMsg, Ready
+from pitchnet.rules import Phase, RulesError
+from pitchnet.views import seat_view
+
+
+def _table(players: int = 2) -> tuple[Table, list[str]]:
+    table = Table(
+        "t1", "Test", TableOptions(players=players), lambda key: shuffled_deck(random.Random(key))
+    )
+    tokens = []
+    for i in range(players):
+        seat = table.join(Hello(PROTOCOL_VERSION, f"P{i}"))
+        tokens.append(table.token_of(seat))
+    return table, tokens
+
+
+def test_stale_moves_change_nothing_and_current_ones_apply() -> None:
+    table, _ = _table()
+    match = table.match
+    assert match is not None and match.hand is not None
+    seat = match.turn
+    before = seat_view(match, seat).to_wire()
+    for hand_number, step in ((match.hand_number - 1, 0), (match.hand_number, 1)):
+        with pytest.raises(RulesError) as refused:
+            table.handle(seat, BidMsg(id=1, bid=None, hand=hand_number, step=step))
+        assert refused.value.code == "stale"
+    assert seat_view(match, seat).to_wire() == before
+    assert table.seats[seat].last_id == 0
+    assert table.handle(seat, BidMsg(id=1, bid=None, hand=match.hand_number, step=0))
+    assert match.hand.step == 1
+
+
+def _finish_hand(table: Table) -> None:
+    """Play the current hand out: bots for the seats they hold, people's moves by hand."""
+    match = table.match
+    assert match is not None
+    while match.hand is not None and not match.hand.complete:
+        seat = match.turn
+        if table.seats[seat].played_by_bot:
+            assert table.act_for_bot()
+            continue
+        view = seat_view(match, seat)
+        next_id = table.seats[seat].last_id + 1
+        if view.legal_bids:
+            table.handle(seat, BidMsg(id=next_id, bid=view.legal_bids[-1]))
+        else:
+            table.handle(seat, PlayMsg(id=next_id, card=view.legal_plays[0]))
+
+
+def test_a_player_back_from_a_stand_in_is_waited_for_after_the_hand() -> None:
+    table, tokens = _table()
+    table.disconnected(0)
+    assert table.substitute_absent(0)
+    _finish_hand(table)
+    table.handle(1, Ready(id=table.seats[1].last_id + 1))  # seat 0 is away: deal on
+    assert table.match.phase is Phase.BIDDING
+    assert table.seats[0].ready  # dealt while a bot stood in, which is always ready
+    table.join(Hello(PROTOCOL_VERSION, "back", token=tokens[0]))
+    assert not table.seats[0].ready  # back: the player decides when to deal on
+    _finish_hand(table)
+    if table.match.phase is Phase.MATCH_OVER:
+        return  # hand 2 ended the match: the same wait applies, checked in the LAN tests
+    table.handle(1, Ready(id=table.seats[1].last_id + 1))
+    assert table.match.phase is Phase.HAND_OVER  # still waiting for seat 0
+    table.handle(0, Ready(id=table.seats[0].last_id + 1))
+    assert table.match.phase is Phase.BIDDING  # both ready: the next hand is dealt
