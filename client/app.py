@@ -166,11 +166,9 @@ class PitchApp(App[None]):
         return connection
 
     async def _locate(self, table_id: str) -> tuple[str, int] | None:
-        """Where the table with this id is now (a restarted host may have a new address)."""
-        from client.discovery import find_table
+        from client.discovery import locate  # zeroconf loads only if a table moved
 
-        found = await find_table(self.options.interface, table_id, 1.5)
-        return (found.host, found.port) if found is not None else None
+        return await locate(self.options.interface, table_id)
 
     def dial(self) -> None:
         """Start the connection made by `join`. Called by the connecting screen after its

@@ -358,3 +358,11 @@ def _interface_network(
         return ipaddress.ip_network(f"{interface}/{prefix}", strict=False)
     except ValueError:
         return None
+
+
+async def locate(
+    interface: str | None, table_id: str, timeout: float = 1.5
+) -> tuple[str, int] | None:
+    """Where the table with this id is now (a host resumed elsewhere has a new address)."""
+    found = await find_table(interface, table_id, timeout)
+    return (found.host, found.port) if found is not None else None

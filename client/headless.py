@@ -14,9 +14,11 @@ import argparse
 import asyncio
 import logging
 import sys
+from functools import partial
 from typing import Any
 
 from client.connection import Connection, parse_address
+from client.discovery import locate
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.bots import make_bot
@@ -28,7 +30,14 @@ class HeadlessPlayer:
     """One bot seat: reads the connection's news from a queue and answers its turns."""
 
     def __init__(
-        self, host: str, port: int, name: str, kind: str, password: str | None, think: float = 0
+        self,
+        host: str,
+        port: int,
+        name: str,
+        kind: str,
+        password: str | None,
+        think: float = 0,
+        interface: str | None = None,
     ) -> None:
         self.name = name
         self.think = think
@@ -43,6 +52,7 @@ class HeadlessPlayer:
             self.news.put_nowait,
             password=password,
             remembered=(saved.table_id, saved.token) if saved else None,
+            locate=partial(locate, interface),
         )
         self._acted: tuple[int, ...] | None = None
 
@@ -122,7 +132,10 @@ async def run(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
     names = [args.name] if args.count == 1 else [f"{args.name} {i + 1}" for i in range(args.count)]
     think = max(0.0, getattr(args, "think", 0.0))
-    players = [HeadlessPlayer(host, port, n, args.kind, args.password, think) for n in names]
+    players = [
+        HeadlessPlayer(host, port, n, args.kind, args.password, think, args.interface)
+        for n in names
+    ]
     results = await asyncio.gather(*(p.play() for p in players))
     return max(results, default=0)
 
