@@ -15,7 +15,7 @@ import errno
 import logging
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -158,15 +158,9 @@ class HostServer:
     def __init__(self, config: HostConfig) -> None:
         self.config = config
         self.limits = config.limits or Limits()
-        options = TableOptions(
-            players=config.players,
-            partnership=config.partnership,
-            target=config.target,
-            bots=config.bots,
-            password=config.password,
-            grace=config.grace,
-            substitute=config.substitute,
-        )
+        # The table's options are the config's fields of the same names.
+        shared = {f.name for f in fields(TableOptions)} & {f.name for f in fields(HostConfig)}
+        options = TableOptions(**{name: getattr(config, name) for name in shared})
         self.journal: SqliteJournal | None
         if config.resume is not None:
             self.table, self.journal, old_port = resume_table(config.resume, config.state_dir)
