@@ -117,7 +117,7 @@ class PitchApp(App[None]):
         self.tokens = TokenStore()
         self._undialled: Connection | None = None
         self.hosted: Any = None
-        self.connecting_to = ""
+        self.connecting_to = "{}:{}".format(*options.address) if options.address else ""
         self.auto_start = False
         self._offline: OfflineScreen | None = None
         self.notices: list[str] = []

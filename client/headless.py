@@ -55,6 +55,7 @@ class HeadlessPlayer:
             locate=partial(locate, interface),
         )
         self._acted: tuple[int, ...] | None = None
+        self._latest: StateReceived | None = None
 
     async def play(self) -> int:
         """Play to the end of the match; returns a process exit status."""
@@ -90,7 +91,13 @@ class HeadlessPlayer:
                 return 1
         elif isinstance(news, HostError):
             log.warning("%s: host says %s: %s", self.name, news.code, news.message)
+            if self._latest is not None and news.code == "stale":
+                # A refused move (a stale resend, say) changes nothing, so no new state
+                # will come: look at the latest one again, now nothing is in flight.
+                self._acted = None
+                return self._turn(self._latest)
         elif isinstance(news, StateReceived) and news.view is not None:
+            self._latest = news
             return self._turn(news)
         return None
 

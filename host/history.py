@@ -77,7 +77,7 @@ def _summary(match: Match, dealt: list[list[Card]], names: list[str]) -> Iterato
 
 
 def print_history(table_id: str, out: TextIO) -> None:
-    journal = SqliteJournal(journal_path(table_id))
+    journal = SqliteJournal(journal_path(table_id), lock=False)  # reading only
     try:
         print(f"Table {journal.meta('name', table_id)!r} ({table_id})", file=out)
         for line in describe(journal.entries(), journal.meta("options", {}) or {}):

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pitchnet.dirs import state_dir
 
@@ -51,10 +51,11 @@ class TableRecord:
 class SqliteJournal:
     """Append-only log of one table. `record` commits before it returns."""
 
-    def __init__(self, path: Path, *, create: bool = False) -> None:
+    def __init__(self, path: Path, *, create: bool = False, lock: bool = True) -> None:
         self.path = path
         if not create and not path.exists():
             raise JournalError(f"no journal at {path}")
+        self._lock = _hold_lock(path) if lock else None
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
@@ -141,6 +142,28 @@ class SqliteJournal:
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock
+            self._lock = None
+
+
+def _hold_lock(path: Path) -> IO[bytes] | None:
+    """One host per journal: a second `--resume` of a table that is still being hosted
+    would write a second history into the same file. The lock lasts while it is open."""
+    try:
+        import fcntl
+    except ImportError:  # not on this platform: no guard, as before
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 - held open
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise JournalError(
+            f"table {path.stem} is being hosted already (its journal is in use)"
+        ) from None
+    return handle
 
 
 def list_tables(base: Path | None = None) -> list[TableRecord]:

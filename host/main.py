@@ -9,14 +9,19 @@ import signal
 import sys
 from pathlib import Path
 
+from host.journal import JournalError
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import STRING_LIMITS
+from pitchnet.rules import Settings
 
 
 def config_from_args(args: argparse.Namespace) -> HostConfig:
     password = args.password
     if args.password_file:
         password = Path(args.password_file).read_text(encoding="utf-8").strip()
+    if not 0 <= args.bots <= args.players:
+        raise ValueError(f"--bots must be 0 to {args.players} (the number of seats)")
+    Settings(args.players, args.partnership, args.target)  # the rules' own checks
     limit = STRING_LIMITS["password"]
     if password and len(password) > limit:
         raise ValueError(f"the password is longer than the {limit} characters a client can send")
@@ -69,6 +74,6 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         return asyncio.run(serve(config))
-    except OSError as exc:
+    except (OSError, JournalError) as exc:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 1

@@ -29,6 +29,20 @@ def _players(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0 to 65535 (0: any free port)")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError("seconds must be 0 or more")
+    return value
+
+
 def _add_interface(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--interface",
@@ -71,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     host = commands.add_parser("host", help="host a table and referee its games")
     host.add_argument("--name", help="the table's name (default: a friendly one)")
     host.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})"
+        "--port", type=_port, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})"
     )
     _add_interface(host)
     host.add_argument("--players", type=_players, default=4, help="seats at the table (2-7)")
@@ -92,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--grace",
-        type=float,
+        type=_seconds,
         default=60.0,
         metavar="SECONDS",
         help="how long an absent player's seat waits before a bot plays it (default 60)",
@@ -102,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--bot-delay",
-        type=float,
+        type=_seconds,
         default=0.6,
         metavar="SECONDS",
         help="pause before a computer player acts, so people can follow (default 0.6)",

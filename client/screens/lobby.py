@@ -87,7 +87,7 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
-            return self.app.game.is_starter or None  # type: ignore[attr-defined]
+            return self.app.game.is_starter  # type: ignore[attr-defined]  # hidden otherwise
         return True
 
     def action_start(self) -> None:

@@ -36,6 +36,7 @@ class MatchEnd(HandSummary):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "Play again"),
         Binding("escape", "leave", "Leave"),
+        Binding("question_mark", "app.help", "Keys"),
     ]
     NEXT_LABEL = "Play again (Enter)"
 

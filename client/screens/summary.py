@@ -117,12 +117,19 @@ def waiting_text(game: GameState) -> Text:
 class HandSummary(ModalScreen[None]):
     """Shown over the table when a hand is scored."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Next hand")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", "Next hand"),
+        Binding("escape", "leave", "Leave"),
+        Binding("question_mark", "app.help", "Keys"),
+    ]
     NEXT_LABEL = "Next hand (Enter)"
 
     def __init__(self) -> None:
         super().__init__()
         self.sent_ready = False
+
+    def action_leave(self) -> None:
+        self.app.confirm_leave()  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

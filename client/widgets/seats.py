@@ -28,7 +28,8 @@ def presence(info: SeatInfo | None, since: float = 0.0, grace: float | None = No
     if not info.connected:
         away = max(0.0, info.away + since)
         if grace is not None:
-            return Text(f"bot in {max(0, round(grace - away))}s", style="bold red")
+            # Short enough for the narrow column: "bot 58s" = a bot plays in 58 seconds.
+            return Text(f"bot {max(0, round(grace - away))}s", style="bold red")
         return Text(f"away {round(away)}s" if away >= 1 else "away", style="bold red")
     return Text("here", style="green")
 
