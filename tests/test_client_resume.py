@@ -51,8 +51,8 @@ async def _leave_an_unfinished_table() -> tuple[str, int, list[str]]:
         await server.close()
 
 
-async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
-    table_id, seat, hand = await _leave_an_unfinished_table()
+def _play_app() -> PitchApp:
+    """`pitchnet play` as "Ann" on a LAN with no tables."""
     options = ClientOptions(
         name="Ann",
         mode="play",
@@ -60,7 +60,12 @@ async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
         play_browse_seconds=0.1,
         host_options={"port": 0, "bot_delay": 0, "advertise": False},
     )
-    app = PitchApp(options, browser_factory=NoTables)
+    return PitchApp(options, browser_factory=NoTables)
+
+
+async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
+    table_id, seat, hand = await _leave_an_unfinished_table()
+    app = _play_app()
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
@@ -77,14 +82,7 @@ async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
 
 async def test_play_can_decline_and_host_a_new_table() -> None:
     table_id, _, _ = await _leave_an_unfinished_table()
-    options = ClientOptions(
-        name="Ann",
-        mode="play",
-        interface="127.0.0.1",
-        play_browse_seconds=0.1,
-        host_options={"port": 0, "bot_delay": 0, "advertise": False},
-    )
-    app = PitchApp(options, browser_factory=NoTables)
+    app = _play_app()
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
