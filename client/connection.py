@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 DEFAULT_PORT = 7373
 BACKOFF = (0.1, 0.2, 0.4, 0.8)
 BACKOFF_CAP = 1.0
+WATCH_TICK = 0.2
+"""How often the watchdog looks at the clock (a silent host is noticed this late at most)."""
 """Retry delays: quick first tries, then about once a second (issue 5: capped near 1 s)."""
 
 Locate = Callable[[str], Awaitable[tuple[str, int] | None]]
@@ -264,14 +266,19 @@ class Connection:
         """Ping every heartbeat; a silent host is dead after `dead_after` seconds (or
         `connect_timeout` before the welcome, when the host owes us nothing yet)."""
         loop = asyncio.get_running_loop()
+        next_ping = 0.0
         while True:
-            await asyncio.sleep(min(self.heartbeat, self.dead_after / 3))
+            # A short fixed tick: silence is caught within WATCH_TICK of the limit, and a
+            # welcome that arrives mid-sleep starts the pings at most a tick late.
+            await asyncio.sleep(WATCH_TICK)
+            now = loop.time()
             limit = self.dead_after if self.connected else self.connect_timeout
-            silent = loop.time() - self._last_heard
+            silent = now - self._last_heard
             if silent > limit:
                 raise Lost(f"No word from the host for {silent:.0f} seconds.")
-            if self.connected:
+            if self.connected and now >= next_ping:
                 self._send(Ping(t=time.time()))
+                next_ping = now + self.heartbeat
 
     # ---- frames in -------------------------------------------------------------------------
 
