@@ -4,38 +4,22 @@ unless PITCHNET_REQUIRE_LAN=1 makes that a failure, as in tests/test_zeroconf.py
 
 from __future__ import annotations
 
-import asyncio
 import os
 import secrets
 import socket
 import struct
-from collections.abc import Callable
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from client.app import ClientOptions, PitchApp
 from client.screens.finder import FinderScreen
 from client.screens.lobby import LobbyScreen
 from host.server import HostConfig, HostServer
+from tests.pilot import screen_text, until
 
 LOOPBACK = "127.0.0.1"
 SIZE = (80, 24)
-
-
-def screen_text(app: PitchApp) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, timeout=10.0):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
-        await pilot.pause(0.02)
 
 
 def _loopback_multicast_problem() -> str | None:

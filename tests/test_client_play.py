@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
 from client.app import ClientOptions, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
@@ -22,23 +21,10 @@ from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
 from host.server import HostConfig, HostServer
+from tests.pilot import screen_text, until
 
 SEED = 5
 SIZE = (80, 24)
-
-
-def screen_text(app: PitchApp) -> str:
-    """What the terminal shows now, as plain lines."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, timeout=10.0):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
-        await pilot.pause(0.02)
 
 
 async def until_host(condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:

@@ -14,7 +14,8 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Start
 from pitchnet.views import seat_view
 from tests.netclient import RawClient
-from tests.test_client_play import SIZE, until
+from tests.pilot import until
+from tests.test_client_play import SIZE
 
 
 class NoTables:

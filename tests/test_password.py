@@ -33,6 +33,7 @@ from pitchnet.cli import build_parser
 from pitchnet.protocol import PROTOCOL_VERSION, SERVICE_TYPE, STRING_LIMITS, Hello, TableInfo
 from tests.fakes_zeroconf import FakeFactory
 from tests.netclient import RawClient, running_host
+from tests.pilot import screen_text, until
 from tests.test_zeroconf import LOOPBACK, _loopback_multicast_works
 
 PASSWORD = "Corn-Flakes 42"
@@ -242,19 +243,6 @@ async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(lan: Non
 
 
 # ---- the client's finder: a lock, then the prompt ----------------------------------------------
-
-
-def screen_text(app: PitchApp) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, timeout=10.0):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
-        await pilot.pause(0.02)
 
 
 @pytest.fixture(autouse=True)

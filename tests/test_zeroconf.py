@@ -322,7 +322,7 @@ def test_pick_address_prefers_the_interface_then_its_subnet_then_ipv4() -> None:
     assert pick_address(["fe80::1", "fd00::5"], None) == "fd00::5"
     assert pick_address(["127.0.0.1", "10.0.0.5"], None) == "10.0.0.5"
     with pytest.raises(BadAdvert):
-        pick_address(["fe80::1", "not an ip", "224.0.0.251", "0.0.0.0"], None)
+        pick_address(["fe80::1", "not an ip", "224.0.0.251", "::"], None)
 
 
 def test_clean_name_keeps_printable_text_only() -> None:

@@ -1,0 +1,26 @@
+"""Helpers for driving the Textual client with Pilot: read the screen, wait with a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+
+def screen_text(app: Any) -> str:
+    """What the terminal shows now, as plain lines."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def until(
+    pilot: Pilot[Any], condition: Callable[[], object], what: str, timeout: float = 10.0
+) -> None:
+    """Let the app run until `condition()` holds; fail with the screen after `timeout`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
+        await pilot.pause(0.02)
