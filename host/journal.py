@@ -21,6 +21,7 @@ from typing import IO, Any
 from pitchnet.dirs import state_dir
 
 SCHEMA_VERSION = 1
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 
 
 class JournalError(Exception):
@@ -62,6 +63,9 @@ class SqliteJournal:
             os.close(fd)
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if create:
+                # Small pages: each entry commits alone, and a commit writes whole pages.
+                self.db.execute("PRAGMA page_size=1024")
             self.db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode survives a crash of the process (what --resume is for);
             # only a power cut can lose the last entries, never corrupt the file.
@@ -77,7 +81,7 @@ class SqliteJournal:
             """
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS entries (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                seq INTEGER PRIMARY KEY,  -- rising: entries are only ever appended
                 at REAL NOT NULL,
                 entry TEXT NOT NULL
             );
@@ -106,9 +110,10 @@ class SqliteJournal:
     # ---- writing -----------------------------------------------------------------------------
 
     def record(self, entry: dict[str, Any]) -> None:
+        """Append one entry, committed when this returns (it runs before every broadcast,
+        so it is kept to one statement on one small page)."""
         self.db.execute(
-            "INSERT INTO entries (at, entry) VALUES (?, ?)",
-            (time.time(), json.dumps(entry, separators=(",", ":"))),
+            "INSERT INTO entries (at, entry) VALUES (?, ?)", (time.time(), _ENCODE(entry))
         )
 
     def set_meta(self, **values: Any) -> None:

@@ -89,6 +89,10 @@ class Connection:
         self._frame_started: float | None = None
 
     def send(self, message: Message) -> None:
+        self.send_frames(message.encode())
+
+    def send_frames(self, data: bytes) -> None:
+        """Queue already encoded frames (one or more, whole) for this peer."""
         if self.closed:
             return
         transport = self.writer.transport
@@ -99,7 +103,7 @@ class Connection:
             log.warning("%s is not reading; closing it", self.peer)
             self.abort()
             return
-        self.writer.write(message.encode())
+        transport.write(data)
 
     def error(self, code: str, message: str, *, fatal: bool = False, id: int | None = None) -> None:
         self.send(ErrorMsg(code=code, message=message, id=id, fatal=fatal))
@@ -137,7 +141,8 @@ class Connection:
             else:
                 self._frame_started = None
             try:
-                data = await asyncio.wait_for(self.reader.read(16384), wait)
+                async with asyncio.timeout(wait):  # a timer, not a task per read
+                    data = await self.reader.read(16384)
             except TimeoutError:
                 if wait < timeout:
                     continue  # the partial-frame deadline, checked above
@@ -376,8 +381,11 @@ class HostServer:
             log.error("journal write failed: %s", exc)
             conn.error("journal", "The host could not record that; try again.", id=action_id)
             return
-        if action_id is not None:
-            conn.send(Ack(id=action_id, duplicate=not applied))
+        ack = Ack(id=action_id, duplicate=not applied).encode() if action_id is not None else b""
+        if applied and not isinstance(msg, Leave):
+            self._after_change(lead=(conn, ack))  # the ack rides with the new state
+            return
+        conn.send_frames(ack)
         if isinstance(msg, Leave):
             # The seat is no longer this connection's (a bot has it, or it is free).
             del self.connections[seat]
@@ -445,17 +453,27 @@ class HostServer:
 
     # ---- after every change ----------------------------------------------------------------------
 
-    def _after_change(self) -> None:
-        """Send every connected seat its fresh snapshot, refresh the advert, wake the bots."""
+    def _after_change(self, lead: tuple[Connection, bytes] | None = None) -> None:
+        """Send every connected seat its fresh snapshot, refresh the advert, wake the bots.
+        `lead` is a frame (an ack) that goes to one connection just before its snapshot,
+        in the same write: one send fewer for the seat that acted."""
         if self._closed.is_set():
+            if lead:
+                lead[0].send_frames(lead[1])
             return
         events = self.table.take_events()
         if self.journal is not None and any(e["kind"] in ("match", "deal") for e in events):
             self.journal.set_meta(finished=self.table.state == "over")
         if self.connections:
-            states = self.table.states(events)
+            frames = self.table.state_frames(events)
             for seat, conn in list(self.connections.items()):
-                conn.send(states[seat])
+                if lead and conn is lead[0]:
+                    conn.send_frames(lead[1] + frames[seat])
+                    lead = None
+                else:
+                    conn.send_frames(frames[seat])
+        if lead:
+            lead[0].send_frames(lead[1])
         for listener in self.on_broadcast:
             listener(events)
         for event in events:

@@ -31,10 +31,11 @@ from pitchnet.protocol import (
     Start,
     State,
     TableInfo,
+    state_frames,
 )
 from pitchnet.rules import Match, Phase, RulesError, Settings
 from pitchnet.text import display_name
-from pitchnet.views import result_wire, seat_view, seat_views
+from pitchnet.views import result_wire, seat_view, split_views
 
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
@@ -468,10 +469,12 @@ class Table:
         view = seat_view(self.match, seat).to_wire() if self.match else None
         return State(seq=self.seq, table=self.info().to_wire(), view=view, events=events)
 
-    def states(self, events: list[dict[str, Any]]) -> list[State]:
-        """Every seat's snapshot for one broadcast: the table and the public part of the
-        views are built once, not once per seat."""
+    def state_frames(self, events: list[dict[str, Any]]) -> list[bytes]:
+        """Every seat's encoded snapshot for one broadcast (what `state_for` gives, seat by
+        seat). The table, the events and the public part of the views are built and packed
+        once, not once per seat: this runs after every change."""
         table = self.info().to_wire()
         if self.match is None:
-            return [State(self.seq, table, None, events) for _ in self.seats]
-        return [State(self.seq, table, view.to_wire(), events) for view in seat_views(self.match)]
+            return state_frames(self.seq, table, events, None, [{}] * len(self.seats))
+        public, private = split_views(self.match)
+        return state_frames(self.seq, table, events, public, private)

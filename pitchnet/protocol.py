@@ -81,17 +81,19 @@ def unpack_payload(body: bytes) -> dict[str, Any]:
 
 
 def _too_deep(value: Any) -> bool:
-    """True if containers nest deeper than MAX_DEPTH (checked without recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        for child in children:
-            if isinstance(child, dict | list):
-                if depth + 1 > MAX_DEPTH:
-                    return True
-                stack.append((child, depth + 1))
-    return False
+    """True if containers nest deeper than MAX_DEPTH. Walks one level at a time, keeping
+    only the containers (every client runs this on every state it receives)."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = [
+            child
+            for item in level
+            for child in (item.values() if type(item) is dict else item)
+            if type(child) is dict or type(child) is list
+        ]
+        if not level:
+            return False
+    return True
 
 
 class FrameDecoder:
@@ -348,6 +350,59 @@ def parse_client_message(payload: dict[str, Any]) -> Message:
 
 def parse_host_message(payload: dict[str, Any]) -> Message:
     return parse_message(payload, HOST_MESSAGES)
+
+
+# ---- one broadcast's state frames, packed once where the seats agree ---------------------------
+
+
+def state_frames(
+    seq: int,
+    table: dict[str, Any],
+    events: list[Any],
+    public_view: dict[str, Any] | None,
+    private_views: list[dict[str, Any]],
+) -> list[bytes]:
+    """Every seat's `state` frame for one broadcast. Frame i decodes to the same map as
+    `State(seq, table, {**private_views[i], **public_view}, events).encode()` (view None
+    when `public_view` is None). A msgpack map's entries may come in any order, so all
+    that the seats share (type, seq, table, events and the public part of the view) is
+    packed once, first, and only each seat's private entries are packed per seat."""
+    shared = b"\x85" + _map_entries({"type": "state", "seq": seq, "table": table, "events": events})
+    shared += _VIEW_KEY
+    if public_view is None:
+        bodies = [shared + b"\xc0"] * len(private_views)
+    else:
+        public = _map_entries(public_view)
+        bodies = [
+            shared + _map_header(len(public_view) + len(private)) + public + _map_entries(private)
+            for private in private_views
+        ]
+    frames = []
+    for body in bodies:
+        if len(body) > MAX_FRAME:
+            raise ValueError(f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
+        frames.append(HEADER.pack(len(body)) + body)
+    return frames
+
+
+def _packb(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+_VIEW_KEY = msgpack.packb("view")
+
+
+def _map_header(size: int) -> bytes:
+    if size <= 15:
+        return bytes([0x80 | size])
+    if size <= 0xFFFF:
+        return b"\xde" + size.to_bytes(2, "big")
+    return b"\xdf" + size.to_bytes(4, "big")
+
+
+def _map_entries(mapping: dict[str, Any]) -> bytes:
+    """A map's packed keys and values without its header, to splice into a bigger map."""
+    return _packb(mapping)[len(_map_header(len(mapping))) :]
 
 
 # ---- the table part of a `state` message ------------------------------------------------------

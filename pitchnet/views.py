@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from pitchnet.cards import Card
+from pitchnet.cards import FULL_DECK, Card
 from pitchnet.rules import HandResult, Match, Phase, Trick
 
 
@@ -197,14 +197,25 @@ def seat_view(match: Match, seat: int) -> SeatView:
     """The view of `seat`: its own cards, the public table, and nothing else."""
     if not 0 <= seat < match.settings.players:
         raise ValueError(f"there is no seat {seat}")
-    return _private(match, seat, _public(match))
+    return SeatView(**_private(match, seat), **_public(match))
 
 
 def seat_views(match: Match) -> list[SeatView]:
-    """Every seat's view at once (the host's broadcast). The public part is built once
-    and shared between the views, so treat them as read-only."""
-    public = _public(match)
-    return [_private(match, seat, public) for seat in range(match.settings.players)]
+    """Every seat's view at once. The public part is built once and shared between the
+    views, so treat them as read-only."""
+    public, private = split_views(match)
+    return [SeatView(**part, **public) for part in private]
+
+
+PRIVATE_FIELDS = ("seat", "hand", "legal_bids", "legal_plays")
+"""The fields of a `SeatView` that differ from seat to seat; every other one is public."""
+
+
+def split_views(match: Match) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Every seat's view for one broadcast, as the part all seats share (built once) and
+    one map of `PRIVATE_FIELDS` per seat. A seat's view is `{**private[seat], **public}`:
+    the host packs the shared part once instead of once per seat."""
+    return _public(match), [_private(match, seat) for seat in range(match.settings.players)]
 
 
 def _public(match: Match) -> dict[str, Any]:
@@ -247,20 +258,20 @@ def _public(match: Match) -> dict[str, Any]:
     return public
 
 
-def _private(match: Match, seat: int, public: dict[str, Any]) -> SeatView:
-    """The public part plus what only `seat` may see: its own cards and choices."""
+def _private(match: Match, seat: int) -> dict[str, Any]:
+    """What only `seat` may see: its own cards and choices."""
     hand = match.hand
     if hand is None:
-        return SeatView(seat=seat, hand=[], legal_bids=[], legal_plays=[], **public)
-    return SeatView(
-        seat=seat,
-        hand=[str(card) for card in sorted(hand.hands[seat], key=_hand_order)],
-        legal_bids=list(match.legal_bids(seat)),
-        legal_plays=[str(c) for c in sorted(match.legal_plays(seat), key=_hand_order)],
-        **public,
-    )
+        return {"seat": seat, "hand": [], "legal_bids": [], "legal_plays": []}
+    order = _HAND_ORDER.__getitem__
+    return {
+        "seat": seat,
+        "hand": [str(card) for card in sorted(hand.hands[seat], key=order)],
+        "legal_bids": list(match.legal_bids(seat)),
+        "legal_plays": [str(card) for card in sorted(match.legal_plays(seat), key=order)],
+    }
 
 
-def _hand_order(card: Card) -> tuple[str, int]:
-    """Group a hand by suit, high cards first within a suit, as players hold them."""
-    return (card.suit.value, -card.rank)
+_HAND_ORDER = {card: (card.suit.value, -card.rank) for card in FULL_DECK}
+"""How a player holds a hand: grouped by suit, high cards first within a suit (a table
+built once: this sort runs for every seat after every change)."""

@@ -206,14 +206,22 @@ def snapshot(table: Table) -> Any:
 def check_frames(table: Table) -> None:
     """Every seat's next snapshot still fits a frame and reads back as a client reads it."""
     assert table.state in TABLE_STATES
+    events = list(table.events)
+    frames = table.state_frames(events)
     for seat in range(len(table.seats)):
-        data = table.state_for(seat, list(table.events)).encode()
+        data = frames[seat]
+        assert _decoded(data) == _decoded(table.state_for(seat, events).encode())
         assert len(data) <= MAX_FRAME + HEADER.size
         [payload] = list(FrameDecoder().feed(data))
         state = parse_host_message(payload)
         TableInfo.from_wire(state.table)  # type: ignore[attr-defined]
         if state.view is not None:  # type: ignore[attr-defined]
             SeatView.from_wire(state.view)  # type: ignore[attr-defined]
+
+
+def _decoded(data: bytes) -> dict:
+    [payload] = list(FrameDecoder().feed(data))
+    return payload
 
 
 Outcome = str  # "ack", "duplicate", "error", "close"

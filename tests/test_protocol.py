@@ -44,9 +44,11 @@ from pitchnet.protocol import (
     State,
     TableInfo,
     Welcome,
+    _too_deep,
     frame,
     parse_client_message,
     parse_host_message,
+    state_frames,
     unpack_payload,
 )
 
@@ -251,6 +253,53 @@ def test_a_real_state_frame_fits_the_depth_limit() -> None:
     state = State(seq=1, table=TABLE.to_wire(), view={"tricks": [trick]}, events=[])
     (payload,) = _feed_all(FrameDecoder(), state.encode())
     assert parse_host_message(payload) == state
+
+
+def _depth(value: Any) -> int:
+    """Containers on the deepest path, counted the obvious (recursive) way."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if not isinstance(value, list):
+        return 0
+    return 1 + max((_depth(child) for child in value), default=0)
+
+
+_nested_values = st.recursive(
+    st.none() | st.integers(-5, 5) | st.text(max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300)
+@given(_nested_values)
+def test_the_depth_check_agrees_with_a_recursive_count(value: Any) -> None:
+    wrapped = {"type": "x", "v": value}
+    assert _too_deep(wrapped) == (_depth(wrapped) > MAX_DEPTH)
+
+
+@pytest.mark.parametrize("size", [0, 1, 15, 16, 300])
+def test_state_frames_splice_maps_of_every_header_size(size: int) -> None:
+    """The shared and private parts are packed apart and spliced into one view map; the
+    map header must be right on both sides of msgpack's 15-entry boundary."""
+    public = {f"k{i}": i for i in range(size)}
+    private = [{"seat": 0, "hand": ["TD"]}, {"seat": 1, "hand": []}]
+    frames = state_frames(7, {"name": "T"}, [{"kind": "x"}], public, private)
+    for seat, data in enumerate(frames):
+        assert HEADER.unpack_from(data) == (len(data) - HEADER.size,)
+        assert msgpack.unpackb(data[HEADER.size :]) == {
+            "type": "state",
+            "seq": 7,
+            "table": {"name": "T"},
+            "view": {**private[seat], **public},
+            "events": [{"kind": "x"}],
+        }
+    [empty] = state_frames(1, {}, [], None, [{}])
+    assert list(FrameDecoder().feed(empty)) == [
+        {"type": "state", "seq": 1, "table": {}, "view": None, "events": []}
+    ]
 
 
 def test_nesting_too_deep_is_a_bad_frame_not_a_crash() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
-from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Hello, PlayMsg, Ready
+from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import seat_view
 
@@ -74,3 +74,38 @@ def test_a_player_back_from_a_stand_in_is_waited_for_after_the_hand() -> None:
     assert table.match.phase is Phase.HAND_OVER  # still waiting for seat 0
     table.handle(0, Ready(id=table.seats[0].last_id + 1))
     assert table.match.phase is Phase.BIDDING  # both ready: the next hand is dealt
+
+
+@pytest.mark.parametrize(
+    ("players", "partnership", "bots"), [(2, False, 1), (4, False, 3), (4, True, 3), (7, False, 6)]
+)
+def test_broadcast_frames_decode_to_each_seats_own_snapshot(
+    players: int, partnership: bool, bots: int
+) -> None:
+    """The broadcast packs the shared parts once; every seat must still get exactly the
+    snapshot `state_for` describes, from the lobby through a whole match."""
+    options = TableOptions(players=players, partnership=partnership, target=7, bots=bots)
+    table = Table("t1", "Test", options, lambda key: shuffled_deck(random.Random(key)))
+    checked = 0
+
+    def check() -> None:
+        nonlocal checked
+        events = table.take_events()
+        frames = table.state_frames(events)
+        assert len(frames) == players
+        for seat, data in enumerate(frames):
+            [got] = FrameDecoder().feed(data)
+            [want] = FrameDecoder().feed(table.state_for(seat, events).encode())
+            assert got == want
+            checked += 1
+
+    check()  # the lobby: no view yet
+    human = table.join(Hello(PROTOCOL_VERSION, "Human"))
+    table.seats[human].substitute = True  # a bot plays the human's seat as well
+    while table.state != "over":
+        check()
+        if not table.act_for_bot():  # a hand is over: the human says ready
+            table.handle(human, Ready(id=table.seats[human].last_id + 1))
+    check()
+    assert table.match is not None and table.match.winner is not None
+    assert checked > 20 * players
