@@ -1,10 +1,11 @@
-"""The referee process: accept, handshake, per-connection tasks, heartbeats, shutdown.
+"""The referee process: accept, handshake, heartbeats, shutdown.
 
-All game decisions are the `Table`'s; this module only moves frames. Each
-connection has one reader task and one heartbeat task. Every change to the
-table is followed by one broadcast of fresh snapshots to every connected seat.
-A misbehaving peer gets an `error` frame and, where the protocol says so, its
-connection closed; nothing it sends can raise out of its own task.
+All game decisions are the `Table`'s; this module only moves frames. Each connection
+is an `asyncio.Protocol`: the bytes the loop reads are decoded and acted on in the same
+callback, with no reader task to wake (this path runs for every move of every table).
+Every change to the table is followed by one broadcast of fresh snapshots to every
+connected seat. A misbehaving peer gets an `error` frame and, where the protocol says
+so, its connection closed; nothing it sends can raise out of its own callback.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import contextlib
 import errno
 import logging
 import time
-from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from host.journal import JournalError, SqliteJournal
 from host.limits import Limits, RateLimiter
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pitchnet.host")
 
+READ_SLICE = 16384
+"""Bytes fed to a connection's decoder at a time."""
 HEARTBEAT = 1.0
 """Seconds between pings; a peer silent for `Limits.dead_after` is taken as gone."""
 
@@ -71,31 +74,101 @@ class HostConfig:
     journal: bool = True
 
 
-class Connection:
-    """One client's socket: a decoder on the way in, a bounded buffer on the way out."""
+class Connection(asyncio.Protocol):
+    """One client's socket, driven by the event loop's callbacks: bytes that arrive are
+    decoded and handed to the server at once (no reader task and no timer per read),
+    and frames go out through a bounded buffer. Its timers are the handshake deadline,
+    the partial-frame deadline, the silence limit and the heartbeat."""
 
-    def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits
-    ) -> None:
-        self.reader, self.writer, self.limits = reader, writer, limits
+    def __init__(self, server: HostServer) -> None:
+        self.server, self.limits = server, server.limits
         self.decoder = FrameDecoder()
-        self.rate = RateLimiter(limits.messages_per_second, limits.burst)
-        self.peer = "{}:{}".format(*(writer.get_extra_info("peername") or ("?", "?"))[:2])
+        self.rate = RateLimiter(self.limits.messages_per_second, self.limits.burst)
+        self.transport: asyncio.Transport | None = None
+        self.peer = "?:?"
         self.seat: int | None = None
+        self.seated = False
+        """True from the welcome on (`seat` goes back to None if the player leaves)."""
         self.strikes = 0
         self.closed = False
         self.last_heard = time.monotonic()
-        self._queue: deque[dict] = deque()
         self._frame_started: float | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    # ---- asyncio.Protocol ----------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.peer = "{}:{}".format(*(transport.get_extra_info("peername") or ("?", "?"))[:2])
+        if not self.server._accept(self):
+            self.abort()
+            return
+        self._later("handshake", self.limits.handshake_seconds, self._handshake_over)
+        self._ping()
+
+    def data_received(self, data: bytes) -> None:
+        if self.closed:
+            return
+        now = self.last_heard = time.monotonic()
+        try:
+            completed = False
+            for payload in self._payloads(data):
+                completed = True
+                try:
+                    message = parse_client_message(payload)
+                except ProtocolError as exc:
+                    if exc.fatal or not self.seated:  # before hello, any bad frame ends it
+                        raise
+                    self.server._strike(self, exc.code, exc.message)
+                else:
+                    self.server._received(self, message)
+                if self.closed:
+                    self.decoder.discard()  # the rest of a closing peer's bytes
+                    return
+        except ProtocolError as exc:
+            self.refuse(exc.code, exc.message)
+            return
+        except JournalError as exc:
+            log.error("journal write failed: %s", exc)
+            self.refuse("journal", "The host cannot record the game right now.")
+            return
+        except Exception:
+            log.exception("unexpected error on %s", self.peer)
+            self.abort()
+            return
+        if not self.decoder.pending:
+            self._frame_started = None
+        elif completed or self._frame_started is None:
+            self._frame_started = now  # what is left is a new frame, started now
+            self._later("frame", self.limits.partial_frame_seconds, self._frame_check)
+
+    def _payloads(self, data: bytes) -> Iterator[dict[str, Any]]:
+        """The frames in `data`, fed to the decoder a slice at a time: the loop may hand
+        over 256 KiB at once, and the decoder must never hold more than one frame."""
+        for start in range(0, len(data), READ_SLICE):
+            yield from self.decoder.feed(data[start : start + READ_SLICE])
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        if not self._lost.done():
+            self._lost.set_result(None)
+        self.server._lost(self, exc)
+
+    # ---- sending ---------------------------------------------------------------------------
 
     def send(self, message: Message) -> None:
         self.send_frames(message.encode())
 
     def send_frames(self, data: bytes) -> None:
         """Queue already encoded frames (one or more, whole) for this peer."""
-        if self.closed:
+        transport = self.transport
+        if self.closed or transport is None:
             return
-        transport = self.writer.transport
         if transport.is_closing():
             self.closed = True
             return
@@ -108,53 +181,70 @@ class Connection:
     def error(self, code: str, message: str, *, fatal: bool = False, id: int | None = None) -> None:
         self.send(ErrorMsg(code=code, message=message, id=id, fatal=fatal))
 
+    # ---- closing ---------------------------------------------------------------------------
+
+    def refuse(self, code: str, message: str) -> None:
+        """A fatal error: say why, then close once it is sent."""
+        log.info("%s refused: %s (%s)", self.peer, message, code)
+        self.error(code, message, fatal=True)
+        self.close_soon()
+
     def close_soon(self) -> None:
         """Close after what is already queued (an error frame, say) has been sent."""
         self.closed = True
-        self.writer.transport.close()
+        if self.transport is not None:
+            self.transport.close()
 
     def abort(self) -> None:
         self.closed = True
-        self.writer.transport.abort()
+        if self.transport is not None:
+            self.transport.abort()
 
     async def close(self, reason: str | None = None, code: str = "shutdown") -> None:
+        if not self.closed and reason:
+            self.send(Bye(reason=reason, code=code))
+        self.close_soon()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._lost), 1.0)
+
+    # ---- timers ----------------------------------------------------------------------------
+
+    def _later(self, name: str, delay: float, callback: Callable[[], None]) -> None:
+        old = self._timers.pop(name, None)
+        if old is not None:
+            old.cancel()
+        if not self.closed:
+            self._timers[name] = asyncio.get_running_loop().call_later(delay, callback)
+
+    def _handshake_over(self) -> None:
+        if not self.seated and not self.closed:
+            self.refuse("handshake", "No hello in time.")
+
+    def _frame_check(self) -> None:
+        started = self._frame_started
+        if started is None or not self.decoder.pending or self.closed:
+            return
+        left = started + self.limits.partial_frame_seconds - time.monotonic()
+        if left > 0:
+            self._later("frame", left, self._frame_check)
+        else:
+            self.refuse("slow_frame", "A frame arrived too slowly.")
+
+    def watch_silence(self) -> None:
+        """Once seated, a peer silent for `dead_after` (pings answered count) is gone.
+        One timer per silence period, re-armed from the last byte heard, not per read."""
+        left = self.last_heard + self.limits.dead_after - time.monotonic()
         if self.closed:
             return
-        if reason:
-            self.send(Bye(reason=reason, code=code))
-        self.closed = True
-        with contextlib.suppress(Exception):
-            self.writer.close()
-            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+        if left > 0:
+            self._later("silence", left, self.watch_silence)
+            return
+        log.info("%s silent for %.0f s; dropping it", self.peer, self.limits.dead_after)
+        self.abort()
 
-    async def read_message(self, timeout: float) -> Message:
-        """The next client message. Raises ProtocolError (bad input), TimeoutError (silence)
-        or ConnectionError (gone)."""
-        while not self._queue:
-            wait = timeout
-            if self.decoder.pending:
-                started = self._frame_started = self._frame_started or time.monotonic()
-                left = started + self.limits.partial_frame_seconds - time.monotonic()
-                if left <= 0:
-                    raise ProtocolError("slow_frame", "A frame arrived too slowly.", fatal=True)
-                wait = min(wait, left)
-            else:
-                self._frame_started = None
-            try:
-                async with asyncio.timeout(wait):  # a timer, not a task per read
-                    data = await self.reader.read(16384)
-            except TimeoutError:
-                if wait < timeout:
-                    continue  # the partial-frame deadline, checked above
-                raise
-            if not data:
-                raise ConnectionResetError("peer closed the connection")
-            self.last_heard = time.monotonic()
-            before = len(self._queue)
-            self._queue.extend(self.decoder.feed(data))
-            if len(self._queue) > before:
-                self._frame_started = None  # what is left is a new frame, started now
-        return parse_client_message(self._queue.popleft())
+    def _ping(self) -> None:
+        self.send(Ping(t=time.time()))
+        self._later("ping", HEARTBEAT, self._ping)
 
 
 class HostServer:
@@ -192,15 +282,16 @@ class HostServer:
     # ---- phases: startup, serve, shutdown -----------------------------------------------------
 
     async def start(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            self._server = await asyncio.start_server(
-                self._on_connect, self.config.interface, self.port, reuse_address=True
+            self._server = await loop.create_server(
+                self._protocol, self.config.interface, self.port, reuse_address=True
             )
         except OSError as exc:
             if exc.errno != errno.EADDRINUSE or self.port == 0:
                 raise
             log.warning("port %d is taken; using a free one", self.port)
-            self._server = await asyncio.start_server(self._on_connect, self.config.interface, 0)
+            self._server = await loop.create_server(self._protocol, self.config.interface, 0)
         self.port = self._server.sockets[0].getsockname()[1]
         if self.journal is not None:
             self.journal.set_meta(port=self.port)
@@ -257,39 +348,13 @@ class HostServer:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = Connection(reader, writer, self.limits)
-        if self._closed.is_set() or not self._admit(conn):
-            conn.abort()
-            return
-        log.info("connection from %s", conn.peer)
-        self.anonymous.add(conn)
-        task = asyncio.current_task()
-        if task is not None:
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        heartbeat = self._spawn(self._heartbeat(conn))
-        try:
-            await self._serve(conn)
-        except (ConnectionError, asyncio.IncompleteReadError, TimeoutError) as exc:
-            log.info("%s gone: %s", conn.peer, str(exc) or type(exc).__name__)
-        except ProtocolError as exc:
-            log.info("%s refused: %s (%s)", conn.peer, exc.message, exc.code)
-            conn.error(exc.code, exc.message, fatal=True)
-        except JournalError as exc:
-            log.error("journal write failed: %s", exc)
-            conn.error("journal", "The host cannot record the game right now.", fatal=True)
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            log.exception("unexpected error on %s", conn.peer)
-        finally:
-            heartbeat.cancel()
-            self.anonymous.discard(conn)
-            await conn.close()
-            self._forget(conn)
+    def _protocol(self) -> Connection:
+        return Connection(self)
 
-    def _admit(self, conn: Connection) -> bool:
+    def _accept(self, conn: Connection) -> bool:
+        """A new connection, before anything is read: within the limits, or refused."""
+        if self._closed.is_set():
+            return False
         live = [*self.connections.values(), *self.anonymous]
         if len(live) >= self.limits.max_connections:
             log.warning("refusing %s: too many connections", conn.peer)
@@ -299,18 +364,34 @@ class HostServer:
         if same >= self.limits.max_per_address:
             log.warning("refusing %s: too many connections from that address", conn.peer)
             return False
+        log.info("connection from %s", conn.peer)
+        self.anonymous.add(conn)
         return True
 
-    async def _serve(self, conn: Connection) -> None:
-        hello = await self._handshake(conn)
+    def _received(self, conn: Connection, msg: Message) -> None:
+        """One message from `conn`, in order; a fatal ProtocolError closes it."""
+        if conn.seated:
+            if conn.seat is not None:
+                self._on_message(conn, conn.seat, msg)
+            return
+        if not conn.rate.allow():
+            raise ProtocolError("rate_limited", "Too many messages; slow down.", fatal=True)
+        if isinstance(msg, Hello):
+            self._seat(conn, msg)
+        elif isinstance(msg, Ping):
+            conn.send(Pong(t=msg.t))
+        elif not isinstance(msg, Pong):  # a pong may cross the client's hello
+            raise ProtocolError("handshake", "The first message must be hello.", fatal=True)
+
+    def _seat(self, conn: Connection, hello: Hello) -> None:
         seat = self.table.join(hello)
         old = self.connections.get(seat)
         if old is not None and old is not conn:
             log.info("seat %d taken over by %s", seat, conn.peer)
             old.seat = None
-            await old.close("Your seat was taken over by a new connection.", code="replaced")
+            self._spawn(old.close("Your seat was taken over by a new connection.", code="replaced"))
         self.anonymous.discard(conn)
-        conn.seat = seat
+        conn.seat, conn.seated = seat, True
         self.connections[seat] = conn
         timer = self._grace_timers.pop(seat, None)
         if timer:
@@ -327,37 +408,16 @@ class HostServer:
                 last_id=self.table.seats[seat].last_id,
             )
         )
+        conn.watch_silence()
         self._after_change()
-        while not conn.closed:
-            try:
-                msg = await conn.read_message(self.limits.dead_after)
-            except ProtocolError as exc:
-                if exc.fatal:
-                    raise
-                self._strike(conn, exc.code, exc.message)
-                continue
-            self._on_message(conn, seat, msg)
 
-    async def _handshake(self, conn: Connection) -> Hello:
-        deadline = time.monotonic() + self.limits.handshake_seconds
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ProtocolError("handshake", "No hello in time.", fatal=True)
-            try:
-                msg = await conn.read_message(remaining)
-            except TimeoutError:
-                raise ProtocolError("handshake", "No hello in time.", fatal=True) from None
-            if not conn.rate.allow():
-                raise ProtocolError("rate_limited", "Too many messages; slow down.", fatal=True)
-            if isinstance(msg, Hello):
-                return msg
-            if isinstance(msg, Ping):
-                conn.send(Pong(t=msg.t))
-                continue
-            if isinstance(msg, Pong):
-                continue  # an answer to our own ping, which may cross the client's hello
-            raise ProtocolError("handshake", "The first message must be hello.", fatal=True)
+    def _lost(self, conn: Connection, exc: Exception | None) -> None:
+        if exc is not None:
+            log.info("%s gone: %s", conn.peer, str(exc) or type(exc).__name__)
+        else:
+            log.info("%s closed", conn.peer)
+        self.anonymous.discard(conn)
+        self._forget(conn)
 
     def _on_message(self, conn: Connection, seat: int, msg: Message) -> None:
         action_id = getattr(msg, "id", None)
@@ -440,16 +500,6 @@ class HostServer:
         except JournalError as exc:
             log.error("journal write failed: %s", exc)
             return None
-
-    async def _heartbeat(self, conn: Connection) -> None:
-        while not conn.closed:
-            conn.send(Ping(t=time.time()))
-            await asyncio.sleep(HEARTBEAT)
-            # Before hello the handshake deadline applies; after it, silence means gone.
-            seated = conn.seat is not None
-            if seated and time.monotonic() - conn.last_heard > self.limits.dead_after:
-                log.info("%s silent for %.0f s; dropping it", conn.peer, self.limits.dead_after)
-                conn.abort()
 
     # ---- after every change ----------------------------------------------------------------------
 

@@ -109,6 +109,10 @@ class FrameDecoder:
         """Bytes received but not yet part of a complete frame."""
         return len(self._buffer)
 
+    def discard(self) -> None:
+        """Forget whatever is buffered (its connection is closing)."""
+        self._buffer.clear()
+
     def feed(self, data: bytes) -> Iterator[dict[str, Any]]:
         self._buffer.extend(data)
         while len(self._buffer) >= HEADER.size:

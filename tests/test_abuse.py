@@ -158,9 +158,9 @@ class Held:
         conns = [*server.connections.values(), *server.anonymous]
         pending = [c.decoder.pending for c in conns]
         buffers = sum(
-            c.writer.transport.get_write_buffer_size()
+            c.transport.get_write_buffer_size()
             for c in conns
-            if not c.writer.transport.is_closing()
+            if c.transport is not None and not c.transport.is_closing()
         )
         self.connections = max(self.connections, len(conns))
         self.pending = max(self.pending, sum(pending))
