@@ -109,6 +109,8 @@ class Table:
         self.matches_started = 0
         self._bots: dict[int, Bot] = {}
         self._replaying = False
+        self._wire_key: tuple[Any, ...] = ()
+        self._wire: dict[str, Any] = {}
         for _ in range(min(options.bots, options.players) if seat_bots else 0):
             self._seat_bot(self._free_seat())  # type: ignore[arg-type]
 
@@ -465,6 +467,16 @@ class Table:
             substitute=self.options.substitute,
         )
 
+    def _table_wire(self) -> dict[str, Any]:
+        """`info().to_wire()`, rebuilt only when the table's state or a seat has changed
+        since the last broadcast (most moves change neither), or while someone is away
+        (their away time moves on). Treat the result as read-only: it is reused."""
+        key = (self.state, *(tuple(vars(seat).values()) for seat in self.seats))
+        away = any(seat.away_since is not None for seat in self.seats)
+        if away or key != self._wire_key:
+            self._wire_key, self._wire = key, self.info().to_wire()
+        return self._wire
+
     def state_for(self, seat: int, events: list[dict[str, Any]]) -> State:
         view = seat_view(self.match, seat).to_wire() if self.match else None
         return State(seq=self.seq, table=self.info().to_wire(), view=view, events=events)
@@ -473,7 +485,7 @@ class Table:
         """Every seat's encoded snapshot for one broadcast (what `state_for` gives, seat by
         seat). The table, the events and the public part of the views are built and packed
         once, not once per seat: this runs after every change."""
-        table = self.info().to_wire()
+        table = self._table_wire()
         if self.match is None:
             return state_frames(self.seq, table, events, None, [{}] * len(self.seats))
         public, private = split_views(self.match)

@@ -109,3 +109,23 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
     check()
     assert table.match is not None and table.match.winner is not None
     assert checked > 20 * players
+
+
+def test_broadcast_table_part_follows_every_seat_change() -> None:
+    """The table part of the snapshot is reused between broadcasts; a seat that leaves,
+    comes back or gets a stand-in must still show in the very next one."""
+    table, tokens = _table(players=2)
+
+    def table_part() -> dict:
+        [payload, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
+        assert payload["table"] == table.state_for(0, []).table
+        return payload["table"]
+
+    assert table_part()["seats"][1]["connected"] is True
+    table.disconnected(1)
+    assert table_part()["seats"][1]["connected"] is False
+    assert table.substitute_absent(1)
+    assert table_part()["seats"][1]["substitute"] is True
+    table.join(Hello(PROTOCOL_VERSION, "P1", token=tokens[1]))
+    seat = table_part()["seats"][1]
+    assert (seat["connected"], seat["substitute"]) == (True, False)
