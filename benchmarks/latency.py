@@ -16,10 +16,14 @@ multiprocessing "spawn"; everything binds 127.0.0.1):
     HostServers (one listener each) - a harsher test than the real deployment of one
     `pitchnet host` process per table, since all 50 tables share one core and one loop.
 
-The floor: benchmarks/relay_floor.py, a bare asyncio relay doing the same fan-out (decode
-one action frame, send a ~250-byte msgpack snapshot to each of the 4 seats) with no game
-logic, driven by the same kind of clients in the same way. Latency blocks alternate
-between floor and host so that machine noise hits both alike.
+Two floors, from benchmarks/relay_floor.py: bare asyncio relays with no game logic that
+decode one action frame and answer with a freshly packed msgpack snapshot to each of the
+4 seats, driven by the same kind of clients in the same way.
+- "floor" (light): ~250-byte filler snapshots and no ack (the original floor).
+- "same" (same bytes): the host's own frames - each seat's real `state` map from a
+  recorded seeded match (0.7-1.3 KB) - and an ack to the sender in the same write.
+The goals are ratios to a floor; the script prints the host against both. Latency blocks
+alternate floor, same, host so that machine noise hits all three alike.
 
 The host runs with HostConfig(limits=Limits(messages_per_second=1e9, burst=10**9)) so that
 its per-connection token bucket (100 msg/s, burst 400 by default) never throttles the bots;
@@ -55,6 +59,8 @@ from relay_floor import RelayServer, snapshot_size  # noqa: E402
 
 from host.limits import Limits  # noqa: E402
 from host.server import HostConfig, HostServer  # noqa: E402
+from host.table import Table, TableOptions  # noqa: E402
+from host.tables import deck_source  # noqa: E402
 from pitchnet.protocol import (  # noqa: E402
     PROTOCOL_VERSION,
     BidMsg,
@@ -67,6 +73,10 @@ from pitchnet.protocol import (  # noqa: E402
 )
 
 LOOPBACK = "127.0.0.1"
+FLOORS = ("floor", "same")
+"""The light relay (~250-byte snapshots, no ack) and the same-bytes relay (the host's own
+frames and its ack); see relay_floor.py."""
+KINDS = (*FLOORS, "host")
 PLAYERS = 4
 STEP_TIMEOUT = 10.0
 """Longest wait for one action's fan-out before the run is declared stuck."""
@@ -269,7 +279,7 @@ async def throughput_clients(kind: str, ports: list[int], seconds: float, seed: 
         for c in table:
             c.on_state = react
         clients.extend(table)
-    if kind == "floor":  # every seat holds the first snapshot: seat 0 starts the chain
+    if kind != "host":  # every seat holds the first snapshot: seat 0 starts the chain
         await _until(clients, lambda: all(c.seq >= 0 for c in clients), 30)
         for c in clients:
             if c.seat == 0:
@@ -345,6 +355,28 @@ def host_config(seed: int, state_dir: Path, journal: bool) -> HostConfig:
     return HostConfig(**options)
 
 
+_RECORDING: list[list[dict[str, Any]]] = []
+
+
+def recorded_states(seed: int = 1) -> list[list[dict[str, Any]]]:
+    """Every broadcast of a seeded 4-player match, refereed in-process by the host's own
+    `Table` (no sockets): for each change, the four `state` maps the host sends. The
+    "same bytes" floor relays these, so it moves exactly the host's kind of frames."""
+    if _RECORDING:
+        return _RECORDING
+    table = Table(
+        "bench0", "Bench", TableOptions(players=PLAYERS, bots=PLAYERS - 1), deck_source(seed)
+    )
+    human = table.join(Hello(version=PROTOCOL_VERSION, name="Human"))
+    table.seats[human].substitute = True  # a bot plays this seat too
+    while table.state != "over":
+        frames = table.state_frames(table.take_events())
+        _RECORDING.append([msgpack.unpackb(frame[4:]) for frame in frames])
+        if not table.act_for_bot():  # the hand is over: the human is ready for the next
+            table.handle(human, Ready(id=table.seats[human].last_id + 1))
+    return _RECORDING
+
+
 class Servers:
     """`count` tables of one kind, each with its own listener, and a count of actions."""
 
@@ -366,7 +398,7 @@ class Servers:
                 server.on_broadcast.append(self._count)
                 self.hosts.append(server)
             else:
-                relay = RelayServer()
+                relay = RelayServer(recorded_states() if self.kind == "same" else None)
                 await relay.start()
                 self.relays.append(relay)
         return self
@@ -449,35 +481,40 @@ async def main_async(args: argparse.Namespace) -> int:
         f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, pid {os.getpid()}"
     )
     print(f"floor snapshot frame: {snapshot_size() + 4} bytes; journal: {ctx['journal']}")
-    lat: dict[str, list[float]] = {"floor": [], "host": []}
-    cpu: dict[str, list[float]] = {"floor": [], "host": []}
+    lat: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    cpu: dict[str, list[float]] = {kind: [] for kind in KINDS}
     frame_bytes = 0
     per_block = max(1, args.actions // args.rounds)
     for block in range(args.rounds):
-        for kind in ("floor", "host"):
+        for kind in KINDS:
             got = await measure_latency(kind, per_block, args.seconds, seed=block, ctx=ctx)
             lat[kind].extend(got["samples"][args.skip :])
             cpu[kind].append(got["cpu"] / max(1, len(got["samples"])))
             if kind == "host":
                 frame_bytes = got["frame_bytes"]
-    print(f"host state frame (seat 0, last sample): {frame_bytes} bytes")
+    recording = [len(msgpack.packb(state)) + 4 for states in recorded_states() for state in states]
+    print(
+        f"host state frame (seat 0, last sample): {frame_bytes} bytes; same-bytes floor frames: "
+        f"{min(recording)}-{max(recording)} bytes, median {statistics.median(recording):.0f}"
+    )
     print("\n(a) action -> last of 4 seats holding the new state, 1 table, lock-step")
-    for kind in ("floor", "host"):
+    for kind in KINDS:
         s = lat[kind]
         print(
             f"  {kind:5}: n={len(s):5}  median {_ms(statistics.median(s))}  "
             f"p99 {_ms(_quantile(s, 0.99))}  mean {_ms(statistics.fmean(s))}  "
             f"server CPU per action {statistics.median(cpu[kind]) * 1e6:.0f} us"
         )
-    med_ratio = statistics.median(lat["host"]) / statistics.median(lat["floor"])
-    p99_ratio = _quantile(lat["host"], 0.99) / _quantile(lat["floor"], 0.99)
-    print(f"  host/floor: median x{med_ratio:.2f} (goal <= 1.5), p99 x{p99_ratio:.2f}")
+    for floor in FLOORS:
+        med_ratio = statistics.median(lat["host"]) / statistics.median(lat[floor])
+        p99_ratio = _quantile(lat["host"], 0.99) / _quantile(lat[floor], 0.99)
+        print(f"  host/{floor}: median x{med_ratio:.2f} (goal <= 1.5), p99 x{p99_ratio:.2f}")
 
     print(f"\n(b) actions per second, {args.tables} tables at once, {args.tables * 4} bot clients")
-    rates: dict[str, list[float]] = {"floor": [], "host": []}
-    cpu_us: dict[str, list[float]] = {"floor": [], "host": []}
+    rates: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    cpu_us: dict[str, list[float]] = {kind: [] for kind in KINDS}
     for _ in range(args.throughput_rounds):
-        for kind in ("floor", "host"):
+        for kind in KINDS:
             got = await measure_throughput(kind, args.tables, args.warmup, args.window, ctx)
             rates[kind].append(got["rate"])
             cpu_us[kind].append(got["cpu_us"])
@@ -489,16 +526,14 @@ async def main_async(args: argparse.Namespace) -> int:
                 f"dropped {got['closed']}/{got['clients']}"
             )
     best = {k: statistics.median(v) for k, v in rates.items()}
-    print(
-        f"  median of rounds: floor {best['floor']:.0f}/s, host {best['host']:.0f}/s, "
-        f"host/floor x{best['host'] / best['floor']:.2f} (goal >= 0.6)"
-    )
     work = {k: statistics.median(v) for k, v in cpu_us.items()}
-    print(
-        f"  server CPU per action (load-independent): floor {work['floor']:.0f} us, "
-        f"host {work['host']:.0f} us, x{work['host'] / work['floor']:.1f}; one core could "
-        f"serve at most ~{1e6 / work['floor']:.0f} vs ~{1e6 / work['host']:.0f} actions/s"
-    )
+    print("  median of rounds: " + ", ".join(f"{k} {best[k]:.0f}/s" for k in KINDS))
+    for floor in FLOORS:
+        print(
+            f"  host/{floor}: throughput x{best['host'] / best[floor]:.2f} (goal >= 0.6); "
+            f"server CPU per action {work[floor]:.0f} vs {work['host']:.0f} us "
+            f"(x{work['host'] / work[floor]:.1f})"
+        )
     if args.profile:
         ctx["profile"] = True
         print("\nprofiling one more host throughput window (slower; not for quoting)")
