@@ -113,6 +113,24 @@ def test_out_of_turn_and_bidding_refusals() -> None:
     assert refusal(view, view.hand[0]) == "The bidding is not over yet."
 
 
+def test_the_turn_prompt_names_the_keys_for_the_cards_held() -> None:
+    """The number keys pick cards by slot, so the prompt offers only as many as we hold."""
+    from client.widgets.bidbar import prompt_text
+
+    for held in (6, 3, 1):
+        s = Scene(7)
+        s.deal()
+        s.until(
+            lambda m, held=held: (
+                m.phase is Phase.PLAYING and m.turn == 0 and len(m.hand.hands[0]) == held
+            )
+        )
+        game = GameState(seat=0, view=s.view())
+        assert len(game.view.hand) == held
+        words = prompt_text(game).plain
+        assert words.endswith(f"or {'1' if held == 1 else f'1-{held}'})"), words
+
+
 def test_name_is_remembered(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     assert load_name() is None

@@ -31,7 +31,9 @@ def prompt_text(game: GameState) -> Text:
         if view.phase == "bidding":
             return Text("Your bid:", style="bold yellow")
         keys = "arrows" if game.ascii_only else "←/→"
-        return Text(f"Your turn: play a card ({keys} Enter, or 1-6)", style="bold yellow")
+        count = len(view.hand)  # the number keys pick cards by slot: only as many as we hold
+        numbers = "1" if count == 1 else f"1-{count}"
+        return Text(f"Your turn: play a card ({keys} Enter, or {numbers})", style="bold yellow")
     verb = "bid" if view.phase == "bidding" else "play"
     return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}...")
 
