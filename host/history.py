@@ -25,7 +25,7 @@ def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator
     settings = Settings(
         options.get("players", 4), options.get("partnership", False), options.get("target", 7)
     )
-    names = [f"seat {i}" for i in range(settings.players)]
+    names = [f"seat {i + 1}" for i in range(settings.players)]  # players count from 1
     match: Match | None = None
     matches = 0
     dealt: list[list[Card]] = []
@@ -34,7 +34,7 @@ def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator
         if op == "join":
             names[seat] = entry["name"]
         elif op == "bot":
-            names[seat] = f"Bot (seat {seat})"
+            names[seat] = f"Bot (seat {seat + 1})"
         elif op == "match":
             matches += 1
             match = Match(settings, dealer=entry["dealer"])
@@ -56,10 +56,22 @@ def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator
                 yield from _summary(match, dealt, names)
 
 
+def side_name(settings: Settings, names: list[str], side: int) -> str:
+    """A scoring side as the client names it: the seat's name, or "team A (Ann & Cat)"
+    in partnership play (seats 1 and 3 are team A)."""
+    if not settings.partnership:
+        return names[side]
+    members = " & ".join(names[s] for s in range(settings.players) if s % 2 == side)
+    return f"team {'AB'[side]} ({members})"
+
+
 def _summary(match: Match, dealt: list[list[Card]], names: list[str]) -> Iterator[str]:
     result = match.last_result
     assert result is not None
-    side = "team" if match.settings.partnership else "seat"
+
+    def side(number: int) -> str:
+        return side_name(match.settings, names, number)
+
     yield "  dealt: " + "; ".join(
         f"{names[i]}: {' '.join(map(str, cards))}" for i, cards in enumerate(dealt)
     )
@@ -67,13 +79,13 @@ def _summary(match: Match, dealt: list[list[Card]], names: list[str]) -> Iterato
         f"  trump {result.trump.plural}; High {result.high_card} to {names[result.high]}, "
         f"Low {result.low_card} to {names[result.low]}, "
         f"Jack {'not dealt' if result.jack is None else 'to ' + names[result.jack]}, "
-        f"Game {'tied' if result.game is None else f'to {side} {result.game}'}"
+        f"Game {'tied' if result.game is None else 'to ' + side(result.game)}"
     )
     made = "made" if result.made else "set back"
     yield f"  {names[result.pitcher]} bid {result.bid} and was {made}"
-    yield f"  scores: {' '.join(map(str, result.scores))}"
+    yield "  scores: " + ", ".join(f"{side(i)} {n}" for i, n in enumerate(result.scores))
     if result.winner is not None:
-        yield f"  *** {side} {result.winner} wins the match ***"
+        yield f"  *** {side(result.winner)} wins the match ***"
 
 
 def print_history(table_id: str, out: TextIO) -> None:

@@ -1,0 +1,59 @@
+"""`pitchnet history` names seats and sides as players do: from 1, never from 0."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from host.history import describe
+from pitchnet.bots import make_bot
+from pitchnet.cards import shuffled_deck
+from pitchnet.rules import Match, Phase, Settings
+from pitchnet.views import seat_view
+
+
+def _journal_of_a_match(settings: Settings, seed: int) -> list[dict[str, Any]]:
+    """The entries a host would journal for one whole seeded match played by bots."""
+    rng = random.Random(seed)
+    bot = make_bot("heuristic")
+    match = Match(settings, dealer=0)
+    entries: list[dict[str, Any]] = [{"op": "match", "dealer": 0}]
+    while match.phase is not Phase.MATCH_OVER:
+        assert match.hand_number < 200, "a bot match should end long before this"
+        if match.phase is Phase.HAND_OVER:
+            deck = shuffled_deck(rng)
+            entries.append({"op": "deal", "deck": [str(card) for card in deck]})
+            match.deal(deck)
+            continue
+        turn = match.turn
+        assert turn is not None
+        decision = bot.decide(seat_view(match, turn))
+        decision.action(turn).apply_to(match)
+        value = decision.bid if decision.kind == "bid" else str(decision.card)
+        entries.append({"op": decision.kind, "seat": turn, "value": value})
+    return entries
+
+
+def test_seats_are_numbered_from_one() -> None:
+    settings = Settings(players=3)
+    entries = [{"op": "bot", "seat": 2}, *_journal_of_a_match(settings, seed=11)]
+    text = "\n".join(describe(entries, {"players": 3}))
+    assert "seat 0" not in text
+    assert "seat 1 bids" in text or "seat 1 deals" in text
+    assert "Bot (seat 3)" in text
+    numbers = {int(n) for n in re.findall(r"seat (\d+)", text)}
+    assert numbers == {1, 2, 3}
+    winner = re.search(r"\*\*\* (.+) wins the match \*\*\*", text)
+    assert winner is not None and winner.group(1) in ("seat 1", "seat 2", "Bot (seat 3)")
+    assert re.search(r"scores: seat 1 -?\d+, seat 2 -?\d+, Bot \(seat 3\) -?\d+", text)
+
+
+def test_partnership_sides_are_teams_a_and_b() -> None:
+    settings = Settings(players=4, partnership=True)
+    entries = [{"op": "join", "seat": 0, "name": "Ann"}, *_journal_of_a_match(settings, seed=5)]
+    text = "\n".join(describe(entries, {"players": 4, "partnership": True}))
+    assert "team 0" not in text and "team 1" not in text
+    teams = r"scores: team A \(Ann & seat 3\) -?\d+, team B \(seat 2 & seat 4\) -?\d+"
+    assert re.search(teams, text)
+    assert re.search(r"\*\*\* team [AB] \(.+\) wins the match \*\*\*", text)
