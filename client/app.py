@@ -285,6 +285,7 @@ class PitchApp(App[None]):
                 welcome.table_id, connection.name, connection.host, connection.port, welcome.token
             )
         )
+        self.game.start_log(welcome.table_id)
         self.game.seat = welcome.seat
         self.game.table_id = welcome.table_id
         self.game.table_name = clean(welcome.table_name, 24)

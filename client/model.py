@@ -30,6 +30,8 @@ class GameState:
     table: TableInfo | None = None
     view: SeatView | None = None
     log: list[Text] = field(default_factory=list)
+    log_table_id: str = ""
+    """The table the log is about: rejoining it keeps the log, another table starts afresh."""
     received_at: float = 0.0
     """time.monotonic() when the latest snapshot arrived (away times count on from it)."""
 
@@ -62,10 +64,16 @@ class GameState:
         return self.table is not None and self.seat is not None and self.table.starter == self.seat
 
     def reset(self) -> None:
-        """Forget the table (left it, or joining another)."""
+        """Forget the table (left it, or joining another). The log stays until another
+        table welcomes us (`start_log`), so rejoining the same table keeps it."""
         self.seat, self.table_id, self.table_name, self.seq = None, "", "", -1
         self.table, self.view = None, None
-        self.log.clear()
+
+    def start_log(self, table_id: str) -> None:
+        """Welcomed at `table_id`: keep the log if it is about that table, else a new one
+        (a new list, so the log widget sees it is not the one it drew)."""
+        if table_id != self.log_table_id:
+            self.log, self.log_table_id = [], table_id
 
 
 def bid_word(amount: Any, you: bool = False) -> str:

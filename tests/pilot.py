@@ -1,4 +1,5 @@
-"""Helpers for driving the Textual client with Pilot: read the screen, wait with a deadline."""
+"""Helpers for driving the Textual client with Pilot: read the screen, wait with a deadline,
+and a table browser that finds nothing (so no test browses the real LAN)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,18 @@ async def until(
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
         await pilot.pause(0.02)
+
+
+class NoTables:
+    """A table browser (as client.discovery.TableBrowser) on a LAN with no tables."""
+
+    tables: list[Any] = []  # noqa: RUF012
+
+    def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
+        self.on_change = on_change
+
+    async def start(self) -> None:
+        self.on_change([])
+
+    async def close(self) -> None:
+        pass

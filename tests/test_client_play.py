@@ -20,8 +20,9 @@ from client.screens.prompts import OfflineScreen, PasswordPrompt
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
+from client.widgets.log import HandLog
 from host.server import HostConfig, HostServer
-from tests.pilot import screen_text, until
+from tests.pilot import NoTables, screen_text, until
 
 SEED = 5
 SIZE = (80, 24)
@@ -256,20 +257,69 @@ async def test_a_dropped_link_is_shown_then_healed_by_itself(host: HostServer) -
         assert drop.retrying
 
 
+def log_lines(app: PitchApp) -> list[str]:
+    return [line.plain for line in app.game.log]
+
+
+def drawn_log(app: PitchApp) -> str:
+    """What the log widget of the table screen holds (all of it, not just what fits)."""
+    return "\n".join(strip.text for strip in app.screen.query_one(HandLog).lines)
+
+
+async def test_the_log_outlasts_a_dropped_link(host: HostServer) -> None:
+    """A reconnect in the same process keeps the log: what happened before the drop is
+    still there, in the game state and on screen, with "You are back" after it."""
+    seen: list[Any] = []
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("s")
+        await until(pilot, lambda: any("deal" in line for line in log_lines(app)), "the deal")
+        await pilot.pause()
+        before = log_lines(app)
+        assert "-- Hand 1:" in drawn_log(app)
+        host.connections[app.game.seat].abort()
+        await until(pilot, lambda: sum(isinstance(m, Welcomed) for m in seen) == 2, "the rejoin")
+        await until(pilot, lambda: "You are back" in log_lines(app), "the rejoin in the log")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
+        assert log_lines(app)[: len(before)] == before
+        await until(pilot, lambda: "You are back" in drawn_log(app), "the log redrawn")
+        drawn = drawn_log(app)
+        assert all(line in drawn for line in before)
+
+
+async def test_rejoining_the_same_table_keeps_the_log(host: HostServer) -> None:
+    """Leave for the finder and sit down at the same table again: its log carries on.
+    Another table starts a log of its own."""
+    app = PitchApp(
+        ClientOptions(name="Ann", mode="join", address=("127.0.0.1", host.port)),
+        browser_factory=NoTables,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "You sat down" in log_lines(app), "the first seat")
+        await pilot.press("escape", "y")
+        await until(pilot, lambda: app.current_mode == "finder", "the finder")
+        await until(pilot, lambda: host.table.seats[0].kind == "empty", "the seat to be free")
+        await pilot.press("a", *f"127.0.0.1:{host.port}", "enter")
+        await until(pilot, lambda: log_lines(app).count("You sat down") == 2, "the second seat")
+        assert log_lines(app)[0] == "You sat down"  # the first visit is still there
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        assert drawn_log(app).count("You sat down") == 2
+
+        config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, advertise=False)
+        async with HostServer(config) as other:
+            await pilot.press("escape", "y")
+            await until(pilot, lambda: app.current_mode == "finder", "the finder")
+            await pilot.press("a", *f"127.0.0.1:{other.port}", "enter")
+            await until(pilot, lambda: app.game.table_id == other.table_id, "the other table")
+            await until(pilot, lambda: log_lines(app), "the other table's log")
+            assert log_lines(app) == ["You sat down"]
+
+
 async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
     """`pitchnet play` on an empty LAN: host here, sit down, bots fill the seats."""
-
-    class NoTables:
-        tables: list[Any] = []  # noqa: RUF012
-
-        def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
-            self.on_change = on_change
-
-        async def start(self) -> None:
-            self.on_change([])
-
-        async def close(self) -> None:
-            pass
 
     options = ClientOptions(
         name="Ann",

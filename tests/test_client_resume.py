@@ -3,9 +3,6 @@ it, and the player sits back down in their own seat with the same cards."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from client.app import ClientOptions, PitchApp
 from client.screens.prompts import ResumeOffer
 from client.screens.table import TableScreen
@@ -14,21 +11,8 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Start
 from pitchnet.views import seat_view
 from tests.netclient import RawClient
-from tests.pilot import until
+from tests.pilot import NoTables, until
 from tests.test_client_play import SIZE
-
-
-class NoTables:
-    tables: list[Any] = []  # noqa: RUF012
-
-    def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
-        self.on_change = on_change
-
-    async def start(self) -> None:
-        self.on_change([])
-
-    async def close(self) -> None:
-        pass
 
 
 async def _leave_an_unfinished_table() -> tuple[str, int, list[str]]:

@@ -1,11 +1,13 @@
 """The running log of the match: bids, plays, trick winners, hands.
 
 Lines are `Text` objects (never markup) kept in the app's `GameState.log`; this
-widget only writes the ones it has not written yet, so redraws are cheap.
+widget only writes the ones it has not written yet, so redraws are cheap. The log
+lives in the app, not here, so it outlasts reconnects and rejoins of the same table.
 """
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widgets import RichLog
 
 from client.model import GameState
@@ -21,11 +23,13 @@ class HandLog(RichLog):
         self.can_focus = False
         self.border_title = "Log"
         self._written = 0
+        self._source: list[Text] | None = None
+        """The log list drawn so far: another list means another table's log."""
 
     def show(self, game: GameState) -> None:
-        if self._written > len(game.log):
+        if game.log is not self._source or self._written > len(game.log):
             self.clear()
-            self._written = 0
+            self._written, self._source = 0, game.log
         for line in game.log[self._written :]:
             self.write(line)
         self._written = len(game.log)
