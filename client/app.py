@@ -345,6 +345,10 @@ class PitchApp(App[None]):
         from client.screens.prompts import PasswordPrompt
 
         label = self.connecting_to
+        given = self.options.password
+        if refused.password is None and given:  # --password, kept for a table that asks
+            self.join(refused.host, refused.port, password=given, table_id=refused.table_id)
+            return
 
         def answered(password: str | None) -> None:
             if password is None:

@@ -33,6 +33,7 @@ def options_from_args(args: argparse.Namespace) -> ClientOptions:
         interface=getattr(args, "interface", None),
         mode=mode,
         address=address,
+        password=getattr(args, "password", None) or None,
     )
 
 

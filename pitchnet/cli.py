@@ -53,6 +53,12 @@ def _add_interface(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_password(parser: argparse.ArgumentParser, note: str) -> None:
+    parser.add_argument(
+        "--password", help=f"the table's password, if it has one (else you are asked{note})"
+    )
+
+
 def _add_log_level(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-level",
@@ -74,12 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--name", help="your display name (default: remembered, else login name)")
     play.add_argument("--ascii", action="store_true", help="draw suits as letters")
+    _add_password(play, "; a table hosted here has none")
     _add_interface(play)
 
     join = commands.add_parser("join", help="join a table (without an address: find one)")
     join.add_argument("address", nargs="?", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your display name (default: remembered, else login name)")
     join.add_argument("--ascii", action="store_true", help="draw suits as letters")
+    _add_password(join, "")
     _add_interface(join)
 
     host = commands.add_parser("host", help="host a table and referee its games")

@@ -159,6 +159,10 @@ def test_cli_arguments_choose_the_first_screen(tmp_path, monkeypatch) -> None:
         True,
     )
     assert options_from_args(parse(["join"])).mode == "find"
+    assert joined.password is None
+    locked = options_from_args(parse(["join", "10.0.0.2", "--password", "sesame"]))
+    assert locked.password == "sesame"
+    assert options_from_args(parse(["play", "--password", "sesame"])).password == "sesame"
     played = options_from_args(parse(["play", "--interface", "127.0.0.1"]))
     assert (played.mode, played.interface, played.name) == ("play", "127.0.0.1", "Ann")
     assert main(parse(["join", "host:notaport"])) == 2

@@ -217,6 +217,72 @@ async def test_a_password_table_asks_for_it_until_it_is_right() -> None:
             assert server.table.seats[0].kind == "human"
 
 
+class OneTable:
+    """A table browser that has seen one table (given before the app starts)."""
+
+    found: list[Any] = []  # noqa: RUF012
+
+    def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
+        self.on_change, self.tables = on_change, list(self.found)
+
+    async def start(self) -> None:
+        self.on_change(self.tables)
+
+    async def close(self) -> None:
+        pass
+
+
+async def test_a_given_password_is_used_instead_of_asking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`pitchnet join --password`: a password table from the list, or typed into the
+    address box, is joined without the prompt."""
+    from client.discovery import FoundTable
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    config = HostConfig(port=0, interface="127.0.0.1", password="sesame", advertise=False)
+    async with HostServer(config) as server:
+        advert = FoundTable(
+            "Locked",
+            server.table_id,
+            "127.0.0.1",
+            server.port,
+            PROTOCOL_VERSION,
+            0,
+            4,
+            "lobby",
+            True,
+        )
+        monkeypatch.setattr(OneTable, "found", [advert])
+        options = ClientOptions(name="Ann", mode="find", password="sesame")
+        app = PitchApp(options, browser_factory=OneTable)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.screen.query("DataTable").first().row_count, "the list")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert server.table.seats[0].kind == "human"
+            await pilot.press("escape", "y")
+            await until(pilot, lambda: app.current_mode == "finder", "the finder")
+            await until(pilot, lambda: server.table.seats[0].kind == "empty", "a free seat")
+            await pilot.press("a", *f"127.0.0.1:{server.port}", "enter")  # no pw asked yet
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+            assert server.table.seats[0].kind == "human"
+
+
+async def test_a_wrong_given_password_asks_for_the_right_one() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", password="sesame", advertise=False)
+    async with HostServer(config) as server:
+        options = ClientOptions(
+            name="Ann", mode="join", address=("127.0.0.1", server.port), password="open"
+        )
+        app = PitchApp(options)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, PasswordPrompt), "the prompt")
+            assert app.screen.wrong  # the given one was tried, and said to be wrong
+            await pilot.press(*"sesame", "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+
 async def test_a_lost_host_is_shown_at_once() -> None:
     config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False)
     server = HostServer(config)

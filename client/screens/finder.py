@@ -194,8 +194,12 @@ class FinderScreen(Screen[None]):
             )
             return
         app: Any = self.app
-        if not found.password:
-            app.join(found.host, found.port, table_id=found.table_id, label=found.name)
+        given = self.app_options.password  # --password: asked only if it is wrong
+        if not found.password or given:
+            password = given if found.password else None
+            app.join(
+                found.host, found.port, table_id=found.table_id, password=password, label=found.name
+            )
             return
 
         def answered(password: str | None) -> None:
