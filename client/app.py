@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
@@ -81,6 +82,14 @@ def _table() -> Screen[None]:
     return TableScreen()
 
 
+class AsciiScrollBarRender(ScrollBarRender):
+    """Scrollbars for --ascii: the thumb in whole cells, without the partial-block
+    glyphs Textual draws at its ends for smoothness."""
+
+    VERTICAL_BARS: ClassVar[list[str]] = [" "]
+    HORIZONTAL_BARS: ClassVar[list[str]] = [" "]
+
+
 class PitchApp(App[None]):
     CSS_PATH = "client.tcss"
     TITLE = "pitchnet"
@@ -124,6 +133,17 @@ class PitchApp(App[None]):
         """Every notification shown, newest last (tests read it; so could a log)."""
         if options.ascii_only:
             self.add_class("-ascii")
+        # Textual's hook for scrollbar glyphs is class-wide (one app runs per process).
+        ScrollBar.renderer = AsciiScrollBarRender if options.ascii_only else ScrollBarRender
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names for the footer; with --ascii, Textual's own key name ("enter",
+        "left") wherever its display would be a symbol such as the return arrow."""
+        shown = super().get_key_display(binding)
+        if self.options.ascii_only and not shown.isascii():
+            modifiers, key = binding.parse_key()
+            return "+".join([*modifiers, key])
+        return shown
 
     def on_mount(self) -> None:
         if self.options.address is not None:

@@ -29,13 +29,14 @@ KEYS = [
 ]
 
 
-def keys_table() -> Table:
+def keys_table(ascii_only: bool = False) -> Table:
+    """The keys as a two-column grid; with --ascii the arrows are spelt out."""
     grid = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
     for key, meaning in KEYS:
         if meaning:
-            grid.add_row(key, meaning)
+            grid.add_row("Left Right" if ascii_only and key == "← →" else key, meaning)
         else:
             grid.add_row(Text(key, style="bold underline"), "")
     return grid
@@ -49,7 +50,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Keys", classes="dialog-title")
-            yield Static(keys_table())
+            yield Static(keys_table(self.app.game.ascii_only))  # type: ignore[attr-defined]
 
     def action_close(self) -> None:
         self.dismiss()
