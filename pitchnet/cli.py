@@ -15,6 +15,7 @@ from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 
 DEFAULT_PORT = 7373
 INTERFACE_ENV = "PITCHNET_INTERFACE"
+ASCII_HELP = "plain ASCII: suits as letters, no symbols or box lines"
 
 
 def default_interface() -> str | None:
@@ -79,14 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="find a table on the LAN and join it, or host one with computer players"
     )
     play.add_argument("--name", help="your display name (default: remembered, else login name)")
-    play.add_argument("--ascii", action="store_true", help="draw suits as letters")
+    play.add_argument("--ascii", action="store_true", help=ASCII_HELP)
     _add_password(play, "; a table hosted here has none")
     _add_interface(play)
 
     join = commands.add_parser("join", help="join a table (without an address: find one)")
     join.add_argument("address", nargs="?", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your display name (default: remembered, else login name)")
-    join.add_argument("--ascii", action="store_true", help="draw suits as letters")
+    join.add_argument("--ascii", action="store_true", help=ASCII_HELP)
     _add_password(join, "")
     _add_interface(join)
 
