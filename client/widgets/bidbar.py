@@ -33,7 +33,9 @@ def prompt_text(game: GameState) -> Text:
         keys = "arrows" if game.ascii_only else "←/→"
         count = len(view.hand)  # the number keys pick cards by slot: only as many as we hold
         numbers = "1" if count == 1 else f"1-{count}"
-        return Text(f"Your turn: play a card ({keys} Enter, or {numbers})", style="bold yellow")
+        # A number picks its card and the same number again plays it, like Enter: one
+        # stray keypress never plays a card.
+        return Text(f"Your turn: pick with {numbers} or {keys}, Enter plays", style="bold yellow")
     verb = "bid" if view.phase == "bidding" else "play"
     return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}...")
 
