@@ -412,6 +412,8 @@ class HostServer:
         self._after_change()
 
     def _lost(self, conn: Connection, exc: Exception | None) -> None:
+        """A connection is gone (closed by either end, dropped, or refused): its seat, if
+        it still holds one, waits for its player with the grace period."""
         if exc is not None:
             log.info("%s gone: %s", conn.peer, str(exc) or type(exc).__name__)
         else:
