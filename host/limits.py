@@ -29,6 +29,9 @@ class Limits:
     max_per_address: int = 16
     max_send_buffer: int = 1024 * 1024
     """Bytes queued to a client that does not read before it is dropped."""
+    close_grace: float = 1.0
+    """How long a connection being closed (after an error, a `bye` or a `leave`) may
+    take to receive what was queued for it before it is cut."""
 
 
 class RateLimiter:

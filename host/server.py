@@ -190,10 +190,16 @@ class Connection(asyncio.Protocol):
         self.close_soon()
 
     def close_soon(self) -> None:
-        """Close after what is already queued (an error frame, say) has been sent."""
+        """Close after what is already queued (an error frame, say) has been sent, or cut
+        the connection after `Limits.close_grace`: a peer that does not read would
+        otherwise keep a half-closed connection (and its seat) forever."""
+        if self.transport is None or self.transport.is_closing():
+            self.closed = True
+            return
         self.closed = True
-        if self.transport is not None:
-            self.transport.close()
+        self.transport.close()
+        loop = asyncio.get_running_loop()
+        self._timers["abort"] = loop.call_later(self.limits.close_grace, self.abort)
 
     def abort(self) -> None:
         self.closed = True

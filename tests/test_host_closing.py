@@ -1,0 +1,100 @@
+"""A connection the host closes must really go, even when its peer never reads.
+
+`transport.close()` waits for what is queued to be sent; a peer that does not read
+would keep such a connection (and, after a strike-out, its seat) forever. These tests
+drive a host `Connection` through a transport that never finishes closing, as a
+socket with a full send queue would not, and check the host cuts it after
+`Limits.close_grace`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from host.limits import Limits
+from host.server import Connection, HostConfig, HostServer
+from pitchnet.protocol import PROTOCOL_VERSION, Hello, Leave, frame
+
+GRACE = 0.05
+DEADLINE = 5.0
+
+
+class StuckTransport(asyncio.Transport):
+    """Accepts every write and never drains: `close()` leaves it closing for ever, only
+    `abort()` ends the connection (as the event loop's socket transport would)."""
+
+    def __init__(self, protocol: Connection) -> None:
+        super().__init__()
+        self.protocol = protocol
+        self.closing = False
+        self.aborted = False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 40000)}.get(name, default)
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        pass
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True  # what is queued never goes, so connection_lost never comes
+
+    def abort(self) -> None:
+        if not self.aborted:
+            self.closing = self.aborted = True
+            asyncio.get_running_loop().call_soon(self.protocol.connection_lost, None)
+
+
+async def until(condition: Any, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + DEADLINE
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)  # polling the condition, with a deadline
+
+
+@pytest.mark.parametrize("how", ["strikes", "leave", "takeover"])
+async def test_a_closed_connection_that_never_drains_is_cut_and_its_seat_let_go(
+    how: str,
+) -> None:
+    config = HostConfig(
+        interface="127.0.0.1",
+        port=0,
+        players=2,
+        advertise=False,
+        journal=False,
+        limits=Limits(close_grace=GRACE),
+    )
+    server = HostServer(config)
+    conn = server._protocol()
+    transport = StuckTransport(conn)
+    conn.connection_made(transport)
+    conn.data_received(Hello(version=PROTOCOL_VERSION, name="Ann").encode())
+    assert server.connections == {0: conn}
+    if how == "strikes":
+        for _ in range(server.limits.max_strikes):
+            conn.data_received(frame({"type": "no_such_type"}))
+    elif how == "leave":
+        conn.data_received(Leave().encode())
+    else:  # the same player comes back on a new connection with the seat's token
+        newer = server._protocol()
+        newer.connection_made(StuckTransport(newer))
+        token = server.table.token_of(0)
+        newer.data_received(Hello(version=PROTOCOL_VERSION, name="Ann", token=token).encode())
+    await until(lambda: conn.closed and transport.closing, "the host to close it")
+    await until(lambda: transport.aborted, "the host to cut it")
+    if how == "takeover":
+        assert server.connections[0] is not conn  # the new connection keeps the seat
+    else:
+        assert server.connections == {}
+        assert server.table.seats[0].kind == "empty"  # in the lobby the seat is free again
+    await server.close()
