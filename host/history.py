@@ -33,8 +33,8 @@ def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator
         op, seat = entry["op"], entry.get("seat")
         if op == "join":
             names[seat] = entry["name"]
-        elif op == "bot":
-            names[seat] = f"Bot (seat {seat + 1})"
+        elif op == "bot":  # journals before 2026-11-29 did not record the bot's name
+            names[seat] = entry.get("name") or f"Bot (seat {seat + 1})"
         elif op == "match":
             matches += 1
             match = Match(settings, dealer=entry["dealer"])

@@ -126,9 +126,9 @@ class Table:
         return next((i for i, s in enumerate(self.seats) if s.kind == "empty"), None)
 
     def _seat_bot(self, seat: int) -> None:
-        count = sum(s.kind == "bot" for s in self.seats) + 1
-        self.journal.record({"op": "bot", "seat": seat})
-        self.seats[seat] = Seat(name=f"Bot {count}", kind="bot", connected=True, ready=True)
+        name = f"Bot {sum(s.kind == 'bot' for s in self.seats) + 1}"
+        self.journal.record({"op": "bot", "seat": seat, "name": name})  # for `history`
+        self.seats[seat] = Seat(name=name, kind="bot", connected=True, ready=True)
 
     def _unique(self, name: str, seat: int) -> str:
         taken = {s.name for i, s in enumerate(self.seats) if i != seat and s.kind != "empty"}

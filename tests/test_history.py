@@ -7,8 +7,10 @@ import re
 from typing import Any
 
 from host.history import describe
+from host.table import Table, TableOptions
 from pitchnet.bots import make_bot
 from pitchnet.cards import shuffled_deck
+from pitchnet.protocol import PROTOCOL_VERSION, Hello
 from pitchnet.rules import Match, Phase, Settings
 from pitchnet.views import seat_view
 
@@ -57,3 +59,24 @@ def test_partnership_sides_are_teams_a_and_b() -> None:
     teams = r"scores: team A \(Ann & seat 3\) -?\d+, team B \(seat 2 & seat 4\) -?\d+"
     assert re.search(teams, text)
     assert re.search(r"\*\*\* team [AB] \(.+\) wins the match \*\*\*", text)
+
+
+def test_bots_are_named_as_the_table_named_them() -> None:
+    """The names players saw at the table ("Bot 1"), from the journal the host wrote."""
+
+    class Recording:
+        def __init__(self) -> None:
+            self.entries: list[dict[str, Any]] = []
+
+        def record(self, entry: dict[str, Any]) -> None:
+            self.entries.append(entry)
+
+    journal = Recording()
+    options = TableOptions(players=3, bots=2)
+    table = Table("t1", "T", options, lambda key: shuffled_deck(random.Random(key)), journal)
+    table.join(Hello(version=PROTOCOL_VERSION, name="Ann"))
+    shown = [seat.name for seat in table.seats]
+    assert shown == ["Bot 1", "Bot 2", "Ann"]
+    text = "\n".join(describe(journal.entries, {"players": 3}))
+    assert "Bot 1 deals" in text or "Bot 1 bids" in text, text
+    assert "Bot (seat" not in text
