@@ -87,6 +87,8 @@ class Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.peer = "?:?"
         self.seat: int | None = None
+        self.accepted = False
+        """Within the host's connection limits (a refused one is reset at once)."""
         self.seated = False
         """True from the welcome on (`seat` goes back to None if the player leaves)."""
         self.strikes = 0
@@ -105,6 +107,7 @@ class Connection(asyncio.Protocol):
         if not self.server._accept(self):
             self.abort()
             return
+        self.accepted = True
         self._later("handshake", self.limits.handshake_seconds, self._handshake_over)
         self._ping()
 
@@ -157,7 +160,8 @@ class Connection(asyncio.Protocol):
         self._timers.clear()
         if not self._lost.done():
             self._lost.set_result(None)
-        self.server._lost(self, exc)
+        if self.accepted:  # a refused connection was logged as refused, and holds nothing
+            self.server._lost(self, exc)
 
     # ---- sending ---------------------------------------------------------------------------
 
