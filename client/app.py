@@ -225,11 +225,13 @@ class PitchApp(App[None]):
         address = self.options.interface or "127.0.0.1"
         self.join(address, self.hosted.port, table_id=self.hosted.table_id)
 
-    def leave_table(self) -> None:
-        """Back to the finder, giving up the seat."""
-        if self.game.table_id:
+    def leave_table(self, *, keep_seat: bool = False) -> None:
+        """Back to the finder, giving up the seat; or, with `keep_seat` (the link is down,
+        so the host cannot be told), keeping its token: the seat is still this player's,
+        and joining the table again from the finder takes it back."""
+        if self.game.table_id and not keep_seat:
             self.tokens.forget(self.game.table_id, self.options.name)
-        self._drop_connection(leave=True)
+        self._drop_connection(leave=not keep_seat)
         self.game.reset()
         self._switch("finder")
 

@@ -298,6 +298,8 @@ async def test_a_lost_host_is_shown_at_once() -> None:
             assert "Connection lost" in screen_text(app)
             await pilot.press("escape")
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
+            # The host was not told we left: the seat is still ours, and so is its token.
+            assert app.tokens.find("Ann", table_id=server.table_id) is not None
     finally:
         await server.close()
 

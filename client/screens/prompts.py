@@ -100,7 +100,7 @@ class OfflineScreen(ModalScreen[None]):
     """Shown the moment the link to the host is lost: while retrying it says so; when
     the connection has given up it offers the way back to the finder."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "back", "Leave the table")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "back", "Table finder")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -129,10 +129,12 @@ class OfflineScreen(ModalScreen[None]):
         text = plain(self.reason, limit=200).append("\n\n")
         if self.retrying:
             text.append(f"Reconnecting (try {self.attempts})... your seat is kept.\n")
-            text.append("Esc: leave the table.", style="dim")
+            text.append("Esc: stop, and go back to the table finder (the seat stays", style="dim")
+            text.append(" yours: join the table again to sit back down).", style="dim")
         else:
             text.append("Enter or Esc: back to the table finder.  Ctrl+Q: quit.", style="dim")
         self.query_one("#offline-text", Static).update(text)
 
     def action_back(self) -> None:
-        self.app.leave_table()  # type: ignore[attr-defined]
+        # The host cannot be told we leave, so it keeps the seat for us: keep its token.
+        self.app.leave_table(keep_seat=True)  # type: ignore[attr-defined]
