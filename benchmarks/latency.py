@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import cProfile
 import dataclasses
+import functools
 import io
 import multiprocessing
 import os
@@ -355,26 +356,23 @@ def host_config(seed: int, state_dir: Path, journal: bool) -> HostConfig:
     return HostConfig(**options)
 
 
-_RECORDING: list[list[dict[str, Any]]] = []
-
-
+@functools.cache
 def recorded_states(seed: int = 1) -> list[list[dict[str, Any]]]:
     """Every broadcast of a seeded 4-player match, refereed in-process by the host's own
     `Table` (no sockets): for each change, the four `state` maps the host sends. The
     "same bytes" floor relays these, so it moves exactly the host's kind of frames."""
-    if _RECORDING:
-        return _RECORDING
     table = Table(
         "bench0", "Bench", TableOptions(players=PLAYERS, bots=PLAYERS - 1), deck_source(seed)
     )
     human = table.join(Hello(version=PROTOCOL_VERSION, name="Human"))
     table.seats[human].substitute = True  # a bot plays this seat too
+    recording = []
     while table.state != "over":
         frames = table.state_frames(table.take_events())
-        _RECORDING.append([msgpack.unpackb(frame[4:]) for frame in frames])
+        recording.append([msgpack.unpackb(frame[4:]) for frame in frames])
         if not table.act_for_bot():  # the hand is over: the human is ready for the next
             table.handle(human, Ready(id=table.seats[human].last_id + 1))
-    return _RECORDING
+    return recording
 
 
 class Servers:

@@ -562,16 +562,18 @@ class HostServer:
             self._after_change()
 
     def _advert(self) -> Advert:
+        """What the advert says now. Built after every change, so from the table's own
+        fields rather than a whole `TableInfo`."""
         from host.advertise import Advert
 
-        info = self.table.info()
+        seats = self.table.seats
         return Advert(
             table_id=self.table_id,
             name=self.name,
-            taken=info.taken,
-            seats=info.players,
-            state=info.state,
-            password=info.password,
+            taken=sum(seat.kind != "empty" for seat in seats),
+            seats=len(seats),
+            state=self.table.state,
+            password=self.table.options.password is not None,
         )
 
 

@@ -471,9 +471,10 @@ class Table:
         """`info().to_wire()`, rebuilt only when the table's state or a seat has changed
         since the last broadcast (most moves change neither), or while someone is away
         (their away time moves on). Treat the result as read-only: it is reused."""
+        if any(seat.away_since is not None for seat in self.seats):
+            return self.info().to_wire()
         key = (self.state, *(tuple(vars(seat).values()) for seat in self.seats))
-        away = any(seat.away_since is not None for seat in self.seats)
-        if away or key != self._wire_key:
+        if key != self._wire_key:
             self._wire_key, self._wire = key, self.info().to_wire()
         return self._wire
 

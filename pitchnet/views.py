@@ -200,21 +200,10 @@ def seat_view(match: Match, seat: int) -> SeatView:
     return SeatView(**_private(match, seat), **_public(match))
 
 
-def seat_views(match: Match) -> list[SeatView]:
-    """Every seat's view at once. The public part is built once and shared between the
-    views, so treat them as read-only."""
-    public, private = split_views(match)
-    return [SeatView(**part, **public) for part in private]
-
-
-PRIVATE_FIELDS = ("seat", "hand", "legal_bids", "legal_plays")
-"""The fields of a `SeatView` that differ from seat to seat; every other one is public."""
-
-
 def split_views(match: Match) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Every seat's view for one broadcast, as the part all seats share (built once) and
-    one map of `PRIVATE_FIELDS` per seat. A seat's view is `{**private[seat], **public}`:
-    the host packs the shared part once instead of once per seat."""
+    one map per seat of what only it sees (seat, hand, legal_bids, legal_plays). A seat's
+    view is `{**private[seat], **public}`: the host packs the shared part once."""
     return _public(match), [_private(match, seat) for seat in range(match.settings.players)]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from host.server import HostConfig, HostServer
@@ -25,6 +25,20 @@ from pitchnet.protocol import (
 from pitchnet.views import SeatView
 
 DEADLINE = 20.0
+POLL_DEADLINE = 30.0
+"""How long `until_true` waits for the host to reach a state before the test fails."""
+
+
+async def until_true(
+    condition: Callable[[], object], what: str, timeout: float = POLL_DEADLINE
+) -> None:
+    """Poll `condition` with a deadline: the host changes state on its own loop turns."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)  # polling with a deadline, not a guess
 
 
 @contextlib.asynccontextmanager

@@ -21,7 +21,6 @@ import dataclasses
 import gc
 import random
 import tracemalloc
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +44,7 @@ from pitchnet.protocol import (
     parse_host_message,
 )
 from pitchnet.views import SeatView
-from tests.netclient import RawClient, play_as_bot, running_host
+from tests.netclient import RawClient, play_as_bot, running_host, until_true
 
 SEED = 9
 """A seeded match of three hands (seat 0 is needed in hand 2, where it is taken over)."""
@@ -62,16 +61,6 @@ DEADLINE = 30.0
 
 def frame_of(raw: bytes) -> bytes:
     return HEADER.pack(len(raw)) + raw
-
-
-async def until(condition: Callable[[], object], what: str, timeout: float = DEADLINE) -> None:
-    """Poll `condition` with a deadline (the host's state changes on its own loop turns)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)  # polling with a deadline, not a guess
 
 
 async def open_client(server: HostServer) -> RawClient:
@@ -419,13 +408,13 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
                 seen["preflood"],
             ) = await first_wave
             # Only the three bots still playing may be left before the address fills up.
-            await until(
+            await until_true(
                 lambda: not server.anonymous and set(server.connections) == {1, 2, 3},
                 "the abusers' connections to be gone",
             )
             seen["stalled_at"] = server.table.match.turn if server.table.match else None
             seen["saturation"] = await saturate_address(server)
-            await until(lambda: not server.anonymous, "the saturating connections to be gone")
+            await until_true(lambda: not server.anonymous, "the saturating connections to be gone")
             seen["abuse_growth"] = tracemalloc.get_traced_memory()[1] - start
             abuse_done.set()
 
@@ -589,7 +578,7 @@ async def test_half_frames_before_and_after_hello_are_closed_with_slow_frame() -
         for client in (early, seated):
             error = await refusal(client)
             assert error["code"] == "slow_frame"
-        await until(lambda: not server.anonymous and not server.connections, "both gone")
+        await until_true(lambda: not server.anonymous and not server.connections, "both gone")
 
 
 async def test_frames_that_keep_arriving_split_are_not_mistaken_for_a_slow_frame() -> None:
@@ -636,7 +625,9 @@ async def test_after_leave_the_connection_no_longer_acts_for_the_seat() -> None:
         leaver = seats[match.turn]
         seat = match.turn
         leaver.send(Leave())
-        await until(lambda: server.table.seats[seat].kind == "bot", "the seat to pass to a bot")
+        await until_true(
+            lambda: server.table.seats[seat].kind == "bot", "the seat to pass to a bot"
+        )
         bids = list(match.hand.bids)
         leaver.send(BidMsg(id=leaver.new_id(), bid=None if seat != match.dealer else 2))
         assert await asyncio.wait_for(leaver.closed_by_host(), DEADLINE)
@@ -677,7 +668,7 @@ async def test_the_connection_caps_refuse_without_a_frame_and_free_up() -> None:
         assert await refused.next_frame() is None
         assert refused.received == []
         await held[0].close()
-        await until(lambda: len(server.anonymous) == 2, "a place to free up")
+        await until_true(lambda: len(server.anonymous) == 2, "a place to free up")
         late = await open_client(server)
         assert (await late.hello("Late"))["type"] == "welcome"
         for client in (*held[1:], refused):

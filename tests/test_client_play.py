@@ -6,7 +6,6 @@ host has answered.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -22,19 +21,11 @@ from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
 from client.widgets.log import HandLog
 from host.server import HostConfig, HostServer
+from tests.netclient import until_true
 from tests.pilot import NoTables, screen_text, until
 
 SEED = 5
 SIZE = (80, 24)
-
-
-async def until_host(condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)  # polling with a deadline
 
 
 @pytest.fixture(autouse=True)
@@ -178,7 +169,7 @@ async def test_a_restarted_client_sits_back_down_in_its_seat(host: HostServer) -
         await until(pilot, lambda: first.game.view is not None, "the first deal")
         seat, hand = first.game.seat, list(first.game.view.hand)
     # the app is gone without a word to the host, as if killed
-    await until_host(lambda: not host.table.seats[seat].connected, "the host to notice")
+    await until_true(lambda: not host.table.seats[seat].connected, "the host to notice")
     second = join_app(host.port)
     async with second.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: second.game.view is not None, "the rejoin")

@@ -17,9 +17,9 @@ import pytest
 from host.limits import Limits
 from host.server import Connection, HostConfig, HostServer
 from pitchnet.protocol import PROTOCOL_VERSION, Hello, Leave, frame
+from tests.netclient import until_true
 
 GRACE = 0.05
-DEADLINE = 5.0
 
 
 class StuckTransport(asyncio.Transport):
@@ -53,15 +53,6 @@ class StuckTransport(asyncio.Transport):
             asyncio.get_running_loop().call_soon(self.protocol.connection_lost, None)
 
 
-async def until(condition: Any, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + DEADLINE
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)  # polling the condition, with a deadline
-
-
 @pytest.mark.parametrize("how", ["strikes", "leave", "takeover"])
 async def test_a_closed_connection_that_never_drains_is_cut_and_its_seat_let_go(
     how: str,
@@ -90,8 +81,8 @@ async def test_a_closed_connection_that_never_drains_is_cut_and_its_seat_let_go(
         newer.connection_made(StuckTransport(newer))
         token = server.table.token_of(0)
         newer.data_received(Hello(version=PROTOCOL_VERSION, name="Ann", token=token).encode())
-    await until(lambda: conn.closed and transport.closing, "the host to close it")
-    await until(lambda: transport.aborted, "the host to cut it")
+    await until_true(lambda: conn.closed and transport.closing, "the host to close it")
+    await until_true(lambda: transport.aborted, "the host to cut it")
     if how == "takeover":
         assert server.connections[0] is not conn  # the new connection keeps the seat
     else:
