@@ -114,9 +114,10 @@ class PitchApp(App[None]):
     ) -> None:
         # The first screen is the default mode, not a switch: Textual's switch_mode holds
         # painting back 50 ms to mask the transition, which start-up cannot afford.
-        self.DEFAULT_MODE = "connecting" if options.address is not None else "finder"
-        if options.mode == "idle":
-            self.DEFAULT_MODE = "_default"
+        # Textual reads DEFAULT_MODE, a class variable, in App.__init__; this app's first
+        # mode depends on its options, so it is set on the instance just before that.
+        first = "connecting" if options.address is not None else "finder"
+        vars(self)["DEFAULT_MODE"] = "_default" if options.mode == "idle" else first
         super().__init__()
         self.options = options
         self.browser_factory = browser_factory or _default_browser
@@ -196,13 +197,17 @@ class PitchApp(App[None]):
         hold up the first frame while the lobby is being built."""
         connection, self._undialled = self._undialled, None
         if connection is not None and connection is self.connection:
-            self.run_worker(connection.run, group="connection", exit_on_error=False)
+            self.run_worker(
+                connection.run,  # type: ignore[arg-type]  # Textual#6386
+                group="connection",
+                exit_on_error=False,
+            )
 
     def host_here(self, *, auto_start: bool, resume: str | None = None) -> None:
         """Host a table in this process (advertised on the LAN) and sit down at it; with
         `resume`, the unfinished table of that id comes back from its journal."""
         work = partial(self._host_here, auto_start, resume)
-        self.run_worker(work, group="host", exclusive=True)
+        self.run_worker(work, group="host", exclusive=True)  # type: ignore[arg-type]  # Textual#6386
 
     async def _host_here(self, auto_start: bool, resume: str | None = None) -> None:
         from host.journal import JournalError
@@ -249,7 +254,7 @@ class PitchApp(App[None]):
         connection, self.connection = self.connection, None
         if connection is not None:
             closing = connection.leave if leave and connection.connected else connection.close
-            self.run_worker(closing, group="closing")
+            self.run_worker(closing, group="closing")  # type: ignore[arg-type]  # Textual#6386
 
     async def close_network(self) -> None:
         """Close the connection and any table hosted here (called on the way out)."""

@@ -30,10 +30,11 @@ def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator
     matches = 0
     dealt: list[list[Card]] = []
     for entry in entries:
-        op, seat = entry["op"], entry.get("seat")
+        op = entry["op"]
         if op == "join":
-            names[seat] = entry["name"]
+            names[entry["seat"]] = entry["name"]
         elif op == "bot":  # journals before 2026-11-29 did not record the bot's name
+            seat = entry["seat"]
             names[seat] = entry.get("name") or f"Bot (seat {seat + 1})"
         elif op == "match":
             matches += 1
@@ -45,10 +46,11 @@ def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator
             dealt = deal_hands(deck, settings, hand.dealer)
             yield f"--- Hand {match.hand_number}, {names[hand.dealer]} deals ---"
         elif op == "bid" and match is not None:
+            seat = entry["seat"]
             match.bid(seat, entry["value"])
             yield f"  {names[seat]} bids {_bid_text(entry['value'])}"
         elif op == "play" and match is not None and match.hand is not None:
-            trick = match.play(seat, Card.parse(entry["value"]))
+            trick = match.play(entry["seat"], Card.parse(entry["value"]))
             if trick is not None:
                 cards = " ".join(f"{c}({names[s]})" for s, c in trick.plays)
                 yield f"  trick {len(match.hand.tricks)}: {cards} -> {names[trick.winner]}"

@@ -111,8 +111,8 @@ class Table:
         self._replaying = False
         self._wire_key: tuple[Any, ...] = ()
         self._wire: dict[str, Any] = {}
-        for _ in range(min(options.bots, options.players) if seat_bots else 0):
-            self._seat_bot(self._free_seat())  # type: ignore[arg-type]
+        for seat in range(min(options.bots, options.players) if seat_bots else 0):
+            self._seat_bot(seat)  # the seats are all empty yet: bots take the first ones
 
     # ---- seats ----------------------------------------------------------------------------
 
@@ -382,25 +382,25 @@ class Table:
         self.events.clear()
 
     def _replay_one(self, entry: dict[str, Any]) -> None:
-        op, seat = entry["op"], entry.get("seat")
+        op = entry["op"]
         if op == "bot":
-            self._seat_bot(seat)
+            self._seat_bot(entry["seat"])
         elif op == "join":
-            self._seat_human(seat, entry["name"], entry["token"], connected=False)
+            self._seat_human(entry["seat"], entry["name"], entry["token"], connected=False)
         elif op == "start":
-            self._applied(seat, entry.get("id"))
+            self._applied(entry["seat"], entry.get("id"))
         elif op == "match":
             self._start_match(entry["dealer"])
         elif op == "deal":
             self._deal(entry["deck"])
         elif op == "bid":
-            self._apply(seat, "bid", entry["value"], entry.get("id"))
+            self._apply(entry["seat"], "bid", entry["value"], entry.get("id"))
         elif op == "play":
-            self._apply(seat, "play", Card.parse(entry["value"]), entry.get("id"))
+            self._apply(entry["seat"], "play", Card.parse(entry["value"]), entry.get("id"))
         elif op == "ready":
-            self._ready(seat, entry.get("id"))
+            self._ready(entry["seat"], entry.get("id"))
         elif op == "leave":
-            self._leave(seat)
+            self._leave(entry["seat"])
         else:
             raise ValueError(f"unknown journal operation {op!r}")
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]  # ships no type hints
 
 PROTOCOL_VERSION = 1
 SERVICE_TYPE = "_pitchnet._tcp.local."
@@ -141,7 +141,8 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         """A shallow map: the fields are already plain data, so no deep copy is made."""
-        return {"type": self.TYPE, **{name: getattr(self, name) for name in self.__slots__}}
+        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
+        return {"type": self.TYPE, **{name: getattr(self, name) for name in names}}
 
     def encode(self) -> bytes:
         return frame(self.to_wire())

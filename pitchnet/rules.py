@@ -310,9 +310,9 @@ class Hand:
         best = max(game_points)
         game = game_points.index(best) if game_points.count(best) == 1 else None
         earned = [0] * settings.sides
-        for seat in (high, low, jack):
-            if seat is not None:
-                earned[settings.side_of(seat)] += 1
+        for captor in (high, low, jack):
+            if captor is not None:
+                earned[settings.side_of(captor)] += 1
         if game is not None:
             earned[game] += 1
         return _Points(high, low, jack, game, game_points, earned, high_card, low_card)

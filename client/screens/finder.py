@@ -96,7 +96,11 @@ class FinderScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         if self.browser is None:
-            self.run_worker(self._browse, group="browse", exclusive=True)
+            self.run_worker(  # Textual#6386: its WorkType refuses an async def
+                self._browse,  # type: ignore[arg-type]
+                group="browse",
+                exclusive=True,
+            )
         self.query_one("#tables", DataTable).focus()
 
     async def on_screen_suspend(self) -> None:

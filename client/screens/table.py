@@ -38,7 +38,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._modal: ModalScreen[None] | None = None
+        self._shown_modal: ModalScreen[None] | None = None
         self._waiting_since_seq: int | None = None
         self._armed: str | None = None
         """The card last picked with its number key: the same key again plays it."""
@@ -99,12 +99,12 @@ class TableScreen(Screen[None]):
 
     def _follow_phase(self, phase: str) -> None:
         wanted = {"hand_over": HandSummary, "match_over": MatchEnd}.get(phase)
-        if self._modal is not None and type(self._modal) is not wanted:
-            self.app.close_modal(self._modal)  # type: ignore[attr-defined]
-            self._modal = None
-        if wanted is not None and self._modal is None:
-            self._modal = wanted()
-            self.app.push_screen(self._modal)
+        if self._shown_modal is not None and type(self._shown_modal) is not wanted:
+            self.app.close_modal(self._shown_modal)  # type: ignore[attr-defined]
+            self._shown_modal = None
+        if wanted is not None and self._shown_modal is None:
+            self._shown_modal = wanted()
+            self.app.push_screen(self._shown_modal)
 
     # ---- keys ---------------------------------------------------------------------------------
 
