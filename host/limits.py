@@ -7,7 +7,6 @@ hold a seat that is not theirs.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 
@@ -35,15 +34,15 @@ class Limits:
 
 
 class RateLimiter:
-    """A token bucket: `allow()` is False once a sender outruns the rate."""
+    """A token bucket: `allow(now)` is False once a sender outruns the rate. Time is
+    given, never read, so the referee's tests can drive it."""
 
-    def __init__(self, rate: float, burst: int, clock=time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate, self.burst = rate, burst
         self.tokens = float(burst)
-        self.stamp = clock()
+        self.stamp = now
 
-    def allow(self) -> bool:
-        now = self.clock()
+    def allow(self, now: float) -> bool:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:

@@ -66,7 +66,7 @@ async def test_a_closed_connection_that_never_drains_is_cut_and_its_seat_let_go(
         limits=Limits(close_grace=GRACE),
     )
     server = HostServer(config)
-    conn = server._protocol()
+    conn = server.new_connection()
     transport = StuckTransport(conn)
     conn.connection_made(transport)
     conn.data_received(Hello(version=PROTOCOL_VERSION, name="Ann").encode())
@@ -77,7 +77,7 @@ async def test_a_closed_connection_that_never_drains_is_cut_and_its_seat_let_go(
     elif how == "leave":
         conn.data_received(Leave().encode())
     else:  # the same player comes back on a new connection with the seat's token
-        newer = server._protocol()
+        newer = server.new_connection()
         newer.connection_made(StuckTransport(newer))
         token = server.table.token_of(0)
         newer.data_received(Hello(version=PROTOCOL_VERSION, name="Ann", token=token).encode())

@@ -1,0 +1,575 @@
+"""The referee: the protocol's own rules for one table, as a sans-IO state machine.
+
+The `Table` decides the game; the referee decides everything about the connections
+around it: what a connection may send before and after `hello`, pings and silence,
+strikes and rate limits, acks and duplicate ids, `leave`, takeover by token, grace
+periods and stand-ins, when bots act, and the broadcast of snapshots after every
+change. Like h11's `Connection` it never touches a socket, a clock, a task or asyncio:
+it is told what happened and when, and answers with what to do.
+
+One action, end to end (`host/server.py` is the adapter that carries it out):
+
+1. The loop hands the adapter bytes; it feeds them to the connection's `FrameDecoder`
+   and parses each complete frame (`parse_client_message`), turning a bad frame into
+   its `ProtocolError` rather than raising.
+2. The adapter calls `referee.handle(conn, Received(items, pending), now)` once per read.
+3. The referee checks each item against the connection's phase (`Phase`): before the
+   handshake only `hello`, `ping` and `pong`; once seated, actions go to
+   `Table.handle` after the rate limit. A refusal becomes an `error` frame (and a
+   strike, or a close); an applied action becomes the sender's `ack` plus one
+   broadcast: a `state` frame for every seated connection, the ack riding in the
+   sender's write.
+4. It returns a list of effects (`Send`, `Close`, `Abort`, `Changed`), in order; the
+   adapter writes, closes or aborts exactly as told, and tells its listeners and the
+   advert about a `Changed`.
+5. The adapter reads `referee.next_deadline` and keeps ONE timer at it; when it
+   fires it calls `referee.wake(now)`, which does whatever has come due (pings,
+   silence, handshake and partial-frame deadlines, cutting connections that did not
+   drain, grace periods, bot turns) and returns effects the same way.
+
+Where new rules go: a new client message kind is a branch in `_act` (seated) or
+`_handshake` (before hello); a new per-connection rule is a field on `Peer` and a check
+in `_receive_one`; a new deadline is a field (on `Peer` or the referee), a line in
+`next_deadline` and a branch in `wake`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from host.journal import JournalError
+from host.limits import Limits, RateLimiter
+from host.table import Table
+from pitchnet.protocol import (
+    PROTOCOL_VERSION,
+    Ack,
+    Bye,
+    ErrorMsg,
+    Hello,
+    Leave,
+    Message,
+    Ping,
+    Pong,
+    ProtocolError,
+    Welcome,
+)
+from pitchnet.rules import RulesError
+
+log = logging.getLogger("pitchnet.host")
+
+HEARTBEAT = 1.0
+"""Seconds between the host's pings; a peer silent for `Limits.dead_after` is gone."""
+
+SLOW_DOWN = "Too many messages; slow down."
+INFINITY = float("inf")
+
+
+# ---- what the adapter tells the referee ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A connection was accepted; `peer` is its "address:port"."""
+
+    peer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """What one read produced: the complete frames, parsed (a frame that could not be
+    read is its `ProtocolError`, in its place), and how many bytes of an unfinished
+    frame the decoder still holds."""
+
+    items: Sequence[Message | ProtocolError]
+    pending: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The connection is gone (either end closed it, it dropped, or it was aborted);
+    `error` says why when the transport reported one."""
+
+    error: str | None = None
+
+
+Event = Opened | Received | Closed
+
+
+# ---- what the referee tells the adapter to do ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Write these (whole, already encoded) frames to `conn`."""
+
+    conn: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close `conn` once what is queued for it has been sent (`code` says why: the frame
+    before it, an error or a bye, told the peer). If it has not gone within
+    `Limits.close_grace` the referee follows up with an `Abort`."""
+
+    conn: int
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """Cut `conn` at once, sending nothing more (refused at the door, silent, or not
+    draining)."""
+
+    conn: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """The table changed and its snapshots were sent; `events` are what happened."""
+
+    events: list[dict[str, Any]]
+
+
+Effect = Send | Close | Abort | Changed
+
+
+# ---- one connection, as the referee sees it --------------------------------------------------
+
+
+class Phase(StrEnum):
+    """Where a connection is in its life. Which messages each phase accepts:
+
+    - HANDSHAKE: `hello` (seats it), `ping` (answered), `pong` (ignored); anything else,
+      and any error, is fatal.
+    - SEATED: actions, `leave`, `ping`, `pong`; a bad message is a strike.
+    - CLOSING: nothing (the referee has closed or cut it; what it still sends is dropped).
+    """
+
+    HANDSHAKE = "handshake"
+    SEATED = "seated"
+    CLOSING = "closing"
+
+
+@dataclass(slots=True)
+class Peer:
+    """The referee's record of one connection. Only the referee writes it."""
+
+    id: int
+    label: str
+    """"address:port", for the log."""
+    address: str
+    opened: float
+    rate: RateLimiter
+    phase: Phase = Phase.HANDSHAKE
+    seat: int | None = None
+    """The seat this connection acts for; None before hello and after leave/takeover."""
+    welcomed: bool = False
+    strikes: int = 0
+    last_heard: float = 0.0
+    next_ping: float = 0.0
+    frame_started: float | None = None
+    """When the unfinished frame the decoder holds began (None: nothing pending)."""
+    cut_at: float | None = None
+    """CLOSING after a `Close`: when to `Abort` it if it has not gone by then."""
+
+
+# ---- the referee -----------------------------------------------------------------------------
+
+
+@dataclass
+class Pacing:
+    """How fast bots act: `bot_delay` before each bid or card, `trick_pause` before a bot
+    leads after a finished trick (so a person can see the trick)."""
+
+    bot_delay: float = 0.6
+    trick_pause: float = 1.5
+
+
+class Referee:
+    """The protocol's rules for one table. Feed it `handle(conn, event, now)` and
+    `wake(now)`; carry out the effects they return; wake it at `next_deadline`.
+    `journal` is the table's journal (the referee keeps its `finished` flag), or None."""
+
+    def __init__(
+        self,
+        table: Table,
+        limits: Limits | None = None,
+        pacing: Pacing | None = None,
+        journal: Any = None,
+    ) -> None:
+        self.table = table
+        self.limits = limits or Limits()
+        self.pacing = pacing or Pacing()
+        self.journal = journal
+        self.peers: dict[int, Peer] = {}
+        self.holders: dict[int, Peer] = {}
+        """Seat -> the connection acting for it."""
+        self.grace_until: dict[int, float] = {}
+        """Seat -> when a bot stands in for its absent player."""
+        self.bot_at: float | None = None
+        self.shut = False
+        self._out: list[Effect] = []
+
+    # ---- inputs ------------------------------------------------------------------------------
+
+    def start(self, now: float) -> list[Effect]:
+        """The table opens: after a resume every human is away until they reconnect, so
+        each gets a grace period; then a first broadcast (bots may be due)."""
+        for seat, info in enumerate(self.table.seats):
+            if info.kind == "human" and not info.connected:
+                self._start_grace(seat, now)
+        self._broadcast(now)
+        return self._flush()
+
+    def handle(self, conn: int, event: Event, now: float) -> list[Effect]:
+        """One thing that happened to connection `conn` at time `now`."""
+        if type(event) is Received:
+            peer = self.peers.get(conn)
+            if peer is not None and peer.phase is not Phase.CLOSING:
+                self._received(peer, event, now)
+        elif type(event) is Opened:
+            self._opened(conn, event.peer, now)
+        elif type(event) is Closed:
+            self._closed(conn, event.error, now)
+        return self._flush()
+
+    def wake(self, now: float) -> list[Effect]:
+        """Do whatever has come due by `now`."""
+        limits = self.limits
+        for peer in list(self.peers.values()):
+            if peer.phase is Phase.CLOSING:
+                if peer.cut_at is not None and peer.cut_at <= now:
+                    peer.cut_at = None
+                    self._out.append(Abort(peer.id, "did not drain after being closed"))
+                continue
+            # The handshake and partial-frame deadlines: the earlier one, if it is due.
+            hello_by = peer.opened + limits.handshake_seconds
+            if peer.phase is not Phase.HANDSHAKE:
+                hello_by = INFINITY
+            started = peer.frame_started
+            frame_by = INFINITY if started is None else started + limits.partial_frame_seconds
+            if min(hello_by, frame_by) <= now:
+                if hello_by <= frame_by:
+                    self._refuse(peer, "handshake", "No hello in time.", now)
+                else:
+                    self._refuse(peer, "slow_frame", "A frame arrived too slowly.", now)
+                continue
+            if peer.phase is Phase.SEATED and peer.last_heard + limits.dead_after <= now:
+                log.info("%s silent for %.0f s; dropping it", peer.label, limits.dead_after)
+                self._abort(peer, "silent")
+                continue
+            if peer.next_ping <= now:
+                self._ping(peer, now)
+        for seat, until in list(self.grace_until.items()):
+            if until <= now:
+                del self.grace_until[seat]
+                if self._guarded(self.table.substitute_absent, seat):
+                    log.info("seat %d is away past the grace period; a bot plays it", seat)
+                    self._broadcast(now)
+        if self.bot_at is not None and self.bot_at <= now:
+            self.bot_at = None
+            if not self.shut and self._guarded(self.table.act_for_bot):
+                self._broadcast(now)
+        return self._flush()
+
+    def shutdown(self, now: float) -> list[Effect]:
+        """The host is stopping: every connection is told `bye` and closed; nothing new
+        is let in, no bot acts and no grace period runs out any more."""
+        self.shut = True
+        self.bot_at = None
+        self.grace_until.clear()
+        for peer in self.peers.values():
+            if peer.phase is not Phase.CLOSING:
+                self._bye(peer, "The host is shutting down.", "shutdown", now)
+        return self._flush()
+
+    @property
+    def next_deadline(self) -> float | None:
+        """The earliest time `wake` has something to do, or None."""
+        limits = self.limits
+        times = [*self.grace_until.values()]
+        if self.bot_at is not None:
+            times.append(self.bot_at)
+        for peer in self.peers.values():
+            if peer.phase is Phase.CLOSING:
+                if peer.cut_at is not None:
+                    times.append(peer.cut_at)
+                continue
+            times.append(peer.next_ping)
+            if peer.phase is Phase.HANDSHAKE:
+                times.append(peer.opened + limits.handshake_seconds)
+            else:
+                times.append(peer.last_heard + limits.dead_after)
+            if peer.frame_started is not None:
+                times.append(peer.frame_started + limits.partial_frame_seconds)
+        return min(times, default=None)
+
+    # ---- what the referee knows, for the adapter's log and the tests -------------------------
+
+    def seated(self) -> dict[int, int]:
+        """Seat -> the connection acting for it."""
+        return {seat: peer.id for seat, peer in self.holders.items()}
+
+    def unseated(self) -> list[int]:
+        """Connections not (yet) welcomed at a seat."""
+        return [peer.id for peer in self.peers.values() if not peer.welcomed]
+
+    # ---- connections come and go -------------------------------------------------------------
+
+    def _opened(self, conn: int, label: str, now: float) -> None:
+        address = label.rsplit(":", 1)[0]
+        limits = self.limits
+        refusal = None
+        if self.shut:
+            refusal = "the host is shutting down"
+        elif len(self.peers) >= limits.max_connections:
+            refusal = "too many connections"
+        elif sum(p.address == address for p in self.peers.values()) >= limits.max_per_address:
+            refusal = "too many connections from that address"
+        if refusal is not None:
+            log.warning("refusing %s: %s", label, refusal)
+            self._out.append(Abort(conn, refusal))  # never a peer: its close is not news
+            return
+        log.info("connection from %s", label)
+        rate = RateLimiter(limits.messages_per_second, limits.burst, now)
+        peer = Peer(conn, label, address, now, rate, last_heard=now)
+        self.peers[conn] = peer
+        self._ping(peer, now)
+
+    def _closed(self, conn: int, error: str | None, now: float) -> None:
+        peer = self.peers.pop(conn, None)
+        if peer is None:
+            return  # refused at the door, and logged as refused
+        if error is not None:
+            log.info("%s gone: %s", peer.label, error)
+        else:
+            log.info("%s closed", peer.label)
+        seat = peer.seat
+        if seat is None or self.holders.get(seat) is not peer:
+            return
+        del self.holders[seat]
+        log.info("seat %d (%s) disconnected", seat, self.table.seats[seat].name)
+        self._guarded(self.table.disconnected, seat)
+        self._start_grace(seat, now)
+        self._broadcast(now)
+
+    # ---- frames in ---------------------------------------------------------------------------
+
+    def _received(self, peer: Peer, event: Received, now: float) -> None:
+        peer.last_heard = now
+        for item in event.items:
+            try:
+                self._receive_one(peer, item, now)
+            except JournalError as exc:
+                log.error("journal write failed: %s", exc)
+                self._refuse(peer, "journal", "The host cannot record the game right now.", now)
+            except Exception:
+                log.exception("unexpected error on %s", peer.label)
+                self._abort(peer, "unexpected error")
+            if peer.phase is Phase.CLOSING:
+                return  # the rest of a closing peer's frames are dropped
+        if not event.pending:
+            peer.frame_started = None
+        elif event.items or peer.frame_started is None:
+            peer.frame_started = now  # what is left is a new frame, started now
+
+    def _receive_one(self, peer: Peer, item: Message | ProtocolError, now: float) -> None:
+        if peer.phase is Phase.SEATED:
+            if isinstance(item, ProtocolError):
+                if item.fatal:
+                    self._refuse(peer, item.code, item.message, now)
+                else:
+                    self._strike(peer, item.code, item.message, now)
+                return
+            action_id: int | None = getattr(item, "id", None)
+            if not peer.rate.allow(now):
+                self._strike(peer, "rate_limited", SLOW_DOWN, now, action_id)
+                return
+            self._act(peer, item, action_id, now)
+            return
+        # Before the handshake every error is fatal.
+        if isinstance(item, ProtocolError):
+            self._refuse(peer, item.code, item.message, now)
+        elif not peer.rate.allow(now):
+            self._refuse(peer, "rate_limited", SLOW_DOWN, now)
+        else:
+            self._handshake(peer, item, now)
+
+    def _handshake(self, peer: Peer, message: Message, now: float) -> None:
+        if isinstance(message, Hello):
+            self._seat(peer, message, now)
+        elif isinstance(message, Ping):
+            self._send(peer, Pong(t=message.t))
+        elif not isinstance(message, Pong):  # a pong may cross the client's hello
+            self._refuse(peer, "handshake", "The first message must be hello.", now)
+
+    def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
+        table = self.table
+        try:
+            seat = table.join(hello)
+        except ProtocolError as exc:
+            self._refuse(peer, exc.code, exc.message, now)
+            return
+        old = self.holders.get(seat)
+        if old is not None and old is not peer:
+            log.info("seat %d taken over by %s", seat, peer.label)
+            old.seat = None
+            self._bye(old, "Your seat was taken over by a new connection.", "replaced", now)
+        peer.phase, peer.seat, peer.welcomed = Phase.SEATED, seat, True
+        self.holders[seat] = peer
+        self.grace_until.pop(seat, None)
+        log.info("%s sits at seat %d as %r", peer.label, seat, table.seats[seat].name)
+        welcome = Welcome(
+            version=PROTOCOL_VERSION,
+            table_id=table.id,
+            table_name=table.name,
+            seat=seat,
+            token=table.token_of(seat),
+            heartbeat=HEARTBEAT,
+            last_id=table.seats[seat].last_id,
+        )
+        self._send(peer, welcome)
+        self._broadcast(now)
+
+    def _act(self, peer: Peer, message: Message, action_id: int | None, now: float) -> None:
+        """A seated connection's message, within its rate."""
+        if isinstance(message, Ping):
+            self._send(peer, Pong(t=message.t))
+            return
+        if isinstance(message, Pong):
+            return
+        seat = peer.seat
+        assert seat is not None
+        try:
+            applied = self.table.handle(seat, message)
+        except RulesError as exc:
+            self._error(peer, exc.code, exc.message, action_id)
+            return
+        except ProtocolError as exc:
+            self._strike(peer, exc.code, exc.message, now, action_id)
+            return
+        except JournalError as exc:
+            log.error("journal write failed: %s", exc)
+            self._error(peer, "journal", "The host could not record that; try again.", action_id)
+            return
+        ack = Ack(id=action_id, duplicate=not applied).encode() if action_id is not None else b""
+        if isinstance(message, Leave):
+            if ack:
+                self._out.append(Send(peer.id, ack))
+            # The seat is no longer this connection's (a bot has it, or it is free).
+            del self.holders[seat]
+            peer.seat = None
+            self._bye(peer, "You left the table.", "left", now)
+            self._broadcast(now)
+        elif applied:
+            self._broadcast(now, lead=(peer, ack))  # the ack rides with the new state
+        elif ack:
+            self._out.append(Send(peer.id, ack))
+
+    # ---- answers and closes ------------------------------------------------------------------
+
+    def _send(self, peer: Peer, message: Message) -> None:
+        self._out.append(Send(peer.id, message.encode()))
+
+    def _error(self, peer: Peer, code: str, message: str, id: int | None = None) -> None:
+        self._send(peer, ErrorMsg(code=code, message=message, id=id))
+
+    def _strike(
+        self, peer: Peer, code: str, message: str, now: float, id: int | None = None
+    ) -> None:
+        """Answer a bad message; too many of them close the connection."""
+        peer.strikes += 1
+        fatal = peer.strikes >= self.limits.max_strikes
+        self._send(peer, ErrorMsg(code=code, message=message, id=id, fatal=fatal))
+        if fatal:
+            log.warning("closing %s after %d bad messages", peer.label, peer.strikes)
+            self._close(peer, code, now)
+
+    def _refuse(self, peer: Peer, code: str, message: str, now: float) -> None:
+        """A fatal error: say why, then close once it is sent."""
+        log.info("%s refused: %s (%s)", peer.label, message, code)
+        self._send(peer, ErrorMsg(code=code, message=message, fatal=True))
+        self._close(peer, code, now)
+
+    def _bye(self, peer: Peer, reason: str, code: str, now: float) -> None:
+        self._send(peer, Bye(reason=reason, code=code))
+        self._close(peer, code, now)
+
+    def _close(self, peer: Peer, code: str, now: float) -> None:
+        peer.phase, peer.frame_started = Phase.CLOSING, None
+        peer.cut_at = now + self.limits.close_grace
+        self._out.append(Close(peer.id, code))
+
+    def _abort(self, peer: Peer, reason: str) -> None:
+        peer.phase, peer.frame_started, peer.cut_at = Phase.CLOSING, None, None
+        self._out.append(Abort(peer.id, reason))
+
+    def _ping(self, peer: Peer, now: float) -> None:
+        self._send(peer, Ping(t=now))
+        peer.next_ping = now + HEARTBEAT
+
+    # ---- table changes the referee starts itself ---------------------------------------------
+
+    def _start_grace(self, seat: int, now: float) -> None:
+        if not self.shut and self.table.state == "playing" and self.table.options.substitute:
+            self.grace_until[seat] = now + self.table.options.grace
+
+    def _guarded(self, change: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a table change the host itself started; a journal failure is logged and
+        the change skipped (it is retried on the next trigger), never raised."""
+        try:
+            return change(*args, **kwargs)
+        except JournalError as exc:
+            log.error("journal write failed: %s", exc)
+            return None
+
+    # ---- after every change ------------------------------------------------------------------
+
+    def _broadcast(self, now: float, lead: tuple[Peer, bytes] | None = None) -> None:
+        """Send every seated connection its fresh snapshot, then wake the bots. `lead` is
+        a frame (an ack) for one connection, sent in the same write as its snapshot."""
+        out = self._out
+        if self.shut:
+            if lead and lead[1]:
+                out.append(Send(lead[0].id, lead[1]))
+            return
+        table = self.table
+        events = table.take_events()
+        if self.journal is not None and any(e["kind"] in ("match", "deal") for e in events):
+            self._guarded(self.journal.set_meta, finished=table.state == "over")
+        if self.holders:
+            frames = table.state_frames(events)
+            for seat, peer in self.holders.items():
+                if peer.phase is Phase.CLOSING:
+                    continue
+                if lead is not None and peer is lead[0]:
+                    out.append(Send(peer.id, lead[1] + frames[seat]))
+                    lead = None
+                else:
+                    out.append(Send(peer.id, frames[seat]))
+        if lead and lead[1]:
+            out.append(Send(lead[0].id, lead[1]))
+        out.append(Changed(events))
+        for event in events:
+            if event["kind"] in ("match", "deal") and event.get("hand", 1) == 1:
+                log.info("table %s: %s", table.id, _describe(event))
+        if self.bot_at is None and table.bot_to_act() is not None:
+            pacing = self.pacing
+            after_trick = any(e["kind"] == "trick" for e in events)
+            self.bot_at = now + (pacing.trick_pause if after_trick else pacing.bot_delay)
+
+    def _flush(self) -> list[Effect]:
+        out, self._out = self._out, []
+        return out
+
+
+def _describe(event: dict[str, Any]) -> str:
+    if event["kind"] == "match":
+        return f"match over, side {event['winner']} wins"
+    return "match started"
