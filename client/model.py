@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from client.text import card_text, clean, plain, suit_text
-from pitchnet.cards import Card, CardParseError
+from pitchnet.cards import Card, CardParseError, Suit
 from pitchnet.protocol import TableInfo
 from pitchnet.views import SeatView
 
@@ -161,8 +161,8 @@ def refusal(view: SeatView, card: str) -> str | None:
         return "It is not your turn."
     if view.trick and view.trump:
         try:
-            led = Card.parse(view.trick[0][1]).suit
-            trump = Card.parse("2" + view.trump).suit
+            trump = Suit.parse(view.trump)
+            led = Card.parse(view.trick[0][1]).suit or trump  # the joker led: trump
         except (CardParseError, IndexError, TypeError):
             return "That card may not be played now."
         if led is trump:

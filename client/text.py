@@ -20,6 +20,8 @@ SUIT_STYLES = {
     Suit.CLUBS: "bold #5fd75f",
 }
 """A four-colour deck: the suits differ by colour as well as by symbol or letter."""
+JOKER_STYLE = "bold #d787ff"
+"""The joker (five-point Pitch) has no suit: a colour of its own."""
 
 
 def clean(value: object, limit: int = 64) -> str:
@@ -51,7 +53,8 @@ def card_text(card: Card | str, ascii_only: bool = False, *, dim: bool = False) 
         parsed = card if isinstance(card, Card) else Card.parse(card)
     except CardParseError:
         return Text("??")
-    text = Text(parsed.pretty(ascii_only), style=SUIT_STYLES[parsed.suit])
+    style = SUIT_STYLES[parsed.suit] if parsed.suit is not None else JOKER_STYLE
+    text = Text(parsed.pretty(ascii_only), style=style)
     if dim:
         text.stylize("dim")
     return text

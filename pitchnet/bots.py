@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pitchnet.cards import JACK, Card, Suit
+from pitchnet.cards import JACK, Card, Suit, deck
 from pitchnet.rules import HAND_SIZE, Action, Bid
 from pitchnet.views import SeatView
 
@@ -163,7 +163,7 @@ def _beats(card: Card, best: Card, led: Suit, trump: Suit) -> bool:
 
 
 def _winning(trick: list[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
-    led = trick[0][1].suit
+    led = trick[0][1].suit or trump  # the joker led is a trump lead
     seat, best = trick[0]
     for player, card in trick[1:]:
         if _beats(card, best, led, trump):
@@ -190,7 +190,7 @@ class _Table:
         played = {Card.parse(text) for t in view.tricks for _, text in t["plays"]}
         trick = [(seat, Card.parse(text)) for seat, text in view.trick]
         played.update(card for _, card in trick)
-        unseen = set(_FULL_DECK_SET)
+        unseen = set(deck(joker=view.rules.get("joker") == "on"))
         unseen.difference_update(hand)
         unseen.difference_update(played)
         return cls(
@@ -232,7 +232,7 @@ def _discard_cost(card: Card, table: _Table) -> float:
 
 def _card_key(card: Card) -> tuple[int, str]:
     """A total order for tie-breaks, so equal choices always resolve the same way."""
-    return (card.rank, card.suit.value)
+    return (card.rank, card.suit.value if card.suit else "")
 
 
 class HeuristicBot(Bot):
@@ -303,7 +303,7 @@ class HeuristicBot(Bot):
         trump = table.trump
         assert trump is not None
         trick = table.trick
-        led = trick[0][1].suit
+        led = trick[0][1].suit or trump  # the joker led is a trump lead
         winner, best = _winning(trick, trump)
         after_me = table.players - len(trick) - 1
         legal = table.legal
@@ -381,8 +381,6 @@ def _stake(trick: list[tuple[int, Card]], table: _Table) -> float:
                 value += 5  # may well be High or Low
     return value
 
-
-_FULL_DECK_SET = frozenset(Card(rank, suit) for suit in Suit for rank in range(2, 15))
 
 BOT_KINDS: tuple[str, ...] = ("heuristic", "random")
 

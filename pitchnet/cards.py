@@ -1,7 +1,9 @@
-"""Cards as small immutable values with a two-character text form ("TD", "AS").
+"""Cards as small immutable values with a two-character text form ("TD", "AS", "JK").
 
 The text form is what travels on the wire, sits in the journal and appears in
-the rules vectors, so parsing and printing live here and nowhere else.
+the rules vectors, so parsing and printing live here and nowhere else. The joker of
+five-point Pitch (RULES.md, "Five-point Pitch") is a card too: rank 1, no suit, text
+"JK". It has no suit of its own: which suit it counts as (trump) is the engine's call.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ GAME_POINTS = {10: 10, 14: 4, 13: 3, 12: 2, 11: 1}
 """Trick points toward the Game point: ten 10, ace 4, king 3, queen 2, jack 1."""
 
 JACK = 11
+JOKER_RANK = 1
+"""The joker's rank: below every 2, so it sorts first and is the lowest trump."""
+JOKER_TEXT = "JK"
 
 
 class CardParseError(ValueError):
@@ -88,14 +93,21 @@ _SUIT_INDEX = {suit: index for index, suit in enumerate(Suit)}
 
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
-    """One playing card. Ordered by rank, then suit, so sorting a hand is natural."""
+    """One playing card. Ordered by rank, then suit, so sorting a hand is natural.
+    `suit` is None only for the joker (`JOKER`), which is the one card of rank 1."""
 
     rank: int
-    suit: Suit
+    suit: Suit | None
     _hash: int = field(init=False, repr=False, compare=False)
     _text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.suit is None or self.rank == JOKER_RANK:
+            if (self.rank, self.suit) != (JOKER_RANK, None):
+                raise CardParseError("only the joker (rank 1) has no suit")
+            object.__setattr__(self, "_hash", JOKER_RANK)
+            object.__setattr__(self, "_text", JOKER_TEXT)
+            return
         if not 2 <= self.rank <= 14:
             raise CardParseError(f"rank {self.rank} is outside 2..14")
         # Computed once: sets and dicts of cards (legal plays, deck and deal checks) hash
@@ -111,9 +123,11 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse the two-character form, rank then suit: "TD", "as", "2c"."""
+        """Parse the two-character form, rank then suit: "TD", "as", "2c"; "JK" is the joker."""
         if not isinstance(text, str) or len(text) != 2:
             raise CardParseError(f"{text!r} is not a card (expected two characters like 'TD')")
+        if text.upper() == JOKER_TEXT:
+            return JOKER
         rank_letter, suit_letter = text[0].upper(), text[1]
         rank_index = RANK_LETTERS.find(rank_letter)
         if rank_index < 0:
@@ -128,35 +142,58 @@ class Card:
 
     @property
     def game_points(self) -> int:
+        """Trick points toward Game (the joker counts 0)."""
         return GAME_POINTS.get(self.rank, 0)
 
     @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
     def name(self) -> str:
-        """A spoken name: "ten of diamonds"."""
+        """A spoken name: "ten of diamonds", "joker"."""
+        if self.suit is None:
+            return "joker"
         return f"{RANK_NAMES[self.rank]} of {self.suit.plural}"
 
     def pretty(self, ascii_only: bool = False) -> str:
-        """Rank letter and suit symbol ("T♦"), or the plain text form for ASCII terminals."""
+        """Rank letter and suit symbol ("T♦"), or the plain text form for ASCII terminals.
+        The joker is "J★" (two cells, like every other card), or "JK" in ASCII."""
+        if self.suit is None:
+            return JOKER_TEXT if ascii_only else JOKER_SYMBOL
         letter = RANK_LETTERS[self.rank - 2]
         return letter + (self.suit.value if ascii_only else self.suit.symbol)
 
 
+JOKER_SYMBOL = "J★"
+JOKER = Card(JOKER_RANK, None)
+"""The joker of five-point Pitch: in the deck only when the table plays `joker: on`."""
+
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(2, 15))
+"""The 52 natural cards. `deck()` is the deck a table plays with (with the joker or not)."""
+JOKER_DECK: tuple[Card, ...] = (*FULL_DECK, JOKER)
+
+
+def deck(joker: bool = False) -> tuple[Card, ...]:
+    """The cards a table plays with: the 52, and the joker too with `joker: on`.
+    The one place that says what a deck holds (shuffling, checking, bots' unseen cards)."""
+    return JOKER_DECK if joker else FULL_DECK
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:
     return [Card.parse(text) for text in texts]
 
 
-def shuffled_deck(rng: Random | None = None) -> list[Card]:
-    """A freshly shuffled deck. Production passes nothing and gets `secrets.SystemRandom`;
-    tests and `--seed` pass a seeded `random.Random` for reproducible deals."""
-    deck = list(FULL_DECK)
-    (rng or secrets.SystemRandom()).shuffle(deck)
-    return deck
+def shuffled_deck(rng: Random | None = None, *, joker: bool = False) -> list[Card]:
+    """A freshly shuffled deck (53 cards with `joker`). Production passes no `rng` and
+    gets `secrets.SystemRandom`; tests and `--seed` pass a seeded `random.Random`."""
+    cards = list(deck(joker))
+    (rng or secrets.SystemRandom()).shuffle(cards)
+    return cards
 
 
-def validate_deck(deck: Sequence[Card]) -> None:
-    """Refuse a deck that is not exactly the 52 distinct cards (a corrupt journal, say)."""
-    if len(deck) != 52 or len(set(deck)) != 52:
-        raise ValueError("a deck must hold each of the 52 cards exactly once")
+def validate_deck(cards: Sequence[Card], *, joker: bool = False) -> None:
+    """Refuse a deck that is not exactly `deck(joker)` in some order (a corrupt journal)."""
+    expected = deck(joker)
+    if len(cards) != len(expected) or set(cards) != set(expected):
+        raise ValueError(f"a deck must hold each of the {len(expected)} cards exactly once")

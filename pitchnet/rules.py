@@ -3,7 +3,9 @@
 Sans-IO and deterministic: given the deck order and the actions, the state is
 always the same, which is what lets the host replay its journal and the rules
 vectors check the engine. Every illegal action raises `RulesError` *before*
-anything is changed, so a refused action leaves no trace.
+anything is changed, so a refused action leaves no trace. The house rules
+(`Settings.rules`, pitchnet/house_rules.py) change bids, following and scoring
+exactly where RULES.md says; the defaults play the rule book.
 """
 
 from __future__ import annotations
@@ -13,16 +15,21 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pitchnet.cards import GAME_POINTS, JACK, Card, Suit, validate_deck
+from pitchnet.house_rules import PRESETS, TARGETS, HouseRules, Preset, RulesConfigError
 
+__all__ = ["PRESETS", "TARGETS", "HouseRules", "Preset", "RulesConfigError"]  # re-exported
+
+DEFAULT_RULES = HouseRules()
 HAND_SIZE = 6
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
-TARGETS = (7, 11, 15, 21)
 BIDS = (1, 2, 3, 4)
+"""The bids of the rule book (the house rules may drop 1 or add 5: `HouseRules.bids`)."""
 PITCH = 4
-"""A bid of 4 ("pitching") closes the auction at once (Settled in RULES.md)."""
+"""A bid of 4 ("pitching") closes the auction at once (Settled in RULES.md); with the
+joker, 5 does instead (`HouseRules.top_bid`)."""
 
 Bid = int | None
-"""A bid amount 1..4, or None for a pass."""
+"""A bid amount (1..4, or up to 5 with the joker), or None for a pass."""
 
 
 class RulesError(Exception):
@@ -44,11 +51,12 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What is fixed for a whole match."""
+    """What is fixed for a whole match, the house rules included."""
 
     players: int = 4
     partnership: bool = False
     target: int = 7
+    rules: HouseRules = DEFAULT_RULES
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -57,6 +65,8 @@ class Settings:
             raise ValueError("partnership play needs exactly 4 players")
         if self.target not in TARGETS:
             raise ValueError(f"the target must be one of {', '.join(map(str, TARGETS))}")
+        if not isinstance(self.rules, HouseRules):
+            raise ValueError("the house rules must be a HouseRules")
 
     @property
     def sides(self) -> int:
@@ -78,14 +88,19 @@ class Trick:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """The outcome of one hand, with every field the rules vectors check."""
+    """The outcome of one hand, with every field the rules vectors check.
 
-    pitcher: int
-    bid: int
-    trump: Suit
+    A hand thrown in when everyone passed (`all_pass: redeal`) is a result too, with
+    `redeal` true, no pitcher, bid or trump, and the scores unchanged. `high` and `low`
+    (and their cards) are None when no natural trump was dealt (only with the joker);
+    `joker` is the joker's captor, None when it was not dealt or is not played."""
+
+    pitcher: int | None
+    bid: int | None
+    trump: Suit | None
     trick_winners: tuple[int, ...]
-    high: int
-    low: int
+    high: int | None
+    low: int | None
     jack: int | None
     game: int | None
     game_points: tuple[int, ...]
@@ -94,37 +109,76 @@ class HandResult:
     scores_before: tuple[int, ...]
     scores: tuple[int, ...]
     winner: int | None
-    high_card: Card
-    low_card: Card
+    high_card: Card | None
+    low_card: Card | None
+    joker: int | None = None
+    smudge: bool = False
+    """Whether the pitcher's side won the match by a smudge this hand."""
+    redeal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class _Points:
-    high: int
-    low: int
+    high: int | None
+    low: int | None
     jack: int | None
+    joker: int | None
     game: int | None
     game_points: list[int]
     earned: list[int]
-    high_card: Card
-    low_card: Card
+    high_card: Card | None
+    low_card: Card | None
+
+
+def suit_as_played(card: Card, trump: Suit | None) -> Suit | None:
+    """The suit a card counts as: its own, or trump for the joker (None before trump
+    is named: the joker led first names spades, see `Hand.play`)."""
+    return trump if card.suit is None else card.suit
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> int:
-    """The highest trump wins; failing that, the highest card of the suit led."""
-    led = plays[0][1].suit
-    trumps = [(card.rank, seat) for seat, card in plays if card.suit is trump]
+    """The highest trump wins; failing that, the highest card of the suit led. The
+    joker is a trump of rank 1, below the 2 of trump."""
+    led = suit_as_played(plays[0][1], trump)
+    trumps = [(card.rank, seat) for seat, card in plays if card.suit is trump or card.suit is None]
     if trumps:
         return max(trumps)[1]
     return max((card.rank, seat) for seat, card in plays if card.suit is led)[1]
 
 
-# Legal bids as fixed tuples (they are asked for on every bid): a non-dealer must bid
-# over the high bid (0 = none yet); the dealer may pass or bid at least the high bid
-# (stealing it), or must bid at least 2 when everyone passed.
-_BIDS_OVER = {high: (None, *(b for b in BIDS if b > high)) for high in (0, *BIDS)}
-_DEALER_BIDS = {high: (None, *(b for b in BIDS if b >= high)) for high in BIDS}
-_DEALER_FORCED_BIDS = tuple(b for b in BIDS if b >= 2)
+@dataclass(frozen=True, slots=True)
+class _BidTable:
+    """Legal bids as fixed tuples for one set of house rules (asked for on every bid):
+    a non-dealer must bid over the high bid (0 = none yet); the dealer may pass or bid
+    at least the high bid (stealing it; over it with `dealer_steal: off`), or must bid
+    at least 2 when everyone passed (or, with `all_pass: redeal`, bids like anyone)."""
+
+    over: dict[int, tuple[Bid, ...]]
+    dealer: dict[int, tuple[Bid, ...]]
+    dealer_first: tuple[Bid, ...]
+    top: int
+
+    @classmethod
+    def of(cls, rules: HouseRules) -> _BidTable:
+        bids = rules.bids
+        steal = 0 if rules.dealer_steal == "on" else 1
+        over = {high: (None, *(b for b in bids if b > high)) for high in (0, *range(1, 6))}
+        dealer = {high: (None, *(b for b in bids if b >= high + steal)) for high in range(1, 6)}
+        if rules.all_pass == "redeal":
+            first: tuple[Bid, ...] = over[0]
+        else:
+            first = tuple(b for b in bids if b >= 2)
+        return cls(over, dealer, first, rules.top_bid)
+
+
+_BID_TABLES: dict[HouseRules, _BidTable] = {}
+
+
+def _bid_table(rules: HouseRules) -> _BidTable:
+    table = _BID_TABLES.get(rules)
+    if table is None:
+        table = _BID_TABLES[rules] = _BidTable.of(rules)
+    return table
 
 
 class Hand:
@@ -137,7 +191,12 @@ class Hand:
         dealt = [card for hand in hands for card in hand]
         if len(set(dealt)) != len(dealt):
             raise ValueError("a card was dealt twice")
+        if not settings.rules.has_joker and any(card.suit is None for card in dealt):
+            raise ValueError("the joker was dealt at a table that plays without it")
         self.settings = settings
+        self.rules = settings.rules
+        self._bid_table = _bid_table(settings.rules)
+        self._must_follow = settings.rules.follow == "must_follow"
         self.players = settings.players
         self.dealer = dealer
         self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in hands)
@@ -151,12 +210,17 @@ class Hand:
         self.captured: list[list[Card]] = [[] for _ in range(self.players)]
         self.turn: int | None = (dealer + 1) % self.players
         self.bidding = True
+        self.thrown_in = False
+        """Everyone passed under `all_pass: redeal`: the hand is over, nothing is scored."""
+        self.over = False
+        """Six tricks played, or thrown in: no more bids or plays."""
 
     # ---- queries -------------------------------------------------------------------------
 
     @property
     def complete(self) -> bool:
-        return len(self.tricks) == HAND_SIZE
+        """Over: six tricks played, or thrown in."""
+        return self.over
 
     @property
     def step(self) -> int:
@@ -169,43 +233,50 @@ class Hand:
         """Who leads (or led) the current trick."""
         if self.trick:
             return self.trick[0][0]
-        return self.turn if not self.bidding else None
+        return self.turn if not self.bidding and not self.over else None
 
     def legal_bids(self, seat: int) -> tuple[Bid, ...]:
         """The bids `seat` may make now; empty when it is not that seat's turn to bid."""
         if not self.bidding or seat != self.turn:
             return ()
+        table = self._bid_table
         if seat != self.dealer:
-            return _BIDS_OVER[self.high_bid or 0]
+            return table.over[self.high_bid or 0]
         if self.high_bid is None:
-            return _DEALER_FORCED_BIDS
-        return _DEALER_BIDS[self.high_bid]
+            return table.dealer_first
+        return table.dealer[self.high_bid]
+
+    def _led_suit(self) -> Suit | None:
+        """The suit of the trick being played (trump when the joker led it)."""
+        return suit_as_played(self.trick[0][1], self.trump) if self.trick else None
 
     def legal_plays(self, seat: int) -> frozenset[Card]:
         """The cards `seat` may play now (a set, so `card in hand.legal_plays(seat)` works)."""
-        if self.bidding or seat != self.turn or len(self.tricks) == HAND_SIZE:
+        if self.bidding or seat != self.turn or self.over:
             return frozenset()
         hand = self.hands[seat]
         if not self.trick:
             return frozenset(hand)
-        led, trump = self.trick[0][1].suit, self.trump
-        if led is trump:
-            trumps = [c for c in hand if c.suit is trump]
-            return frozenset(trumps or hand)
-        for held in hand:
-            if held.suit is led:
-                return frozenset([c for c in hand if c.suit is led or c.suit is trump])
-        return frozenset(hand)
+        return frozenset(card for card in hand if self._follows_suit(hand, card))
 
     def _follows_suit(self, hand: list[Card], card: Card) -> bool:
         """Whether `card`, held in `hand`, is in `legal_plays` (the turn and phase being
-        checked already). Runs on every play, so it answers without building the set."""
+        checked already). Runs on every play, so it answers without building the set.
+        The joker (suit None) is a trump wherever trumps are asked about."""
         if not self.trick:
             return True
-        led, trump = self.trick[0][1].suit, self.trump
+        trump = self.trump
+        led = suit_as_played(self.trick[0][1], trump)
+        suit = card.suit
         if led is trump:
-            return card.suit is trump or all(c.suit is not trump for c in hand)
-        return card.suit is led or card.suit is trump or all(c.suit is not led for c in hand)
+            return (
+                suit is trump
+                or suit is None
+                or all(c.suit is not trump and c.suit is not None for c in hand)
+            )
+        if suit is led or all(c.suit is not led for c in hand):
+            return True
+        return not self._must_follow and (suit is trump or suit is None)
 
     # ---- actions -------------------------------------------------------------------------
 
@@ -215,29 +286,49 @@ class Hand:
             raise RulesError("not_bidding", "The bidding is over.")
         if seat != self.turn:
             raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to bid.")
-        if amount is not None and (type(amount) is not int or amount not in BIDS):
-            raise RulesError("bad_bid", "A bid is pass, 1, 2, 3 or 4.")
+        top = self._bid_table.top
+        if amount is not None and (type(amount) is not int or not 1 <= amount <= top):
+            words = ", ".join(map(str, self.rules.bids[:-1]))
+            raise RulesError("bad_bid", f"A bid is pass, {words} or {self.rules.top_bid}.")
         legal = self.legal_bids(seat)
         if amount not in legal:
             raise RulesError(*self._why_bid_refused(seat, amount))
 
     def bid(self, seat: int, amount: Bid) -> None:
-        """Make `seat`'s one bid: None passes, 1..4 bids. Raises RulesError if illegal."""
+        """Make `seat`'s one bid: None passes, a number bids. Raises RulesError if illegal.
+        The top bid (4, or 5 with the joker) and the dealer's bid end the auction; if
+        the dealer passes too (only with `all_pass: redeal`), the hand is thrown in."""
         self.check_bid(seat, amount)
         self.bids.append((seat, amount))
         if amount is not None:
             self.high_bid, self.pitcher = amount, seat
-        if amount == PITCH or seat == self.dealer:
+        if amount == self._bid_table.top or seat == self.dealer:
             self.bidding = False
             self.turn = self.pitcher
+            if self.pitcher is None:
+                self.thrown_in = self.over = True
         else:
             self.turn = (seat + 1) % self.players
 
     def _why_bid_refused(self, seat: int, amount: Bid) -> tuple[str, str]:
+        if amount is not None and amount < self.rules.min_bid:
+            return (
+                "below_min_bid",
+                f"Nobody may bid {amount} at this table: the lowest bid is {self.rules.min_bid}.",
+            )
         if seat == self.dealer and self.high_bid is None:
+            least = max(2, self.rules.min_bid)
             if amount is None:
-                return "dealer_must_bid", "Everyone passed: the dealer must bid at least 2."
-            return "dealer_must_bid", "Everyone passed: the dealer must bid at least 2, not 1."
+                return "dealer_must_bid", f"Everyone passed: the dealer must bid at least {least}."
+            return (
+                "dealer_must_bid",
+                f"Everyone passed: the dealer must bid at least {least}, not {amount}.",
+            )
+        if seat == self.dealer and self.rules.dealer_steal == "off":
+            return (
+                "no_steal",
+                f"The dealer may not steal at this table: pass or bid more than {self.high_bid}.",
+            )
         if seat == self.dealer:
             return "bid_too_low", f"The dealer must pass or bid at least {self.high_bid}."
         return "bid_too_low", f"You must pass or bid more than {self.high_bid}."
@@ -246,20 +337,21 @@ class Hand:
         """Raise RulesError if `seat` may not play `card` now; change nothing."""
         if self.bidding:
             raise RulesError("not_playing", "The bidding is not over yet.")
-        if len(self.tricks) == HAND_SIZE:  # self.complete, inlined: this runs on every play
+        if self.over:
             raise RulesError("not_playing", "This hand is over.")
         if seat != self.turn:
             raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to play.")
         if card not in self.hands[seat]:
             raise RulesError("not_in_hand", f"You do not hold the {card.name}.")
         if not self._follows_suit(self.hands[seat], card):
-            raise RulesError("must_follow", self._why_play_refused())
+            raise RulesError("must_follow", self._why_play_refused(card))
 
     def play(self, seat: int, card: Card) -> Trick | None:
-        """Play `card` from `seat`'s hand. Returns the trick if this card completed one."""
+        """Play `card` from `seat`'s hand. Returns the trick if this card completed one.
+        The first card names trump (the joker led first names spades)."""
         self.check_play(seat, card)
         if self.trump is None:
-            self.trump = card.suit
+            self.trump = card.suit or Suit.SPADES
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         if len(self.trick) < self.players:
@@ -270,28 +362,38 @@ class Hand:
         self.tricks.append(done)
         self.captured[winner].extend([c for _, c in self.trick])
         self.trick = []
-        self.turn = None if self.complete else winner
+        self.over = len(self.tricks) == HAND_SIZE
+        self.turn = None if self.over else winner
         return done
 
-    def _why_play_refused(self) -> str:
-        led = self.trick[0][1].suit
-        assert self.trump is not None
-        if led is self.trump:
-            return f"Trump was led: you must play {self.trump.plural}."
-        return f"You must follow {led.plural} or play a trump ({self.trump.plural})."
+    def _why_play_refused(self, card: Card) -> str:
+        trump = self.trump
+        led = self._led_suit()
+        assert trump is not None and led is not None
+        joker = self.rules.has_joker
+        if led is trump:
+            also = " or the joker" if joker else ""
+            return f"Trump was led: you must play {trump.plural}{also}."
+        if self._must_follow:
+            return f"You must follow suit: you hold a {led.plural[:-1]}."
+        also = " or the joker" if joker else ""
+        return f"You must follow {led.plural} or play a trump ({trump.plural}{also})."
 
     # ---- points --------------------------------------------------------------------------
 
     def points(self) -> _Points:
-        """High/Low/Jack/Game captors, trick points and points earned per side."""
-        assert self.complete and self.trump is not None
+        """High/Low/Jack/Joker/Game winners, trick points and points earned per side.
+        High and Low are among the natural trumps (the joker is not one of them); with
+        `low: dealt` Low goes to the seat the lowest trump was dealt to."""
+        assert self.complete and not self.thrown_in and self.trump is not None
         settings, trump = self.settings, self.trump
         # One pass over the captured cards: when the hand is complete every dealt card
         # has been captured exactly once, so the trumps in play are the captured trumps.
         high_card: Card | None = None
         low_card: Card | None = None
-        high = low = 0
+        high = low = None
         jack: int | None = None
+        joker: int | None = None
         game_points = [0] * settings.sides
         for seat, cards in enumerate(self.captured):
             total = 0
@@ -305,17 +407,20 @@ class Hand:
                         low_card, low = card, seat
                     if rank == JACK:
                         jack = seat
+                elif card.suit is None:
+                    joker = seat
             game_points[settings.side_of(seat)] += total
-        assert high_card is not None and low_card is not None
+        if low_card is not None and self.rules.low == "dealt":
+            low = next(seat for seat, cards in enumerate(self.dealt) if low_card in cards)
         best = max(game_points)
         game = game_points.index(best) if game_points.count(best) == 1 else None
         earned = [0] * settings.sides
-        for captor in (high, low, jack):
+        for captor in (high, low, jack, joker):
             if captor is not None:
                 earned[settings.side_of(captor)] += 1
         if game is not None:
             earned[game] += 1
-        return _Points(high, low, jack, game, game_points, earned, high_card, low_card)
+        return _Points(high, low, jack, joker, game, game_points, earned, high_card, low_card)
 
 
 class Match:
@@ -374,13 +479,14 @@ class Match:
     # ---- actions -------------------------------------------------------------------------
 
     def deal(self, deck: Sequence[Card]) -> Hand:
-        """Start the next hand from `deck` (all 52 cards, top first), three cards at a
-        time to each seat starting left of the dealer. The dealer rotates after each hand."""
+        """Start the next hand from `deck` (all 52 cards, or 53 with the joker, top first),
+        three cards at a time to each seat starting left of the dealer. The dealer rotates
+        after each hand (a thrown-in hand too)."""
         if self.phase is Phase.MATCH_OVER:
             raise RulesError("match_over", "The match is over.")
         if self.hand is not None and not self.hand.complete:
             raise RulesError("hand_in_progress", "The current hand is not finished.")
-        validate_deck(deck)
+        validate_deck(deck, joker=self.settings.rules.has_joker)
         if self.hand is not None:
             self.dealer = (self.dealer + 1) % self.settings.players
         return self.start_hand(deal_hands(deck, self.settings, self.dealer))
@@ -399,12 +505,15 @@ class Match:
         self._current_hand("play").check_play(seat, card)
 
     def bid(self, seat: int, amount: Bid) -> None:
-        self._current_hand("bid").bid(seat, amount)
+        hand = self._current_hand("bid")
+        hand.bid(seat, amount)
+        if hand.thrown_in:
+            self._throw_in(hand)
 
     def play(self, seat: int, card: Card) -> Trick | None:
         hand = self._current_hand("play")
         trick = hand.play(seat, card)
-        if len(hand.tricks) == HAND_SIZE:
+        if hand.over:
             self._score(hand)
         return trick
 
@@ -413,12 +522,38 @@ class Match:
         if self.winner is not None:
             raise RulesError("match_over", "The match is over.")
         hand = self.hand
-        if hand is None or len(hand.tricks) == HAND_SIZE:
+        if hand is None or hand.over:
             raise RulesError("no_hand", f"There is no hand in progress to {verb} in.")
         return hand
 
+    def _throw_in(self, hand: Hand) -> None:
+        """Everyone passed (`all_pass: redeal`): nothing is scored, nobody wins."""
+        scores = tuple(self.scores)
+        zeros = (0,) * self.settings.sides
+        self.results.append(
+            HandResult(
+                pitcher=None,
+                bid=None,
+                trump=None,
+                trick_winners=(),
+                high=None,
+                low=None,
+                jack=None,
+                game=None,
+                game_points=zeros,
+                earned=zeros,
+                made=False,
+                scores_before=scores,
+                scores=scores,
+                winner=None,
+                high_card=None,
+                low_card=None,
+                redeal=True,
+            )
+        )
+
     def _score(self, hand: Hand) -> None:
-        settings = self.settings
+        settings, rules = self.settings, self.settings.rules
         assert hand.pitcher is not None and hand.high_bid is not None and hand.trump
         points = hand.points()
         pitching_side = settings.side_of(hand.pitcher)
@@ -429,7 +564,15 @@ class Match:
                 self.scores[side] -= hand.high_bid
             else:
                 self.scores[side] += points.earned[side]
-        winner = pitching_side if self.scores[pitching_side] >= settings.target else None
+        # Smudge: the top bid made from a score that was not negative wins at once.
+        smudge = (
+            rules.smudge == "on"
+            and made
+            and hand.high_bid == rules.top_bid
+            and before[pitching_side] >= 0
+        )
+        reached = self.scores[pitching_side] >= settings.target
+        winner = pitching_side if reached or smudge else None
         self.results.append(
             HandResult(
                 pitcher=hand.pitcher,
@@ -448,13 +591,16 @@ class Match:
                 winner=winner,
                 high_card=points.high_card,
                 low_card=points.low_card,
+                joker=points.joker,
+                smudge=smudge,
             )
         )
         self.winner = winner
 
 
 def deal_hands(deck: Sequence[Card], settings: Settings, dealer: int) -> list[list[Card]]:
-    """Deal six cards to each seat, three at a time, starting left of the dealer."""
+    """Deal six cards to each seat, three at a time, starting left of the dealer (the
+    cards left over stay hidden: 28 of 52, or 29 of 53 with the joker, at four seats)."""
     players = settings.players
     hands: list[list[Card]] = [[] for _ in range(players)]
     position = 0

@@ -2,7 +2,9 @@
 
 A vector is one hand with its expected outcome. `check_vector` returns the list of
 mismatches ("field: expected X, got Y"), empty when the engine agrees; a malformed
-file is reported as a mismatch with its reason, never as a traceback.
+file is reported as a mismatch with its reason, never as a traceback. A vector's
+`rules` object names the house rules in force: an option or value this engine does
+not know makes the vector malformed (refused), never silently played by the defaults.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pitchnet.cards import Card, CardParseError, parse_cards
+from pitchnet.house_rules import RulesConfigError, split_target
 from pitchnet.rules import Action, HandResult, Match, RulesError, Settings
 
 RESULT_FIELDS = (
@@ -30,6 +33,8 @@ RESULT_FIELDS = (
     "scores",
     "winner",
 )
+OPTIONAL_FIELDS = ("joker", "smudge")
+"""Fields a vector gives only with the house rule of the same name on."""
 
 
 class MalformedVector(ValueError):
@@ -48,17 +53,30 @@ def parse_action(raw: Any) -> Action:
 
 
 def result_fields(result: HandResult) -> dict[str, Any]:
-    fields: dict[str, Any] = {name: getattr(result, name) for name in RESULT_FIELDS}
-    fields["trump"] = result.trump.value
+    fields: dict[str, Any] = {
+        name: getattr(result, name) for name in (*RESULT_FIELDS, *OPTIONAL_FIELDS, "redeal")
+    }
+    fields["trump"] = result.trump.value if result.trump else None
     for name in ("trick_winners", "game_points", "earned", "scores"):
         fields[name] = list(fields[name])
     return fields
+
+
+def vector_settings(vector: dict[str, Any]) -> Settings:
+    """The match settings a vector plays under, its `rules` included. Raises
+    RulesConfigError for an unknown option or value, MalformedVector for a bad target."""
+    rules, rules_target = split_target(vector.get("rules", {}))
+    if rules_target is not None and rules_target != vector["target"]:
+        raise MalformedVector("'rules' names a target other than the vector's 'target'")
+    return Settings(vector["players"], vector.get("partnership", False), vector["target"], rules)
 
 
 def check_vector(vector: Any) -> list[str]:
     """Play the vector's hand and compare with its `expect`; return the mismatches."""
     try:
         return _check(vector)
+    except RulesConfigError as exc:
+        return [f"malformed vector: rules: {exc}"]
     except (MalformedVector, CardParseError, KeyError, TypeError, ValueError) as exc:
         return [f"malformed vector: {exc}"]
 
@@ -71,7 +89,7 @@ def _check(vector: Any) -> list[str]:
             raise MalformedVector(f"'{key}' must be an integer")
     if type(vector.get("partnership", False)) is not bool:
         raise MalformedVector("'partnership' must be true or false")
-    settings = Settings(vector["players"], vector.get("partnership", False), vector["target"])
+    settings = vector_settings(vector)
     match = Match(settings, dealer=vector["dealer"], scores=vector["scores"])
     match.start_hand([parse_cards(hand) for hand in vector["hands"]])
     actions = [parse_action(raw) for raw in vector["actions"]]
@@ -90,9 +108,17 @@ def _check(vector: Any) -> list[str]:
     if match.last_result is None:
         return ["hand: expected it to complete, got it unfinished"]
     got = result_fields(match.last_result)
+    if expect.get("redeal") is True:
+        if not got["redeal"]:
+            return ["redeal: expected the hand thrown in, got it played"]
+        if "scores" in expect and expect["scores"] != got["scores"]:
+            return [f"scores: expected {expect['scores']!r}, got {got['scores']!r}"]
+        return []
+    if got["redeal"]:
+        return ["redeal: expected the hand played, got it thrown in"]
     return [
         f"{name}: expected {expect[name]!r}, got {got[name]!r}"
-        for name in RESULT_FIELDS
+        for name in (*RESULT_FIELDS, *OPTIONAL_FIELDS)
         if name in expect and expect[name] != got[name]
     ]
 

@@ -12,10 +12,10 @@ text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from pitchnet.cards import FULL_DECK, Card
+from pitchnet.cards import JOKER_DECK, Card
 from pitchnet.rules import HandResult, Match, Phase, Trick
 
 
@@ -47,6 +47,8 @@ class SeatView:
     legal_plays: list[str]
     last_result: dict[str, Any] | None
     winner: int | None
+    rules: dict[str, Any] = field(default_factory=dict)
+    """The table's house rules (`HouseRules.to_wire()`): what the bids and plays obey."""
 
     # ---- conveniences for bots and the client ----------------------------------------------
 
@@ -81,10 +83,11 @@ class SeatView:
         if not isinstance(data, dict):
             raise ViewError("a view must be a map")
         names = [f.name for f in fields(cls)]
-        missing = [name for name in names if name not in data]
+        required = [f.name for f in fields(cls) if f.default_factory is MISSING]
+        missing = [name for name in required if name not in data]
         if missing:
             raise ViewError(f"view lacks {', '.join(missing)}")
-        view = cls(**{name: data[name] for name in names})
+        view = cls(**{name: data[name] for name in names if name in data})
         _check_shape(view)
         return view
 
@@ -158,6 +161,7 @@ def _check_values(view: SeatView) -> None:
             for t in view.tricks
         )
         and (view.last_result is None or isinstance(view.last_result, dict))
+        and isinstance(view.rules, dict)
     )
     if not ok:
         raise ViewError("view has a field of the wrong type or size")
@@ -171,12 +175,18 @@ def _trick_wire(trick: Trick) -> dict[str, Any]:
     }
 
 
+def _card_or_none(card: Card | None) -> str | None:
+    return str(card) if card is not None else None
+
+
 def result_wire(result: HandResult) -> dict[str, Any]:
-    """A finished hand's summary. Everything in it was played face up, so it is public."""
+    """A finished hand's summary. Everything in it was played face up, so it is public.
+    A thrown-in hand (`redeal`) has no pitcher, bid or trump; `high`/`low` and their
+    cards are None when no natural trump was dealt; `joker` is the joker's captor."""
     return {
         "pitcher": result.pitcher,
         "bid": result.bid,
-        "trump": result.trump.value,
+        "trump": result.trump.value if result.trump else None,
         "trick_winners": list(result.trick_winners),
         "high": result.high,
         "low": result.low,
@@ -188,8 +198,11 @@ def result_wire(result: HandResult) -> dict[str, Any]:
         "scores_before": list(result.scores_before),
         "scores": list(result.scores),
         "winner": result.winner,
-        "high_card": str(result.high_card),
-        "low_card": str(result.low_card),
+        "high_card": _card_or_none(result.high_card),
+        "low_card": _card_or_none(result.low_card),
+        "joker": result.joker,
+        "smudge": result.smudge,
+        "redeal": result.redeal,
     }
 
 
@@ -221,6 +234,7 @@ def _public(match: Match) -> dict[str, Any]:
         "scores": list(match.scores),
         "last_result": result_wire(last) if last else None,
         "winner": match.winner,
+        "rules": settings.rules.to_wire(),
     }
     if hand is None:
         public.update(
@@ -261,6 +275,6 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
     }
 
 
-_HAND_ORDER = {card: (card.suit.value, -card.rank) for card in FULL_DECK}
-"""How a player holds a hand: grouped by suit, high cards first within a suit (a table
-built once: this sort runs for every seat after every change)."""
+_HAND_ORDER = {card: (card.suit.value if card.suit else "Z", -card.rank) for card in JOKER_DECK}
+"""How a player holds a hand: grouped by suit, high cards first within a suit, the
+joker last (a table built once: this sort runs for every seat after every change)."""

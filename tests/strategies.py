@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
-from pitchnet.cards import FULL_DECK, Card, Suit, shuffled_deck
+from pitchnet.cards import FULL_DECK, JOKER_DECK, Card, Suit, shuffled_deck
 from pitchnet.rules import Action, Hand, HandResult, Match, Phase, Settings
 
 CONFIGS: list[tuple[int, bool]] = [(n, False) for n in range(2, 8)] + [(4, True)]
@@ -33,7 +33,7 @@ MAX_HANDS = 500
 def deep_copy(value: Any) -> Any:
     """`copy.deepcopy`, sharing the 52 immutable deck cards instead of copying them
     (the property tests copy the match hundreds of times a hand)."""
-    return copy.deepcopy(value, {id(card): card for card in FULL_DECK})
+    return copy.deepcopy(value, {id(card): card for card in JOKER_DECK})
 
 
 def hand_state(hand: Hand) -> dict[str, Any]:

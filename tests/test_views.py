@@ -14,8 +14,8 @@ from typing import Any
 import msgpack
 import pytest
 
-from pitchnet.cards import FULL_DECK, Card, CardParseError, shuffled_deck
-from pitchnet.rules import Match, Phase, Settings
+from pitchnet.cards import Card, CardParseError, deck, shuffled_deck
+from pitchnet.rules import DEFAULT_RULES, PRESETS, HouseRules, Match, Phase, Settings
 from pitchnet.views import SeatView, ViewError, result_wire, seat_view
 from tests.strategies import CONFIG_IDS, CONFIGS, legal_actions
 
@@ -45,30 +45,39 @@ def card_strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple
 
 
 def match_states(
-    players: int, partnership: bool, seed: int, max_hands: int = 40, target: int = 7
+    players: int,
+    partnership: bool,
+    seed: int,
+    max_hands: int = 40,
+    target: int = 7,
+    rules: HouseRules = DEFAULT_RULES,
 ) -> Iterator[Match]:
     """A whole seeded match of random legal play (at most `max_hands` hands), yielding the
     match before the first deal and after every deal and every action."""
     rng = Random(seed)
-    match = Match(Settings(players, partnership, target), dealer=rng.randrange(players))
+    settings = Settings(players, partnership, target, rules)
+    match = Match(settings, dealer=rng.randrange(players))
     yield match
     while match.phase is not Phase.MATCH_OVER and match.hand_number < max_hands:
-        match.deal(shuffled_deck(rng))
+        match.deal(shuffled_deck(rng, joker=rules.has_joker))
         yield match
         while match.phase in (Phase.BIDDING, Phase.PLAYING):
             rng.choice(legal_actions(match)).apply_to(match)
             yield match
 
 
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, PRESETS["joker"].rules], ids=["52", "joker"])
 @pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)
 def test_a_seat_never_sees_another_hand_or_the_undealt_cards(
-    players: int, partnership: bool
+    players: int, partnership: bool, rules: HouseRules
 ) -> None:
+    """With the joker too: whether it was dealt, and to whom, is as hidden as any card."""
     views_checked = 0
     previous_played: set[Card] = set()
     hand_seen = None
     seed = 1000 + players + 10 * partnership
-    for match in match_states(players, partnership, seed, max_hands=8, target=21):
+    states = match_states(players, partnership, seed, max_hands=8, target=21, rules=rules)
+    for match in states:
         hand = match.hand
         if hand is not hand_seen and hand_seen is not None:
             previous_played = {card for t in hand_seen.tricks for _, card in t.plays}
@@ -88,7 +97,7 @@ def test_a_seat_never_sees_another_hand_or_the_undealt_cards(
             for path, card in card_strings(last):
                 assert card in summarised, (seat, "last_result", path, card)
             # The same at the byte level, whatever the shape: no hidden card's text at all.
-            hidden = set(FULL_DECK) - own - played
+            hidden = set(deck(rules.has_joker)) - own - played
             raw = msgpack.packb(wire)
             leaked = [str(card) for card in hidden if str(card).encode() in raw]
             assert not leaked, (seat, leaked)
@@ -245,9 +254,17 @@ def test_from_wire_refuses_malformed_fields(field: str, value: Any) -> None:
         SeatView.from_wire(wire)
 
 
-@pytest.mark.parametrize("field", sorted(a_wire_view()))
+@pytest.mark.parametrize("field", sorted(set(a_wire_view()) - {"rules"}))
 def test_from_wire_refuses_a_missing_field(field: str) -> None:
     wire = a_wire_view()
     del wire[field]
     with pytest.raises(ViewError, match=field):
         SeatView.from_wire(wire)
+
+
+def test_a_view_without_rules_reads_as_the_defaults() -> None:
+    """A host from before house rules sends no `rules`: its table plays the rule book."""
+    wire = a_wire_view()
+    assert wire["rules"]["joker"] == "off"
+    del wire["rules"]
+    assert SeatView.from_wire(wire).rules == {}
