@@ -1,8 +1,9 @@
 """`pitchnet history TABLE_ID`: the hands of a table, read back from its journal.
 
 Each hand is printed once it is over: the cards dealt to each seat, the bids, the
-six tricks, who took High, Low, Jack and Game, and the scores. A hand still in
-progress shows only what was played, never the cards still in anyone's hand.
+six tricks, who took High, Low, Jack (and the Joker) and Game, and the scores. A hand
+still in progress shows only what was played, never the cards still in anyone's hand.
+The table's house rules come first: they are part of its options in the journal.
 """
 
 from __future__ import annotations
@@ -14,17 +15,35 @@ from typing import Any, TextIO
 
 from host.journal import JournalError, SqliteJournal, journal_path
 from pitchnet.cards import Card
-from pitchnet.rules import Match, Settings, deal_hands
+from pitchnet.house_rules import HouseRules, label
+from pitchnet.rules import HandResult, Match, Settings, deal_hands
 
 
 def _bid_text(amount: int | None) -> str:
     return "pass" if amount is None else str(amount)
 
 
-def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator[str]:
-    settings = Settings(
-        options.get("players", 4), options.get("partnership", False), options.get("target", 7)
+def settings_of(options: dict[str, Any]) -> Settings:
+    """The match settings a journal's options record (tables from before house rules
+    recorded none: they played the defaults)."""
+    return Settings(
+        options.get("players", 4),
+        options.get("partnership", False),
+        options.get("target", 7),
+        HouseRules.from_wire(options.get("rules") or {}),
     )
+
+
+def rules_line(settings: Settings) -> str:
+    """ "Rules: joker, to 10 (five-point Pitch: ...)" for the top of the history."""
+    phrases = settings.rules.describe()
+    detail = f" ({'; '.join(phrases)})" if phrases else ""
+    return f"Rules: {label(settings.rules, settings.target)}{detail}"
+
+
+def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator[str]:
+    settings = settings_of(options)
+    yield rules_line(settings)
     names = [f"seat {i + 1}" for i in range(settings.players)]  # players count from 1
     match: Match | None = None
     matches = 0
@@ -49,6 +68,8 @@ def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator
             seat = entry["seat"]
             match.bid(seat, entry["value"])
             yield f"  {names[seat]} bids {_bid_text(entry['value'])}"
+            if match.hand is not None and match.hand.complete:  # thrown in: all passed
+                yield from _summary(match, dealt, names)
         elif op == "play" and match is not None and match.hand is not None:
             trick = match.play(entry["seat"], Card.parse(entry["value"]))
             if trick is not None:
@@ -77,17 +98,34 @@ def _summary(match: Match, dealt: list[list[Card]], names: list[str]) -> Iterato
     yield "  dealt: " + "; ".join(
         f"{names[i]}: {' '.join(map(str, cards))}" for i, cards in enumerate(dealt)
     )
-    yield (
-        f"  trump {result.trump.plural}; High {result.high_card} to {names[result.high]}, "
-        f"Low {result.low_card} to {names[result.low]}, "
-        f"Jack {'not dealt' if result.jack is None else 'to ' + names[result.jack]}, "
-        f"Game {'tied' if result.game is None else 'to ' + side(result.game)}"
-    )
-    made = "made" if result.made else "set back"
-    yield f"  {names[result.pitcher]} bid {result.bid} and was {made}"
+    if result.redeal or result.trump is None or result.pitcher is None:
+        yield "  everyone passed: the hand is thrown in, nobody scores"
+    else:
+        joker = match.settings.rules.has_joker
+        yield f"  trump {result.trump.plural}; {_points(result, names, side, joker)}"
+        made = "made" if result.made else "set back"
+        smudge = " (a smudge!)" if result.smudge else ""
+        yield f"  {names[result.pitcher]} bid {result.bid} and was {made}{smudge}"
     yield "  scores: " + ", ".join(f"{side(i)} {n}" for i, n in enumerate(result.scores))
     if result.winner is not None:
         yield f"  *** {side(result.winner)} wins the match ***"
+
+
+def _points(result: HandResult, names: list[str], side: Any, joker: bool) -> str:
+    def to(seat: int | None, missing: str) -> str:
+        return missing if seat is None else "to " + names[seat]
+
+    parts = []
+    if result.high_card is None:
+        parts.append("no High or Low (no natural trump dealt)")
+    else:
+        parts.append(f"High {result.high_card} {to(result.high, '')}")
+        parts.append(f"Low {result.low_card} {to(result.low, '')}")  # dealt or captured
+    parts.append(f"Jack {to(result.jack, 'not dealt')}")
+    if joker:
+        parts.append(f"Joker {to(result.joker, 'not dealt')}")
+    parts.append(f"Game {'tied' if result.game is None else 'to ' + side(result.game)}")
+    return ", ".join(parts)
 
 
 def print_history(table_id: str, out: TextIO) -> None:
