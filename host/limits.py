@@ -7,6 +7,8 @@ hold a seat that is not theirs.
 
 from __future__ import annotations
 
+import ipaddress
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -28,6 +30,19 @@ class Limits:
     max_per_address: int = 16
     max_send_buffer: int = 1024 * 1024
     """Bytes queued to a client that does not read before it is dropped."""
+    decode_per_second: float = 16 * 1024
+    decode_burst: int = 64 * 1024
+    """Payload bytes per second a seated connection may have decoded (token bucket):
+    decoding costs the host in proportion to the bytes, and a player sends a few
+    hundred a second at most."""
+    hello_decode_budget: int = 4 * 1024
+    """Payload bytes a connection may have decoded in all before its `hello` seats it
+    (refilled at a sixteenth of that a second): a hello is under 1 KiB."""
+    connects_per_second: float = 4.0
+    connect_burst: int = 32
+    """New connections per address (IPv6: per /64), a token bucket: past it a connection
+    is reset at once. Cut-off attackers cannot come straight back; a whole family
+    reconnecting behind one address after a Wi-Fi drop fits in the burst."""
     close_grace: float = 1.0
     """How long a connection being closed (after an error, a `bye` or a `leave`) may
     take to receive what was queued for it before it is cut."""
@@ -42,10 +57,95 @@ class RateLimiter:
         self.tokens = float(burst)
         self.stamp = now
 
-    def allow(self, now: float) -> bool:
+    def allow(self, now: float, cost: float = 1.0) -> bool:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
+        if self.tokens < cost:
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True
+
+    def full(self, now: float) -> bool:
+        """The bucket has refilled: its sender has been quiet long enough to forget."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+class DecodeBudget:
+    """Payload bytes a connection may have decoded, for `FrameDecoder`: a `RateLimiter`
+    over bytes that reads the adapter's clock (the decoder runs in the adapter, before
+    the referee hears of a frame)."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.bucket = RateLimiter(rate, burst, clock())
+
+    def allow(self, cost: float = 1.0) -> bool:
+        return self.bucket.allow(self.clock(), cost)
+
+
+def address_key(host: str) -> str:
+    """What the per-address limits count: an IPv4 address, or an IPv6 address's /64
+    (one machine may hold a whole /64, so counting single IPv6 addresses counts nothing).
+    An IPv4 address mapped into IPv6 counts as the IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class Arrivals:
+    """New connections per address (a token bucket each): an address that connects faster
+    than `rate` a second, past a burst, is refused at once, before anything is read. A
+    reconnecting player needs a few a minute; an attacker cut off for costing too much
+    would otherwise come straight back. Holds at most `max_addresses` buckets: full
+    buckets (addresses that have been quiet) are the ones forgotten."""
+
+    def __init__(self, rate: float, burst: int, max_addresses: int = 1024) -> None:
+        self.rate, self.burst = rate, burst
+        self.max_addresses = max_addresses
+        self._buckets: dict[str, RateLimiter] = {}
+
+    def allow(self, key: str, now: float) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.max_addresses:
+                self._forget_quiet(now)
+            bucket = self._buckets[key] = RateLimiter(self.rate, self.burst, now)
+        return bucket.allow(now)
+
+    def _forget_quiet(self, now: float) -> None:
+        for key, bucket in list(self._buckets.items()):
+            if bucket.full(now):
+                del self._buckets[key]
+        while len(self._buckets) >= self.max_addresses:  # all busy: drop the oldest
+            del self._buckets[next(iter(self._buckets))]
+
+
+class RefusalLog:
+    """Refusals logged as one line per address per `interval` seconds: the first is
+    logged at once, the rest are counted and summed up in the next line for that
+    address (a flood must not fill the host's disk with log lines)."""
+
+    def __init__(self, interval: float = 10.0) -> None:
+        self.interval = interval
+        self._last: dict[str, float] = {}
+        self._quiet: dict[str, int] = {}
+
+    def line(self, key: str, text: str, now: float) -> str | None:
+        """The line to log for this refusal now, or None to stay quiet."""
+        last = self._last.get(key)
+        if last is not None and now - last < self.interval:
+            self._quiet[key] = self._quiet.get(key, 0) + 1
+            return None
+        if len(self._last) >= 4096:
+            self._last = {k: t for k, t in self._last.items() if now - t < self.interval}
+        self._last[key] = now
+        quiet = self._quiet.pop(key, 0)
+        if quiet:
+            return f"{text} (and {quiet} more refused from {key} since the last line)"
+        return text

@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import Any
 
 from host.journal import JournalError
-from host.limits import Limits, RateLimiter
+from host.limits import Arrivals, Limits, RateLimiter, RefusalLog, address_key
 from host.table import Table
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
@@ -136,7 +136,15 @@ class Changed:
     events: list[dict[str, Any]]
 
 
-Effect = Send | Close | Abort | Changed
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """`conn` has been welcomed at a seat: from now on its frames may be as large as a
+    player's (`MAX_CLIENT_FRAME`), with a player's decode budget."""
+
+    conn: int
+
+
+Effect = Send | Close | Abort | Changed | Seated
 
 
 # ---- one connection, as the referee sees it --------------------------------------------------
@@ -214,6 +222,9 @@ class Referee:
         """Seat -> when a bot stands in for its absent player."""
         self.bot_at: float | None = None
         self.shut = False
+        self.arrivals = Arrivals(self.limits.connects_per_second, self.limits.connect_burst)
+        self.refusals = RefusalLog()
+        """Refused connections, logged one line per address per interval."""
         self._out: list[Effect] = []
 
     # ---- inputs ------------------------------------------------------------------------------
@@ -323,17 +334,21 @@ class Referee:
     # ---- connections come and go -------------------------------------------------------------
 
     def _opened(self, conn: int, label: str, now: float) -> None:
-        address = label.rsplit(":", 1)[0]
+        address = address_key(label.rsplit(":", 1)[0])
         limits = self.limits
         refusal = None
         if self.shut:
             refusal = "the host is shutting down"
+        elif not self.arrivals.allow(address, now):
+            refusal = "connecting too often"
         elif len(self.peers) >= limits.max_connections:
             refusal = "too many connections"
         elif sum(p.address == address for p in self.peers.values()) >= limits.max_per_address:
-            refusal = "too many connections from that address"
+            refusal = f"too many connections from {address}"
         if refusal is not None:
-            log.warning("refusing %s: %s", label, refusal)
+            line = self.refusals.line(address, f"refusing {label}: {refusal}", now)
+            if line is not None:
+                log.warning("%s", line)
             self._out.append(Abort(conn, refusal))  # never a peer: its close is not news
             return
         log.info("connection from %s", label)
@@ -421,6 +436,8 @@ class Referee:
             log.info("seat %d taken over by %s", seat, peer.label)
             old.seat = None
             self._bye(old, "Your seat was taken over by a new connection.", "replaced", now)
+        if not peer.welcomed:
+            self._out.append(Seated(peer.id))
         peer.phase, peer.seat, peer.welcomed = Phase.SEATED, seat, True
         self.holders[seat] = peer
         self.grace_until.pop(seat, None)

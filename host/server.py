@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from host.journal import SqliteJournal
-from host.limits import Limits
+from host.limits import DecodeBudget, Limits
 from host.referee import (
     HEARTBEAT,
     Changed,
@@ -34,11 +34,20 @@ from host.referee import (
     Pacing,
     Received,
     Referee,
+    Seated,
     Send,
 )
 from host.table import TableOptions
 from host.tables import new_table, resume_table
-from pitchnet.protocol import FrameDecoder, Message, ProtocolError, parse_client_message
+from pitchnet.protocol import (
+    MAX_CLIENT_CONTAINER,
+    MAX_CLIENT_FRAME,
+    MAX_HELLO_FRAME,
+    FrameDecoder,
+    Message,
+    ProtocolError,
+    parse_client_message,
+)
 
 if TYPE_CHECKING:
     from host.advertise import Advert, Advertiser
@@ -86,7 +95,14 @@ class Connection(asyncio.Protocol):
 
     def __init__(self, server: HostServer, conn_id: int) -> None:
         self.server, self.id = server, conn_id
-        self.decoder = FrameDecoder()
+        limits = server.limits
+        clock = asyncio.get_running_loop().time
+        budget = limits.hello_decode_budget
+        self.decoder = FrameDecoder(
+            MAX_HELLO_FRAME,
+            max_container=MAX_CLIENT_CONTAINER,
+            budget=DecodeBudget(budget / 16, budget, clock),
+        )
         self.transport: asyncio.Transport | None = None
         self.peer = "?:?"
         self.closed = False
@@ -118,6 +134,13 @@ class Connection(asyncio.Protocol):
             except ProtocolError as exc:  # framing: always fatal
                 items.append(exc)
             self.server.deliver(self, Received(items, self.decoder.pending))
+
+    def seated(self) -> None:
+        """Welcomed at a seat: a player's frame limit and decode budget from now on."""
+        limits = self.server.limits
+        self.decoder.max_frame = MAX_CLIENT_FRAME
+        clock = asyncio.get_running_loop().time
+        self.decoder.budget = DecodeBudget(limits.decode_per_second, limits.decode_burst, clock)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
@@ -300,6 +323,9 @@ class HostServer:
                     conn.write(effect.data)
             elif isinstance(effect, Changed):
                 self._changed(effect.events)
+            elif isinstance(effect, Seated):
+                if (conn := links.get(effect.conn)) is not None:
+                    conn.seated()
             elif (conn := links.get(effect.conn)) is not None:
                 if isinstance(effect, Close):
                     conn.close()

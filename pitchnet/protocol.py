@@ -14,7 +14,7 @@ import struct
 import types
 from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
-from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Protocol, Union, get_args, get_origin, get_type_hints
 
 import msgpack  # type: ignore[import-untyped]  # ships no type hints
 
@@ -22,12 +22,21 @@ PROTOCOL_VERSION = 1
 SERVICE_TYPE = "_pitchnet._tcp.local."
 
 MAX_FRAME = 64 * 1024
-"""Largest payload a peer may declare; a larger length is refused before buffering."""
+"""Largest payload a host may send (a `state` frame); a larger length is refused
+before buffering."""
+MAX_CLIENT_FRAME = 4 * 1024
+"""Largest payload the host takes from a seated client: every client message is under
+700 bytes, and what a frame costs to decode grows with its length (a 64 KiB frame of
+nested empty arrays costs the host about 12 ms, a 4 KiB one under 1 ms)."""
+MAX_HELLO_FRAME = 1024
+"""Largest payload the host takes before `hello` has seated the connection."""
 HEADER = struct.Struct(">I")
 MAX_STR = 512
 """Longest string inside any message (per-field limits are tighter, see `STRING_LIMITS`)."""
 MAX_CONTAINER = 256
-"""Most items in any msgpack array or map (a seat view needs far fewer)."""
+"""Most items in any msgpack array or map of a host frame (a seat view needs far fewer)."""
+MAX_CLIENT_CONTAINER = 16
+"""Most items in any array or map of a client frame (a `hello` has 9 keys)."""
 MAX_DEPTH = 8
 """Deepest nesting of arrays and maps in a frame (a seat view needs 5)."""
 MAX_NAME = 24
@@ -57,8 +66,11 @@ def frame(payload: dict[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-def unpack_payload(body: bytes) -> dict[str, Any]:
-    """Decode one frame's payload into a map, with every limit enforced."""
+def unpack_payload(body: bytes, max_container: int = MAX_CONTAINER) -> dict[str, Any]:
+    """Decode one frame's payload into a map, with every limit enforced. msgpack's
+    unpacker checks the string, bin, ext and container lengths while it decodes, so an
+    oversized item is refused before it is built; the frame's length bounds how many
+    items there can be in all."""
     try:
         value = msgpack.unpackb(
             body,
@@ -67,8 +79,8 @@ def unpack_payload(body: bytes) -> dict[str, Any]:
             use_list=True,
             max_str_len=MAX_STR,
             max_bin_len=0,
-            max_array_len=MAX_CONTAINER,
-            max_map_len=MAX_CONTAINER,
+            max_array_len=max_container,
+            max_map_len=max_container,
             max_ext_len=0,
         )
     except Exception as exc:  # msgpack raises many types; all mean the same to us
@@ -96,12 +108,28 @@ def _too_deep(value: Any) -> bool:
     return True
 
 
+class DecodeBudget(Protocol):
+    """How many payload bytes a peer may still have decoded (host/limits.py)."""
+
+    def allow(self, cost: float = 1.0) -> bool: ...
+
+
 class FrameDecoder:
     """Accumulates bytes and yields complete payload maps. The buffer never holds more
-    than one header plus one frame of at most MAX_FRAME bytes."""
+    than one header plus one frame of at most `max_frame` bytes. With a `budget`, each
+    frame's length is charged to it before the frame is decoded: a peer that sends more
+    than the budget allows is cut off (`rate_limited`, fatal) before it costs more."""
 
-    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+    def __init__(
+        self,
+        max_frame: int = MAX_FRAME,
+        *,
+        max_container: int = MAX_CONTAINER,
+        budget: DecodeBudget | None = None,
+    ) -> None:
         self.max_frame = max_frame
+        self.max_container = max_container
+        self.budget = budget
         self._buffer = bytearray()
 
     @property
@@ -125,9 +153,12 @@ class FrameDecoder:
             end = HEADER.size + length
             if len(self._buffer) < end:
                 return
+            if self.budget is not None and not self.budget.allow(length):
+                self._buffer.clear()
+                raise ProtocolError("rate_limited", "Too much data; slow down.", fatal=True)
             body = bytes(self._buffer[HEADER.size : end])
             del self._buffer[:end]
-            yield unpack_payload(body)
+            yield unpack_payload(body, self.max_container)
 
 
 # ---- messages --------------------------------------------------------------------------------

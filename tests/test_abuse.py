@@ -31,7 +31,9 @@ from host.limits import Limits
 from host.server import HostServer
 from pitchnet.protocol import (
     HEADER,
+    MAX_CLIENT_FRAME,
     MAX_FRAME,
+    MAX_HELLO_FRAME,
     MAX_NAME,
     PROTOCOL_VERSION,
     BidMsg,
@@ -53,9 +55,11 @@ LIMITS = Limits(
     partial_frame_seconds=0.5,
     max_connections=64,
     max_per_address=32,
+    connect_burst=10**6,
 )
 """Short deadlines keep the test quick; every connection here comes from 127.0.0.1, so
-the per-address cap is the one the saturation phase reaches."""
+the per-address cap is the one the saturation phase reaches (and the per-address
+connection rate, tested on its own below, is lifted)."""
 DEADLINE = 30.0
 
 
@@ -245,15 +249,16 @@ async def oversize(server: HostServer) -> list[str]:
 
 
 async def half_frames(server: HostServer, count: int) -> list[str]:
-    """Frames that start and never finish: one nearly whole 64 KiB frame (the most a
-    connection may make the host buffer), the rest a header and a few bytes."""
+    """Frames that start and never finish: one nearly whole 1 KiB frame (the most a
+    connection that has not said hello may make the host buffer), the rest a header and
+    a few bytes."""
 
     async def one(size: int) -> str:
         client = await Abuser.connect(server)
-        client.send_raw(HEADER.pack(MAX_FRAME) + b"\x81" * size)
+        client.send_raw(HEADER.pack(MAX_HELLO_FRAME) + b"\x81" * size)
         return (await refusal(client))["code"]
 
-    sizes = [MAX_FRAME - 1] * 2 + [3] * (count - 2)
+    sizes = [MAX_HELLO_FRAME - 1] * 2 + [3] * (count - 2)
     return list(await asyncio.gather(*(one(size) for size in sizes)))
 
 
@@ -282,6 +287,27 @@ async def bad_hellos(server: HostServer, stale: str) -> list[tuple[str, str]]:
         client.send(Hello(version=version, name="Intruder", **extra))
         seen.append((expected, (await refusal(client))["code"]))
     return seen
+
+
+def nested_ping(size: int) -> bytes:
+    """A valid `ping` frame of `size` payload bytes whose extra field holds arrays of
+    empty arrays: the frame that costs a decoder the most per byte."""
+    head = msgpack.packb({"type": "ping", "t": 1.0})
+    row = b"\x9f" + (b"\x9f" + b"\x90" * 15) * 15  # 15 arrays of 15 empty arrays: 241 bytes
+    prefix = b"\x83" + head[1:] + msgpack.packb("x")
+    rows = min(15, (size - len(prefix) - 1) // len(row))
+    body = prefix + bytes([0x90 | rows]) + row * rows
+    return HEADER.pack(len(body)) + body
+
+
+async def nested_arrays_before_hello(server: HostServer) -> tuple[str, int]:
+    """The costliest frames a connection that never says hello may send, as fast as it
+    can: cut off by the decode budget once it has had 4 KiB decoded. Returns the code and
+    how many of its pings were answered."""
+    client = await Abuser.connect(server)
+    client.send_raw(nested_ping(MAX_HELLO_FRAME) * 64)
+    code = (await refusal(client))["code"]
+    return code, sum(p["type"] == "pong" for p in client.received)
 
 
 async def ping_flood_before_hello(server: HostServer) -> str:
@@ -387,6 +413,7 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
                 silent(server, 6),
                 bad_hellos(server, stale="A" * 32),
                 ping_flood_before_hello(server),
+                nested_arrays_before_hello(server),
             )
             await hand_two.wait()
             last = next(
@@ -406,6 +433,7 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
                 seen["silent"],
                 seen["hellos"],
                 seen["preflood"],
+                seen["nested"],
             ) = await first_wave
             # Only the three bots still playing may be left before the address fills up.
             await until_true(
@@ -437,7 +465,7 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
 ABUSE_GROWTH_BOUND = 8 * 1024 * 1024
 """Stated bound: while the abuse goes on, the process's traced memory (host, bots and
 abusers together) may grow by at most 8 MiB over what it held when the abuse began.
-The host's limits allow it far less: two connections holding a 64 KiB half frame, the
+The host's limits allow it far less: two connections holding a 1 KiB half frame, the
 others a few bytes each, one 16 KiB read at a time per connection."""
 LEAK_BOUND = 2 * 1024 * 1024
 """The abused run's peak may exceed the peaceful run's by at most 2 MiB: the abuse
@@ -468,6 +496,9 @@ async def test_a_match_under_abuse_ends_exactly_as_in_peace() -> None:
     assert seen["silent"] == ["handshake"] * 6
     assert [code for _, code in seen["hellos"]] == [want for want, _ in seen["hellos"]]
     assert seen["preflood"] == "rate_limited"
+    nested_code, nested_pongs = seen["nested"]
+    assert nested_code == "rate_limited"
+    assert nested_pongs <= LIMITS.hello_decode_budget // (MAX_HELLO_FRAME - 16)
     thief_codes, thief_acks, thief_pongs = seen["thief"]
     assert thief_codes == ["rate_limited"] * LIMITS.max_strikes
     assert thief_acks == [True] * 5  # replays of an applied action: duplicates
@@ -482,8 +513,8 @@ async def test_a_match_under_abuse_ends_exactly_as_in_peace() -> None:
     held = abused.held
     assert held.samples > 10 and peace.held.samples > 0
     assert held.connections <= LIMITS.max_per_address
-    assert held.largest_pending <= MAX_FRAME + HEADER.size
-    assert held.pending <= 2 * (MAX_FRAME + HEADER.size) + 64 * 1024
+    assert held.largest_pending <= MAX_CLIENT_FRAME + HEADER.size
+    assert held.pending <= 64 * (MAX_CLIENT_FRAME + HEADER.size)
     assert held.send_buffers <= LIMITS.max_send_buffer
     assert seen["after"] == (0, [0, 1, 2, 3])
     assert seen["pending_after"] == 0
@@ -583,7 +614,9 @@ async def test_half_frames_before_and_after_hello_are_closed_with_slow_frame() -
 
 async def test_frames_that_keep_arriving_split_are_not_mistaken_for_a_slow_frame() -> None:
     # Pings as fast as the loop answers them: lift the rate limit, which is not under test.
-    fast = dataclasses.replace(LIMITS, messages_per_second=1e9, burst=10**9)
+    fast = dataclasses.replace(
+        LIMITS, messages_per_second=1e9, burst=10**9, decode_per_second=1e9, decode_burst=10**9
+    )
     async with running_host(players=2, limits=fast) as server:
         client = await open_client(server)
         await client.hello("Chopper")
@@ -674,3 +707,51 @@ async def test_the_connection_caps_refuse_without_a_frame_and_free_up() -> None:
         for client in (*held[1:], refused):
             await client.close()
         await late.close()
+
+
+async def test_a_seated_connection_may_not_send_a_64_kib_frame() -> None:
+    """Client frames are capped far below the host's own (item 2): what a frame costs to
+    decode grows with its length."""
+    async with running_host(players=2, limits=LIMITS) as server:
+        client = await Abuser.connect(server)
+        client.send(Hello(version=PROTOCOL_VERSION, name="Big"))
+        await client.expect("welcome")
+        client.send_raw(HEADER.pack(MAX_FRAME - 64) + b"\x81" * 16)
+        assert (await client.refusal())["code"] == "too_big"
+
+
+async def test_a_frame_with_more_than_16_items_in_a_container_is_refused_while_decoding() -> None:
+    async with running_host(players=2, limits=LIMITS) as server:
+        client = await Abuser.connect(server)
+        client.send_raw(frame_of(msgpack.packb({"type": "ping", "t": 1.0, "x": [0] * 17})))
+        assert (await client.refusal())["code"] == "bad_frame"
+
+
+async def test_a_seated_connection_that_outruns_its_decode_budget_is_cut_off() -> None:
+    small = dataclasses.replace(LIMITS, decode_burst=8 * 1024, decode_per_second=1.0)
+    async with running_host(players=2, limits=small) as server:
+        client = await Abuser.connect(server)
+        client.send(Hello(version=PROTOCOL_VERSION, name="Costly"))
+        await client.expect("welcome")
+        client.send_raw(nested_ping(MAX_CLIENT_FRAME - 16) * 4)
+        assert (await client.refusal())["code"] == "rate_limited"
+        pongs = sum(p["type"] == "pong" and p["t"] == 1.0 for p in client.received)
+        assert pongs == 2  # 8 KiB of budget: two 4 KiB frames decoded, then cut
+
+
+async def test_an_address_that_connects_too_often_is_refused_but_others_get_in() -> None:
+    tight = dataclasses.replace(LIMITS, connect_burst=3, connects_per_second=0.01)
+    async with running_host(players=2, limits=tight) as server:
+        for _ in range(3):
+            client = await Abuser.connect(server)
+            assert (await client.expect("ping"))["type"] == "ping"
+            await client.close()
+        refused = await Abuser.connect(server)
+        assert await refused.next_frame() is None  # reset before anything is sent
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", server.port, local_addr=("127.0.0.2", 0)
+        )
+        other = Abuser(reader, writer)
+        other.send(Hello(version=PROTOCOL_VERSION, name="Neighbour"))
+        assert (await other.expect("welcome"))["seat"] == 0
+        await other.close()
