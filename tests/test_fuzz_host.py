@@ -513,6 +513,7 @@ def fuzz_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FuzzHost]:
         max_connections=512,
         max_per_address=512,
         dead_after=30.0,
+        connect_burst=10**9,  # every example connects anew from 127.0.0.1
     )
     config = HostConfig(
         interface="127.0.0.1",
