@@ -101,7 +101,7 @@ def bot_path_hands(hands: int, seed: int) -> Callable[[], int]:
             while match.phase in (Phase.BIDDING, Phase.PLAYING):
                 seat = match.turn
                 assert seat is not None
-                bots[seat].decide(seat_view(match, seat)).action(seat).apply_to(match)
+                bots[seat].decide(seat_view(match, seat)).apply_to(match)
         return hands
 
     return run
@@ -135,7 +135,7 @@ def decision_times(decisions: int, seed: int) -> dict[str, list[int]]:
             times["random"].append(clock() - decided)
             # Seat 0 follows its heuristic choice; the others play randomly.
             decision = chosen if seat == 0 else random_choice
-            decision.action(seat).apply_to(match)
+            decision.apply_to(match)
     return times
 
 

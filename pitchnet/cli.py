@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from pitchnet.search import Budget
 
 DEFAULT_PORT = 7373
 INTERFACE_ENV = "PITCHNET_INTERFACE"
@@ -164,9 +165,30 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--bots",
         default="heuristic",
-        help="comma-separated bot kinds by seat, repeated to fill (e.g. heuristic,random)",
+        help="comma-separated bot kinds by seat, repeated to fill: easy, normal, hard or "
+        "random (e.g. hard,normal)",
     )
     simulate.add_argument("--seed", type=int, help="seed for reproducible deals and bots")
+    simulate.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal once per seating, the bots rotated through the seats, and "
+        "report points per hand and win rates with 95%% intervals (--games counts deals)",
+    )
+    simulate.add_argument(
+        "--samples",
+        type=int,
+        default=Budget().samples,
+        metavar="N",
+        help=f"deals the hard bot samples per decision (default {Budget().samples})",
+    )
+    simulate.add_argument(
+        "--think",
+        type=_seconds,
+        metavar="SECONDS",
+        help="also stop the hard bot's search after this long (default: no time limit, "
+        "so a seeded run is reproducible)",
+    )
     return parser
 
 

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from pitchnet.bots import BOT_KINDS, Bot, make_bot
+from pitchnet.bots import ALIASES, BOT_KINDS, Bot, make_bot
 from pitchnet.cards import shuffled_deck
 from pitchnet.rules import Match, Phase, Settings
+from pitchnet.search import Budget
 from pitchnet.views import seat_view
 
 MAX_HANDS = 10_000
@@ -48,7 +49,7 @@ def parse_kinds(text: str, players: int) -> list[str]:
     kinds = [part.strip() for part in text.split(",")]
     if not text.strip() or any(not kind for kind in kinds):
         raise ValueError(f"--bots needs a comma-separated list of {' or '.join(BOT_KINDS)}")
-    unknown = sorted({kind for kind in kinds if kind not in BOT_KINDS})
+    unknown = sorted({kind for kind in kinds if kind not in BOT_KINDS and kind not in ALIASES})
     if unknown:
         raise ValueError(
             f"unknown bot kind {', '.join(unknown)} (choose from {', '.join(BOT_KINDS)})"
@@ -68,17 +69,21 @@ def play_match(
         while match.phase in (Phase.BIDDING, Phase.PLAYING):
             seat = match.turn
             assert seat is not None
-            bots[seat].decide(seat_view(match, seat)).action(seat).apply_to(match)
+            bots[seat].decide(seat_view(match, seat)).apply_to(match)
     return match, hands
 
 
 def simulate(
-    settings: Settings, kinds: Sequence[str], games: int, seed: int | None = None
+    settings: Settings,
+    kinds: Sequence[str],
+    games: int,
+    seed: int | None = None,
+    budget: Budget | None = None,
 ) -> SimulationResult:
     """Play `games` matches, the starting dealer rotating one seat each match."""
     master = random.Random(seed) if seed is not None else None
     deck_rng = random.Random(master.getrandbits(64)) if master else None
-    bots = [make_bot(kind, master.getrandbits(64) if master else None) for kind in kinds]
+    bots = [make_bot(kind, master.getrandbits(64) if master else None, budget) for kind in kinds]
     result = SimulationResult(settings, list(kinds), games, [0] * settings.players)
     result.team_wins = [0] * settings.sides
     for game in range(games):
@@ -144,11 +149,19 @@ def main(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None
     try:
         if args.games < 1:
             raise ValueError("--games must be at least 1")
+        if args.samples < 1:
+            raise ValueError("--samples must be at least 1")
         settings = Settings(args.players, args.partnership, args.target)
         kinds = parse_kinds(args.bots, settings.players)
     except ValueError as exc:
         err.write(f"pitchnet simulate: {exc}\n")
         return 2
-    result = simulate(settings, kinds, args.games, args.seed)
+    budget = Budget(args.samples, args.think)
+    if args.duplicate:
+        from pitchnet.duplicate import duplicate, report_duplicate
+
+        report_duplicate(duplicate(settings, kinds, args.games, args.seed, budget), out, args.seed)
+        return 0
+    result = simulate(settings, kinds, args.games, args.seed, budget)
     report(result, out, args.seed)
     return 0

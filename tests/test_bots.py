@@ -9,15 +9,16 @@ import pytest
 
 from pitchnet.bots import (
     BOT_KINDS,
-    Decision,
-    HeuristicBot,
+    EasyBot,
+    NormalBot,
     RandomBot,
+    SearchBot,
     best_suit,
     bid_for,
     make_bot,
 )
 from pitchnet.cards import Card, Suit, parse_cards, shuffled_deck
-from pitchnet.rules import Match, Phase, Settings
+from pitchnet.rules import Action, Match, Phase, Settings
 from pitchnet.simulate import simulate
 from pitchnet.views import SeatView, seat_view
 
@@ -48,7 +49,7 @@ def _play_checked(settings: Settings, kinds: Sequence[str], seed: int, matches: 
                     assert decision.card is not None
                     assert str(decision.card) in view.legal_plays
                     assert decision.card in match.legal_plays(seat)
-                decision.action(seat).apply_to(match)  # raises RulesError if illegal
+                decision.apply_to(match)  # raises RulesError if illegal
                 decisions += 1
     return decisions
 
@@ -56,7 +57,7 @@ def _play_checked(settings: Settings, kinds: Sequence[str], seed: int, matches: 
 @pytest.mark.parametrize(("players", "partnership"), TABLES)
 def test_bots_only_make_legal_moves(players: int, partnership: bool) -> None:
     settings = Settings(players, partnership)
-    kinds = ["heuristic", "random"] * 4
+    kinds = ["normal", "random"] * 4
     decisions = _play_checked(settings, kinds[:players], seed=players * 10 + partnership, matches=6)
     assert decisions > 100
 
@@ -64,13 +65,13 @@ def test_bots_only_make_legal_moves(players: int, partnership: bool) -> None:
 @pytest.mark.parametrize(("players", "partnership"), TABLES)
 def test_heuristic_only_table_is_legal(players: int, partnership: bool) -> None:
     settings = Settings(players, partnership)
-    assert _play_checked(settings, ["heuristic"] * players, seed=99 + players, matches=4) > 100
+    assert _play_checked(settings, ["normal"] * players, seed=99 + players, matches=4) > 100
 
 
 def _views_of_a_match(seed: int, players: int = 4) -> list[SeatView]:
     """Every view a bot was asked to decide from in one seeded heuristic match."""
     rng = random.Random(seed)
-    bot = HeuristicBot()
+    bot = NormalBot()
     match = Match(Settings(players))
     views = []
     while match.phase is not Phase.MATCH_OVER:
@@ -80,13 +81,13 @@ def _views_of_a_match(seed: int, players: int = 4) -> list[SeatView]:
             assert seat is not None
             view = seat_view(match, seat)
             views.append(view)
-            bot.decide(view).action(seat).apply_to(match)
+            bot.decide(view).apply_to(match)
     return views
 
 
 def test_heuristic_is_deterministic_and_needs_only_the_wire_view() -> None:
     views = _views_of_a_match(seed=4)
-    first, second = HeuristicBot(), HeuristicBot()
+    first, second = NormalBot(), NormalBot()
     for view in views:
         decision = first.decide(view)
         assert first.decide(view) == decision
@@ -124,8 +125,11 @@ def test_random_bot_uses_every_option() -> None:
 
 
 def test_make_bot_knows_every_kind_and_refuses_others() -> None:
-    assert set(BOT_KINDS) == {"heuristic", "random"}
-    assert isinstance(make_bot("heuristic", None), HeuristicBot)
+    assert set(BOT_KINDS) == {"easy", "normal", "hard", "random"}
+    assert isinstance(make_bot("normal", None), NormalBot)
+    assert isinstance(make_bot("heuristic", None), NormalBot)  # the old name
+    assert isinstance(make_bot("easy", 1), EasyBot)
+    assert isinstance(make_bot("hard", 1), SearchBot)
     assert isinstance(make_bot("random", 1), RandomBot)
     with pytest.raises(ValueError, match="unknown bot kind"):
         make_bot("clever", 1)
@@ -136,18 +140,18 @@ def test_a_bot_refuses_to_decide_out_of_turn() -> None:
     match.deal(shuffled_deck(random.Random(1)))
     view = seat_view(match, 2)  # seat 1 bids first
     with pytest.raises(ValueError, match="not seat 2's turn"):
-        HeuristicBot().decide(view)
+        NormalBot().decide(view)
 
 
 def test_heuristic_beats_random_clearly() -> None:
     """Fair share is 25%: over 200 seeded games the heuristic seat must win over half."""
-    result = simulate(Settings(4), ["heuristic", "random", "random", "random"], 200, seed=2026)
+    result = simulate(Settings(4), ["normal", "random", "random", "random"], 200, seed=2026)
     assert result.unfinished == 0
     assert result.seat_wins[0] / 200 > 0.5
 
 
 def test_heuristic_team_beats_random_team() -> None:
-    kinds = ["heuristic", "random", "heuristic", "random"]
+    kinds = ["normal", "random", "normal", "random"]
     result = simulate(Settings(4, partnership=True), kinds, 100, seed=11)
     assert result.team_wins[0] / 100 > 0.75
 
@@ -177,13 +181,13 @@ def _situation(
 
 
 def _play(view: SeatView) -> str:
-    decision = HeuristicBot().decide(view)
+    decision = NormalBot().decide(view)
     assert decision.kind == "play" and decision.card is not None
     return str(decision.card)
 
 
 def _bid(view: SeatView) -> int | None:
-    decision = HeuristicBot().decide(view)
+    decision = NormalBot().decide(view)
     assert decision.kind == "bid"
     return decision.bid
 
@@ -383,5 +387,62 @@ def test_strength_model_orders_hands_sensibly() -> None:
 
 def test_decision_converts_to_an_engine_action() -> None:
     card = Card.parse("TD")
-    assert Decision.of_play(card).action(2).card == card
-    assert Decision.of_bid(None).action(1).bid is None
+    assert Action.of_play(2, card).card == card
+    assert Action.of_bid(1, None).bid is None
+
+
+def test_normal_does_not_throw_a_counter_into_an_opponents_trick() -> None:
+    """An opponent's ten is winning the clubs, and the seat after us may still hold a
+    trump: the ace would take the trick only if nobody trumps it, and would hand its
+    4 trick points over if somebody did. The seven will do."""
+    view = _situation(
+        [
+            "AH 2C 3D 4D 5D 6D",
+            "3H TC 8S 7S 6S 5S",
+            "4H AC 9C 7C 9S 8D",
+            "5H KH QS JS TS 2S",
+        ],
+        dealer=3,
+        actions=[
+            *[(0, 2), (1, None), (2, None), (3, None)],
+            *[(0, "AH"), (1, "3H"), (2, "4H"), (3, "5H")],
+            *[(0, "2C"), (1, "TC")],
+        ],
+    )
+    assert view.seat == 2 and set(view.legal_plays) == {"AC", "9C", "7C"}
+    assert _play(view) == "7C"
+
+
+def test_normal_takes_the_ten_when_nobody_after_it_can_trump() -> None:
+    """The same trick, but the last seat has shown it holds no trump: the ace is safe."""
+    view = _situation(
+        [
+            "AH 2C 3D 4D 5D 6D",
+            "3H TC 8S 7S 6S 5S",
+            "4H AC 9C 7C 9S 8D",
+            "KD QS JS TS 2S 3S",
+        ],
+        dealer=3,
+        actions=[
+            *[(0, 2), (1, None), (2, None), (3, None)],
+            *[(0, "AH"), (1, "3H"), (2, "4H"), (3, "KD")],
+            *[(0, "2C"), (1, "TC")],
+        ],
+    )
+    assert _play(view) == "AC"
+
+
+@pytest.mark.parametrize(("players", "partnership"), [(3, False), (4, True), (6, False)])
+def test_every_level_is_legal(players: int, partnership: bool) -> None:
+    settings = Settings(players, partnership)
+    kinds = ["easy", "normal", "hard", "random", "easy", "hard"][:players]
+    assert _play_checked(settings, kinds, seed=players, matches=2) > 40
+
+
+def test_easy_is_reproducible_and_makes_mistakes() -> None:
+    views = [v for v in _views_of_a_match(seed=6) if len(v.legal_plays) > 1]
+    easy, normal = make_bot("easy", 3), make_bot("normal")
+    chosen = [easy.decide(v) for v in views]
+    assert chosen == [make_bot("easy", 3).decide(v) for v in views]
+    differs = sum(a != normal.decide(v) for a, v in zip(chosen, views, strict=True))
+    assert 0 < differs < len(views)

@@ -31,7 +31,7 @@ def _journal_of_a_match(settings: Settings, seed: int) -> list[dict[str, Any]]:
         turn = match.turn
         assert turn is not None
         decision = bot.decide(seat_view(match, turn))
-        decision.action(turn).apply_to(match)
+        decision.apply_to(match)
         value = decision.bid if decision.kind == "bid" else str(decision.card)
         entries.append({"op": decision.kind, "seat": turn, "value": value})
     return entries

@@ -130,3 +130,46 @@ def test_starting_dealer_rotates_and_every_game_ends(monkeypatch: pytest.MonkeyP
     assert result.unfinished == 0
     assert sum(result.seat_wins) == 7
     assert result.hands >= 7
+
+
+def _duplicate_rows(out: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 6 and fields[1].isdigit() and fields[4].endswith("%"):
+            rows[fields[0]] = fields[1:]
+    return rows
+
+
+def test_duplicate_reports_points_and_wins_with_intervals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ("--duplicate", "--games", "6", "--bots", "normal,random", "--seed", "4")
+    code, out, err = _run(capsys, *args)
+    assert code == 0 and err == ""
+    assert out.startswith("duplicate: 6 deals x 4 seatings = 24 matches, 4 players")
+    rows = _duplicate_rows(out)
+    assert set(rows) == {"normal", "random"}
+    assert rows["normal"][0] == "2" and rows["random"][0] == "2"
+    for fields in rows.values():
+        low, high = (float(x) for x in fields[2].split(".."))
+        assert low <= float(fields[1]) <= high
+    assert float(rows["normal"][1]) > float(rows["random"][1])
+    lead = re.search(
+        r"^normal - random: ([+-][\d.]+) points/hand \(95% CI ([+-][\d.]+)\.\.", out, re.M
+    )
+    assert lead is not None and float(lead.group(1)) > float(lead.group(2))
+    # Reproducible with the seed; another seed deals other cards.
+    assert _run(capsys, *args) == (code, out, err)
+    assert _run(capsys, *args[:-1], "5")[1] != out
+
+
+def test_duplicate_seats_every_kind_in_every_seat() -> None:
+    from pitchnet.duplicate import duplicate
+
+    result = duplicate(Settings(3), ["normal", "random", "random"], 2, seed=1)
+    assert result.seatings == 3 and len(result.per_deal) == 2
+    for tallies in result.per_deal:
+        assert tallies["normal"].matches == 3 and tallies["random"].matches == 6
+        # Each match has exactly one winning seat: 3 matches per deal.
+        assert tallies["normal"].wins + tallies["random"].wins == 3

@@ -1,0 +1,323 @@
+"""The `hard` bot's thinking: determinized Monte Carlo search from one seat's view.
+
+For each decision it deals the cards it cannot see at random, but only in ways
+consistent with everything public (the cards played, the suits a seat has shown
+it lacks, the bids), plays every legal choice out to the end of the hand in each
+such deal with the fast rule-of-thumb policy of `pitchnet.playout`, and picks the
+choice with the best average outcome for its side: its points minus the others'
+(a set pitcher's bid counted against it), plus a bonus for winning the match in
+this hand and a malus for letting another side win it.
+
+It starts from a `SeatView` and nothing else, so it cannot know more than a
+player in that seat: `tests/test_search.py` builds different deals that give the
+same view and checks that the choices are the same.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pitchnet.cards import Card
+from pitchnet.handvalue import best_suit, bid_for
+from pitchnet.inference import shown_voids, trick_plays
+from pitchnet.playout import (
+    JOKER,
+    SUIT_LETTERS,
+    Table,
+    Tally,
+    code_of,
+    play_out,
+    text_of,
+    trump_named_by,
+    with_trump,
+)
+from pitchnet.views import SeatView
+
+WIN_BONUS = 4.0
+"""Worth, in points, of winning the match in this hand (and the loss of letting another
+side win it): more than any one hand's points, so the search goes out when it can."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long the search may think: `samples` deals per decision, and optionally no
+    longer than `seconds`. A count alone makes runs reproducible; the time limit is
+    for tables, where the machine's load must not slow the game."""
+
+    samples: int = 48
+    seconds: float | None = None
+
+
+def table_of(view: SeatView) -> Table:
+    """The lean model's settings for the view's table."""
+    return Table(players=view.players, partnership=view.partnership, target=view.target)
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What one seat knows in the middle of a hand, parsed from its view once."""
+
+    table: Table
+    seat: int
+    sides: list[int]
+    hand: list[int]
+    trump: int | None
+    trick: list[tuple[int, int]]
+    tally: Tally
+    unseen: list[int]
+    counts: list[int]
+    voids: list[int]  # per seat, a bit per suit it has shown it does not hold
+    pitcher: int | None
+    bid: int | None
+    scores: list[int]
+    bids: list[tuple[int, int | None]]
+    dealer: int
+
+    @classmethod
+    def of(cls, view: SeatView) -> Knowledge:
+        table = table_of(view)
+        trump = SUIT_LETTERS.index(view.trump) if view.trump else None
+        sides = table.sides_by_seat()
+
+        def code(text: str) -> int:
+            card = code_of(text)
+            return with_trump(card, trump) if trump is not None else card
+
+        tally = Tally(table.sides)
+        seen: set[int] = set()
+        for done in view.tricks:
+            plays = [(seat, code(text)) for seat, text in done["plays"]]
+            seen.update(card for _, card in plays)
+            assert trump is not None
+            tally.take(plays, sides[done["winner"]], trump, table)
+        trick = [(seat, code(text)) for seat, text in view.trick]
+        seen.update(card for _, card in trick)
+        voids = [0] * table.players
+        for seat, suits in shown_voids(trick_plays(view), view.trump, table.must_follow).items():
+            for suit in suits:
+                voids[seat] |= 1 << SUIT_LETTERS.index(suit)
+        hand = [code(text) for text in view.hand]
+        seen.update(hand)
+        deck = table.deck()
+        if trump is not None:
+            deck = [with_trump(c, trump) for c in deck]
+        return cls(
+            table=table,
+            seat=view.seat,
+            sides=sides,
+            hand=hand,
+            trump=trump,
+            trick=trick,
+            tally=tally,
+            unseen=[c for c in deck if c not in seen],
+            counts=list(view.hand_counts),
+            voids=voids,
+            pitcher=view.pitcher,
+            bid=view.high_bid,
+            scores=list(view.scores),
+            bids=[(seat, amount) for seat, amount in view.bids],
+            dealer=view.dealer,
+        )
+
+    def sample(self, rng: random.Random) -> list[list[int]]:
+        """One deal of the unseen cards to the other seats, each getting as many as it
+        holds and none of a suit it has shown it lacks. The most constrained seats are
+        served first, each from a fresh shuffle; after many failures (a near-impossible
+        combination of voids) the voids are ignored rather than loop for ever."""
+        others = [s for s in range(self.table.players) if s != self.seat]
+        order = sorted(others, key=lambda s: -bin(self.voids[s]).count("1"))
+        for attempt in range(40):
+            pool = self.unseen[:]
+            rng.shuffle(pool)
+            hands: list[list[int]] = [[] for _ in range(self.table.players)]
+            hands[self.seat] = self.hand[:]
+            ok = True
+            for seat in order:
+                need, mask = self.counts[seat], self.voids[seat] if attempt < 39 else 0
+                taken: list[int] = []
+                rest: list[int] = []
+                for card in pool:
+                    if len(taken) < need and not (mask >> (card >> 4)) & 1:
+                        taken.append(card)
+                    else:
+                        rest.append(card)
+                if len(taken) < need:
+                    ok = False
+                    break
+                hands[seat], pool = taken, rest
+            if ok:
+                return hands
+        raise AssertionError("unreachable: the last attempt ignores every void")
+
+    # ---- outcomes --------------------------------------------------------------------------
+
+    def utility(self, earned: list[int], pitcher: int, bid: int) -> float:
+        """The hand's worth to our side: our change of score minus the others' mean, with
+        the match bonus when the pitcher goes out (or smudges)."""
+        table, sides = self.table, self.sides
+        pitch_side, mine = sides[pitcher], sides[self.seat]
+        made = earned[pitch_side] >= bid
+        delta = earned[:]
+        if not made:
+            delta[pitch_side] = -bid
+        others = (sum(delta) - delta[mine]) / (len(delta) - 1)
+        value = delta[mine] - others
+        score = self.scores[pitch_side]
+        smudged = table.smudge and made and bid == table.top_bid and score >= 0
+        if smudged or score + delta[pitch_side] >= table.target:
+            value += WIN_BONUS if pitch_side == mine else -WIN_BONUS
+        return value
+
+    def play_hand(
+        self, hands: list[list[int]], pitcher: int, trump: int, rng: random.Random
+    ) -> list[int]:
+        """Points per side when `pitcher` leads a whole hand with `trump` named."""
+        coded = [[with_trump(c, trump) for c in hand] for hand in hands]
+        tally = Tally(self.table.sides)
+        play_out(coded, [], pitcher, trump, tally, self.sides[pitcher], self.table, rng, self.sides)
+        return tally.earned()
+
+    def play_card(self, hands: list[list[int]], card: int, rng: random.Random) -> float:
+        """Our worth of playing `card` now in this deal, the rest played by the policy."""
+        assert self.pitcher is not None and self.bid is not None
+        seat, trump = self.seat, self.trump
+        if trump is None:  # the first lead names trump
+            trump = trump_named_by(card)
+            hands = [[with_trump(c, trump) for c in hand] for hand in hands]
+            card = with_trump(card, trump)
+        else:
+            hands = [hand[:] for hand in hands]
+        hands[seat].remove(card)
+        trick = [*self.trick, (seat, card)]
+        tally = self.tally.copy()
+        turn = (seat + 1) % self.table.players
+        pitch_side = self.sides[self.pitcher]
+        play_out(hands, trick, turn, trump, tally, pitch_side, self.table, rng, self.sides)
+        return self.utility(tally.earned(), self.pitcher, self.bid)
+
+
+# ---- decisions ---------------------------------------------------------------------------------
+
+
+class Clock:
+    """The search's deadline, from an injectable clock (tests pass none: count only)."""
+
+    def __init__(self, budget: Budget, now: Callable[[], float] = time.perf_counter) -> None:
+        self.budget, self.now = budget, now
+        self.stop = now() + budget.seconds if budget.seconds is not None else None
+
+    def more(self, done: int) -> bool:
+        if done >= self.budget.samples:
+            return False
+        return done == 0 or self.stop is None or self.now() < self.stop
+
+
+def choose_play(view: SeatView, budget: Budget, rng: random.Random) -> str:
+    """The card to play (its text), by the average outcome over sampled deals."""
+    options = sorted(view.legal_plays)
+    if len(options) == 1:
+        return options[0]
+    knowledge = Knowledge.of(view)
+    codes = [code_of(text) for text in options]
+    if knowledge.trump is not None:
+        codes = [with_trump(c, knowledge.trump) for c in codes]
+    totals = [0.0] * len(codes)
+    clock, done = Clock(budget), 0
+    while clock.more(done):
+        hands = knowledge.sample(rng)
+        seed = rng.getrandbits(32)
+        for index, card in enumerate(codes):
+            # The same policy dice for every choice in one deal: the choices are compared
+            # on equal terms, which takes much of the noise out of the comparison.
+            totals[index] += knowledge.play_card(hands, card, random.Random(seed))
+        done += 1
+    best = max(range(len(codes)), key=lambda i: (totals[i], -i))
+    return options[best]
+
+
+def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None:
+    """The bid with the best average outcome over sampled deals. For each bid (or a
+    pass) the rest of the auction is played by the bidding model on the sampled hands
+    of the seats still to bid, and the contract it ends in is played out: ours in each
+    suit we could name (the best suit counts), or another seat's in its best suit."""
+    legal = list(view.legal_bids)
+    if len(legal) == 1:
+        return legal[0]
+    knowledge = Knowledge.of(view)
+    seat = knowledge.seat
+    suits = sorted({c >> 4 for c in knowledge.hand if c != JOKER})
+    if JOKER in knowledge.hand:
+        suits = sorted({*suits, trump_named_by(JOKER)})
+    sums = {(suit, bid): 0.0 for suit in suits for bid in legal}
+    clock, done = Clock(budget), 0
+    while clock.more(done):
+        hands = knowledge.sample(rng)
+        seed = rng.getrandbits(32)
+        ours: dict[int, list[int]] = {}
+        theirs: dict[tuple[int, int, int], float] = {}
+        for bid in legal:
+            contract = _auction(knowledge, hands, bid)
+            if contract is None:  # thrown in: nobody scores
+                continue
+            pitcher, amount, trump = contract
+            if pitcher == seat:
+                for suit in suits:
+                    if suit not in ours:
+                        ours[suit] = knowledge.play_hand(hands, seat, suit, random.Random(seed))
+                    sums[suit, bid] += knowledge.utility(ours[suit], seat, amount)
+                continue
+            if contract not in theirs:
+                earned = knowledge.play_hand(hands, pitcher, trump, random.Random(seed))
+                theirs[contract] = knowledge.utility(earned, pitcher, amount)
+            for suit in suits:
+                sums[suit, bid] += theirs[contract]
+        done += 1
+    values = {bid: max(sums[suit, bid] for suit in suits) for bid in legal}
+    return max(legal, key=lambda b: (values[b], -(b or 0)))
+
+
+def _wanted(hand: list[int], table: Table) -> tuple[int, int]:
+    """What the bots' bidding model would bid with this hand, and its trump suit."""
+    cards = [Card.parse(text_of(c)) for c in hand if c != JOKER]
+    suit, strength = best_suit(cards, table.players, table.partnership)
+    return bid_for(strength), SUIT_LETTERS.index(suit.value)
+
+
+def _auction(
+    knowledge: Knowledge, hands: list[list[int]], ours: int | None
+) -> tuple[int, int, int] | None:
+    """Who would pitch, at what bid and in which suit, if we bid `ours` (None: pass)
+    now: the bids made so far, ours, then each later seat bidding what the bidding
+    model says of its sampled hand. None when the hand would be thrown in (everyone
+    passes, under `all_pass: redeal`)."""
+    table = knowledge.table
+    seat, dealer, players = knowledge.seat, knowledge.dealer, table.players
+    high, leader = knowledge.bid or 0, knowledge.pitcher
+    suits: dict[int, int] = {}
+    if ours is not None:
+        high, leader = ours, seat
+    if ours is None or ours < table.top_bid:
+        for step in range(1, (dealer - seat) % players + 1):
+            other = (seat + step) % players
+            wanted, suits[other] = _wanted(hands[other], table)
+            if wanted < table.min_bid:
+                wanted = 0
+            if other == dealer:
+                if high == 0 and not table.all_pass_redeal:
+                    high, leader = max(wanted, 2, table.min_bid), other
+                elif wanted > high or (wanted == high and high and table.dealer_steal):
+                    high, leader = wanted, other
+            elif wanted > high:
+                high, leader = wanted, other
+                if wanted >= table.top_bid:
+                    break
+    if leader is None:
+        return None
+    if leader == seat:
+        return seat, high, -1
+    if leader not in suits:
+        _, suits[leader] = _wanted(hands[leader], table)
+    return leader, high, suits[leader]

@@ -1,0 +1,65 @@
+"""The search's lean model of a hand agrees with the engine, move by move and point by point."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pitchnet.cards import shuffled_deck
+from pitchnet.playout import Table, Tally, code_of, legal, text_of, winner_of, with_trump
+from pitchnet.rules import Match, Phase, Settings
+
+TABLES = [(players, False) for players in range(2, 8)] + [(4, True)]
+
+
+def _lean_table(settings: Settings) -> Table:
+    return Table(players=settings.players, partnership=settings.partnership)
+
+
+@pytest.mark.parametrize(("players", "partnership"), TABLES)
+def test_lean_model_matches_the_engine_on_random_hands(players: int, partnership: bool) -> None:
+    rng = random.Random(players * 7 + partnership)
+    settings = Settings(players, partnership)
+    table = _lean_table(settings)
+    sides = table.sides_by_seat()
+    checked = 0
+    for number in range(60):
+        match = Match(settings, dealer=number % players)
+        match.deal(shuffled_deck(rng))
+        while match.phase is Phase.BIDDING:
+            seat = match.turn
+            assert seat is not None
+            match.bid(seat, rng.choice(match.legal_bids(seat)))
+        hand = match.hand
+        assert hand is not None
+        tally = Tally(table.sides)
+        while match.phase is Phase.PLAYING:
+            seat = match.turn
+            assert seat is not None
+            engine_legal = sorted(str(card) for card in match.legal_plays(seat))
+            if hand.trump is not None:
+                trump = "CDHS".index(hand.trump.value)
+                codes = [with_trump(code_of(str(c)), trump) for c in hand.hands[seat]]
+                trick = [(s, with_trump(code_of(str(c)), trump)) for s, c in hand.trick]
+                lean = sorted(text_of(c) for c in legal(codes, trick, trump, table.must_follow))
+                assert lean == engine_legal
+                checked += 1
+            card = rng.choice(sorted(match.legal_plays(seat)))
+            done = match.play(seat, card)
+            if done is not None:
+                trump = "CDHS".index(hand.trump.value)  # type: ignore[union-attr]
+                plays = [(s, with_trump(code_of(str(c)), trump)) for s, c in done.plays]
+                assert winner_of(plays, trump) == done.winner
+                tally.take(plays, sides[done.winner], trump, table)
+        result = match.results[-1]
+        assert tuple(tally.earned()) == result.earned
+        assert tally.game == list(result.game_points)
+    assert checked > 500
+
+
+def test_card_codes_round_trip() -> None:
+    for text in ("2C", "TD", "JH", "AS", "JK"):
+        assert text_of(code_of(text)) == text
+    assert text_of(with_trump(code_of("JK"), 2)) == "JK"
+    assert with_trump(code_of("JK"), 2) >> 4 == 2  # the joker plays as a trump
