@@ -22,6 +22,7 @@ from client.discovery import locate
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.bots import make_bot
+from pitchnet.search import TABLE_BUDGET
 
 log = logging.getLogger("pitchnet.bot")
 
@@ -41,7 +42,7 @@ class HeadlessPlayer:
     ) -> None:
         self.name = name
         self.think = think
-        self.bot = make_bot(kind, seed=0)
+        self.bot = make_bot(kind, seed=0, budget=TABLE_BUDGET)
         self.tokens = TokenStore()
         self.news: asyncio.Queue[Any] = asyncio.Queue()
         saved = self.tokens.find(name, address=(host, port))

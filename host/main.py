@@ -38,6 +38,7 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         substitute=not args.no_substitute,
         password=password or None,
         bot_delay=args.bot_delay,
+        bot_level=args.bot_level,
         resume=args.resume,
     )
 

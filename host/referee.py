@@ -43,7 +43,7 @@ from typing import Any
 
 from host.journal import JournalError
 from host.limits import Arrivals, Limits, RateLimiter, RefusalLog, address_key
-from host.table import Table
+from host.table import BotTurn, Table
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
     Ack,
@@ -57,7 +57,7 @@ from pitchnet.protocol import (
     ProtocolError,
     Welcome,
 )
-from pitchnet.rules import RulesError
+from pitchnet.rules import Action, RulesError
 
 log = logging.getLogger("pitchnet.host")
 
@@ -144,7 +144,14 @@ class Seated:
     conn: int
 
 
-Effect = Send | Close | Abort | Changed | Seated
+class Think:
+    """Let this bot decide away from the event loop (it thinks for tenths of a second),
+    then hand its decision to `Referee.thought`."""
+
+    turn: BotTurn
+
+
+Effect = Send | Close | Abort | Changed | Seated | Think
 
 
 # ---- one connection, as the referee sees it --------------------------------------------------
@@ -221,6 +228,8 @@ class Referee:
         self.grace_until: dict[int, float] = {}
         """Seat -> when a bot stands in for its absent player."""
         self.bot_at: float | None = None
+        self.thinking: BotTurn | None = None
+        """The bot turn handed out in a `Think`, until its decision comes back."""
         self.shut = False
         self.arrivals = Arrivals(self.limits.connects_per_second, self.limits.connect_burst)
         self.refusals = RefusalLog()
@@ -285,8 +294,31 @@ class Referee:
                     self._broadcast(now)
         if self.bot_at is not None and self.bot_at <= now:
             self.bot_at = None
-            if not self.shut and self._guarded(self.table.act_for_bot):
+            turn = None if self.shut else self.table.bot_turn()
+            if turn is not None and turn.bot.thinks_long:
+                self.thinking = turn
+                self._out.append(Think(turn))
+            elif turn is not None and self._guarded(
+                self.table.play_bot_turn, turn, turn.bot.decide(turn.view)
+            ):
                 self._broadcast(now)
+        return self._flush()
+
+    def thought(self, turn: BotTurn, action: Action, now: float) -> list[Effect]:
+        """A bot that was told to `Think` has decided. Its action is applied if the turn
+        is still its own (its player may have come back meanwhile); otherwise it is
+        dropped, and whichever bot is due now gets its turn after the usual delay."""
+        if self.thinking is turn:
+            self.thinking = None
+        if not self.shut:
+            if self._guarded(self.table.play_bot_turn, turn, action):
+                self._broadcast(now)
+            elif (
+                self.bot_at is None
+                and self.thinking is None
+                and self.table.bot_to_act() is not None
+            ):
+                self.bot_at = now + self.pacing.bot_delay
         return self._flush()
 
     def shutdown(self, now: float) -> list[Effect]:
@@ -294,6 +326,7 @@ class Referee:
         is let in, no bot acts and no grace period runs out any more."""
         self.shut = True
         self.bot_at = None
+        self.thinking = None
         self.grace_until.clear()
         for peer in self.peers.values():
             if peer.phase is not Phase.CLOSING:
@@ -576,7 +609,7 @@ class Referee:
         for event in events:
             if event["kind"] in ("match", "deal") and event.get("hand", 1) == 1:
                 log.info("table %s: %s", table.id, _describe(event))
-        if self.bot_at is None and table.bot_to_act() is not None:
+        if self.bot_at is None and self.thinking is None and table.bot_to_act() is not None:
             pacing = self.pacing
             after_trick = any(e["kind"] == "trick" for e in events)
             self.bot_at = now + (pacing.trick_pause if after_trick else pacing.bot_delay)

@@ -36,9 +36,11 @@ from host.referee import (
     Referee,
     Seated,
     Send,
+    Think,
 )
-from host.table import TableOptions
+from host.table import BotTurn, TableOptions
 from host.tables import new_table, resume_table
+from pitchnet.bots import DEFAULT_LEVEL, make_bot
 from pitchnet.protocol import (
     MAX_CLIENT_CONTAINER,
     MAX_CLIENT_FRAME,
@@ -78,6 +80,7 @@ class HostConfig:
     substitute: bool = True
     password: str | None = None
     bot_delay: float = 0.6
+    bot_level: str = DEFAULT_LEVEL
     trick_pause: float | None = None
     """Seconds before a bot leads after a finished trick; None: 2.5 x `bot_delay`."""
     advertise: bool = True
@@ -326,6 +329,8 @@ class HostServer:
             elif isinstance(effect, Seated):
                 if (conn := links.get(effect.conn)) is not None:
                     conn.seated()
+            elif isinstance(effect, Think):
+                self._spawn(self._think(effect.turn))
             elif (conn := links.get(effect.conn)) is not None:
                 if isinstance(effect, Close):
                     conn.close()
@@ -344,6 +349,16 @@ class HostServer:
             self._timer.cancel()
         self._timer_at = deadline
         self._timer = asyncio.get_running_loop().call_at(deadline, self._wake)
+
+    async def _think(self, turn: BotTurn) -> None:
+        """Run a slow bot's decision in a worker thread, so the loop keeps serving every
+        connection meanwhile, then hand it to the referee."""
+        try:
+            action = await asyncio.to_thread(turn.bot.decide, turn.view)
+        except Exception:
+            log.exception("a bot failed to decide; the normal level plays this turn")
+            action = make_bot(DEFAULT_LEVEL).decide(turn.view)
+        self._carry_out(self.referee.thought(turn, action, asyncio.get_running_loop().time()))
 
     def _wake(self) -> None:
         self._timer = None

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pitchnet.bots import Bot, make_bot
+from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from pitchnet.cards import Card, CardParseError
 from pitchnet.protocol import (
     MAX_NAME,
@@ -33,9 +33,10 @@ from pitchnet.protocol import (
     TableInfo,
     state_frames,
 )
-from pitchnet.rules import Match, Phase, RulesError, Settings
+from pitchnet.rules import Action, Match, Phase, RulesError, Settings
+from pitchnet.search import TABLE_BUDGET
 from pitchnet.text import display_name
-from pitchnet.views import result_wire, seat_view, split_views
+from pitchnet.views import SeatView, result_wire, seat_view, split_views
 
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
@@ -70,6 +71,17 @@ class Seat:
         return self.kind == "bot" or self.substitute
 
 
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """One bot's turn: the seat, the turn it was asked at, the view it decides from."""
+
+    seat: int
+    hand_number: int
+    step: int
+    view: SeatView
+    bot: Bot
+
+
 @dataclass
 class TableOptions:
     players: int = 4
@@ -79,7 +91,8 @@ class TableOptions:
     password: str | None = None
     grace: float = 60.0
     substitute: bool = True
-    bot_kind: str = "heuristic"
+    bot_level: str = DEFAULT_LEVEL
+    """The level of the table's bots and of the stand-ins for absent players."""
 
 
 @dataclass
@@ -98,6 +111,8 @@ class Table:
         self.name = name
         self.options = options
         self.settings = Settings(options.players, options.partnership, options.target)
+        if options.bot_level not in LEVELS:
+            raise ValueError(f"unknown bot level {options.bot_level!r}")
         self.seats = [Seat() for _ in range(options.players)]
         self.match: Match | None = None
         self.state = "lobby"
@@ -416,19 +431,46 @@ class Table:
             return turn
         return None
 
+    def bot_turn(self) -> BotTurn | None:
+        """The bot due to act now, with the view it decides from, or None."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return None
+        assert self.match is not None and self.match.hand is not None
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = make_bot(
+                self.options.bot_level, seed=seat, budget=TABLE_BUDGET
+            )
+        view = seat_view(self.match, seat)
+        return BotTurn(seat, self.match.hand_number, self.match.hand.step, view, bot)
+
+    def play_bot_turn(self, turn: BotTurn, action: Action) -> bool:
+        """Apply a bot's decision for `turn`, if that turn is still the table's (a bot that
+        thought off the loop may come back after its player has returned). Returns
+        whether it was applied."""
+        if self.bot_turn_is_current(turn):
+            self._apply(turn.seat, action.kind, action.bid if action.kind == "bid" else action.card)
+            return True
+        return False
+
+    def bot_turn_is_current(self, turn: BotTurn) -> bool:
+        match = self.match
+        return (
+            match is not None
+            and match.hand is not None
+            and self.bot_to_act() == turn.seat
+            and match.hand_number == turn.hand_number
+            and match.hand.step == turn.step
+        )
+
     def act_for_bot(self) -> bool:
         """Let the bot whose turn it is bid or play, deciding from its seat's view only.
         Returns False when no bot is due to act."""
-        seat = self.bot_to_act()
-        if seat is None:
+        turn = self.bot_turn()
+        if turn is None:
             return False
-        assert self.match is not None
-        bot = self._bots.get(seat)
-        if bot is None:
-            bot = self._bots[seat] = make_bot(self.options.bot_kind, seed=seat)
-        decision = bot.decide(seat_view(self.match, seat))
-        self._apply(seat, decision.kind, decision.bid if decision.kind == "bid" else decision.card)
-        return True
+        return self.play_bot_turn(turn, turn.bot.decide(turn.view))
 
     # ---- views ------------------------------------------------------------------------------
 

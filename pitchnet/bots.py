@@ -33,6 +33,9 @@ class Bot(ABC):
     """A computer player. Subclasses decide from the view alone."""
 
     kind: ClassVar[str]
+    thinks_long: ClassVar[bool] = False
+    """True for a bot whose decision takes long enough (tenths of a second) that a host
+    should run it off its event loop."""
 
     def decide(self, view: SeatView) -> Action:
         """Choose this seat's bid or play, as the engine's `Action`. Raises ValueError if
@@ -128,6 +131,7 @@ class SearchBot(Bot):
     """The `hard` level: determinized Monte Carlo search (see `pitchnet.search`)."""
 
     kind = "hard"
+    thinks_long = True
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         self.seed = seed

@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from pitchnet.bots import ALIASES, BOT_KINDS, DEFAULT_LEVEL, LEVELS
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.search import Budget
 
@@ -131,6 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="pause before a computer player acts, so people can follow (default 0.6)",
     )
+    host.add_argument(
+        "--bot-level",
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help=f"how well the table's computer players play, and the stand-ins for absent "
+        f"players (default {DEFAULT_LEVEL})",
+    )
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
     _add_log_level(host)
@@ -139,7 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("address", metavar="HOST:PORT")
     bot.add_argument("--count", type=int, default=1, help="how many bots (default 1)")
     bot.add_argument("--name", default="Bot", help="name prefix (default Bot)")
-    bot.add_argument("--kind", default="heuristic", help="heuristic or random")
+    bot.add_argument(
+        "--level",
+        "--kind",
+        dest="kind",
+        choices=[*BOT_KINDS, *ALIASES],
+        default=DEFAULT_LEVEL,
+        help=f"how well they play: {', '.join(LEVELS)}, or random (default {DEFAULT_LEVEL})",
+    )
     bot.add_argument("--password", help="the table's password, if it has one")
     bot.add_argument(
         "--think",

@@ -51,6 +51,11 @@ class Budget:
     seconds: float | None = None
 
 
+TABLE_BUDGET = Budget(samples=48, seconds=0.5)
+"""The `hard` bot's thinking at a table: as many deals as in the benchmarks' win rates,
+but never more than half a second on a loaded machine (a host runs it off its loop)."""
+
+
 def table_of(view: SeatView) -> Table:
     """The lean model's settings for the view's table."""
     return Table(players=view.players, partnership=view.partnership, target=view.target)
