@@ -74,3 +74,11 @@ def bid_for(strength: float) -> int:
         if strength >= needed:
             return amount
     return 0
+
+
+def strength_for(amount: int) -> float:
+    """The least strength at which the bidding model bids `amount`."""
+    for bid, needed in BID_THRESHOLDS:
+        if amount >= bid:
+            return needed
+    return 0.0

@@ -20,11 +20,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pitchnet.cards import Card
-from pitchnet.handvalue import best_suit, bid_for
+from pitchnet.cards import Card, Suit
+from pitchnet.handvalue import best_suit, bid_for, strength_for, suit_strength
 from pitchnet.inference import shown_voids, trick_plays
 from pitchnet.playout import (
     JOKER,
+    NATURAL_CODES,
     SUIT_LETTERS,
     Table,
     Tally,
@@ -39,6 +40,13 @@ from pitchnet.views import SeatView
 WIN_BONUS = 4.0
 """Worth, in points, of winning the match in this hand (and the loss of letting another
 side win it): more than any one hand's points, so the search goes out when it can."""
+
+
+PLAUSIBLE_TRIES = 8
+"""Deals tried per sample for one in which every bidder could have made its bid."""
+PLAUSIBLE_SLACK = 0.5
+"""How far below the bidding model's strength for its bid a bidder's hand may be:
+people (and the easy bot) bid less exactly than the model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +88,7 @@ class Knowledge:
     scores: list[int]
     bids: list[tuple[int, int | None]]
     dealer: int
+    played_by: dict[int, list[int]]  # seat -> the cards it has played this hand
 
     @classmethod
     def of(cls, view: SeatView) -> Knowledge:
@@ -106,6 +115,10 @@ class Knowledge:
                 voids[seat] |= 1 << SUIT_LETTERS.index(suit)
         hand = [code(text) for text in view.hand]
         seen.update(hand)
+        played_by: dict[int, list[int]] = {}
+        for shown in trick_plays(view):
+            for player, text in shown:
+                played_by.setdefault(player, []).append(code(text))
         deck = table.deck()
         if trump is not None:
             deck = [with_trump(c, trump) for c in deck]
@@ -125,12 +138,23 @@ class Knowledge:
             scores=list(view.scores),
             bids=[(seat, amount) for seat, amount in view.bids],
             dealer=view.dealer,
+            played_by=played_by,
         )
 
     def sample(self, rng: random.Random) -> list[list[int]]:
         """One deal of the unseen cards to the other seats, each getting as many as it
-        holds and none of a suit it has shown it lacks. The most constrained seats are
-        served first, each from a fresh shuffle; after many failures (a near-impossible
+        holds and none of a suit it has shown it lacks, and each bidder a hand that
+        could have made its bid (`plausible`): a few tries at that, then any deal."""
+        hands = self._deal(rng)
+        for _ in range(PLAUSIBLE_TRIES):
+            if self.plausible(hands):
+                break
+            hands = self._deal(rng)
+        return hands
+
+    def _deal(self, rng: random.Random) -> list[list[int]]:
+        """A deal that respects the shown voids. The most constrained seats are served
+        first, each from a fresh shuffle; after many failures (a near-impossible
         combination of voids) the voids are ignored rather than loop for ever."""
         others = [s for s in range(self.table.players) if s != self.seat]
         order = sorted(others, key=lambda s: -bin(self.voids[s]).count("1"))
@@ -156,6 +180,23 @@ class Knowledge:
             if ok:
                 return hands
         raise AssertionError("unreachable: the last attempt ignores every void")
+
+    def plausible(self, hands: list[list[int]]) -> bool:
+        """Whether every other seat that bid holds, in this deal, a hand the bidding
+        model rates near its bid: the pitcher in the trump it named, once it has."""
+        table = self.table
+        for seat, amount in self.bids:
+            if amount is None or seat == self.seat:
+                continue
+            cards = _cards([*hands[seat], *self.played_by.get(seat, ())])
+            if self.trump is not None and seat == self.pitcher:
+                trump = Suit(SUIT_LETTERS[self.trump])
+                strength = suit_strength(cards, trump, table.players, table.partnership)
+            else:
+                strength = best_suit(cards, table.players, table.partnership)[1]
+            if strength < strength_for(amount) - PLAUSIBLE_SLACK:
+                return False
+        return True
 
     # ---- outcomes --------------------------------------------------------------------------
 
@@ -284,10 +325,17 @@ def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None
     return max(legal, key=lambda b: (values[b], -(b or 0)))
 
 
+def _cards(codes: list[int]) -> list[Card]:
+    """The engine's cards for the bidding model (which does not count the joker)."""
+    return [_CARD_OF_CODE[c] for c in codes if c in _CARD_OF_CODE]
+
+
+_CARD_OF_CODE = {code: Card.parse(text_of(code)) for code in NATURAL_CODES}
+
+
 def _wanted(hand: list[int], table: Table) -> tuple[int, int]:
     """What the bots' bidding model would bid with this hand, and its trump suit."""
-    cards = [Card.parse(text_of(c)) for c in hand if c != JOKER]
-    suit, strength = best_suit(cards, table.players, table.partnership)
+    suit, strength = best_suit(_cards(hand), table.players, table.partnership)
     return bid_for(strength), SUIT_LETTERS.index(suit.value)
 
 

@@ -1,0 +1,195 @@
+"""How well and how fast the bot levels play, quoted in BENCHMARKS.md. Run by hand:
+
+    uv run python benchmarks/bots.py strength --bots hard,normal --deals 30
+    uv run python benchmarks/bots.py strength --bots hard,normal --partnership --deals 30
+    uv run python benchmarks/bots.py strength --bots normal,easy --deals 40
+    uv run python benchmarks/bots.py strength --bots easy,random --deals 40
+    uv run python benchmarks/bots.py speed --decisions 300
+
+`strength` is `pitchnet simulate --duplicate` (every deal once per seating, the
+kinds rotated through the seats) with the machine's load and the wall time around
+it: the first kind sits in one seat (or one team) and the second fills the rest.
+`speed` times the `hard` bot's decisions in seeded matches against `normal` bots
+(median, p90, p99, max, per kind of decision), counts its playouts per second
+beside the engine's own speed playing the same hands (the baseline), and profiles
+where the search's time goes.
+
+Goals (issue 16): hard vs three normal >= 40% of matches and >= +0.4 points per hand
+in duplicate, both intervals excluding the fair share; a hard team vs a normal team
+>= 65%; hard's decisions p99 <= 1.0 s and median <= 0.3 s at that budget; normal vs
+three easy and easy vs three random clearly above a fair share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import statistics
+import sys
+import time
+
+from pitchnet import playout, search
+from pitchnet.bots import SearchBot, make_bot
+from pitchnet.cards import shuffled_deck
+from pitchnet.duplicate import duplicate, report_duplicate
+from pitchnet.rules import Match, Phase, Settings
+from pitchnet.search import Budget
+from pitchnet.views import seat_view
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def strength(args: argparse.Namespace) -> None:
+    first, rest = args.bots.split(",")
+    players = 4
+    kinds = [first, rest, first, rest] if args.partnership else [first] + [rest] * (players - 1)
+    settings = Settings(players, args.partnership, args.target)
+    print(f"before: {load()}")
+    start, cpu = time.perf_counter(), time.process_time()
+    result = duplicate(settings, kinds, args.deals, args.seed, Budget(args.samples))
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    report_duplicate(result, sys.stdout, args.seed)
+    print(f"\nhard budget: {args.samples} sampled deals per decision (count only)")
+    print(f"{wall:.0f} s wall, {cpu:.0f} s CPU; after: {load()}")
+
+
+def _decisions(samples: int, decisions: int, seed: int) -> tuple[list[tuple[str, float]], int]:
+    """Time `decisions` non-forced decisions of a hard bot at seat 0 against normal bots.
+    Returns (kind, seconds) per decision and the playouts it ran."""
+    rng = random.Random(seed)
+    hard = SearchBot(seed, Budget(samples))
+    normal = make_bot("normal")
+    times: list[tuple[str, float]] = []
+    counter = [0]
+    real = playout.play_out
+
+    def counting(*a, **k):  # type: ignore[no-untyped-def]
+        counter[0] += 1
+        return real(*a, **k)
+
+    search.play_out = counting  # type: ignore[assignment]
+    try:
+        while len(times) < decisions:
+            match = Match(Settings(4), dealer=len(times) % 4)
+            while match.phase is not Phase.MATCH_OVER and len(times) < decisions:
+                match.deal(shuffled_deck(rng))
+                while match.phase in (Phase.BIDDING, Phase.PLAYING):
+                    seat = match.turn
+                    assert seat is not None
+                    view = seat_view(match, seat)
+                    if seat != 0:
+                        normal.decide(view).apply_to(match)
+                        continue
+                    choices = view.legal_bids if view.phase == "bidding" else view.legal_plays
+                    start = time.perf_counter()
+                    action = hard.decide(view)
+                    elapsed = time.perf_counter() - start
+                    if len(choices) > 1:
+                        times.append((action.kind, elapsed))
+                    action.apply_to(match)
+    finally:
+        search.play_out = real  # type: ignore[assignment]
+    return times, counter[0]
+
+
+def _engine_hands_per_second(hands: int, seed: int) -> float:
+    """Baseline: whole hands of random legal play through the engine, per second."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for number in range(hands):
+        match = Match(Settings(4), dealer=number % 4)
+        match.deal(shuffled_deck(rng))
+        while match.phase in (Phase.BIDDING, Phase.PLAYING):
+            seat = match.turn
+            assert seat is not None
+            if match.phase is Phase.BIDDING:
+                match.bid(seat, rng.choice(match.legal_bids(seat)))
+            else:
+                match.play(seat, rng.choice(sorted(match.legal_plays(seat))))
+    return hands / (time.perf_counter() - start)
+
+
+def _playouts_per_second(count: int, seed: int) -> float:
+    """Whole 4-player hands through the lean model's playout policy, per second."""
+    rng = random.Random(seed)
+    table = playout.Table()
+    sides = table.sides_by_seat()
+    deck = list(playout.NATURAL_CODES)
+    start = time.perf_counter()
+    for number in range(count):
+        rng.shuffle(deck)
+        hands = [deck[6 * s : 6 * s + 6] for s in range(4)]
+        trump = number % 4
+        tally = playout.Tally(4)
+        playout.play_out(hands, [], number % 4, trump, tally, number % 4, table, rng, sides)
+        tally.earned()
+    return count / (time.perf_counter() - start)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The q-quantile of sorted `values` (nearest rank)."""
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def speed(args: argparse.Namespace) -> None:
+    print(f"before: {load()}")
+    print(f"baseline, the engine: {_engine_hands_per_second(2000, 1):,.0f} random hands/s")
+    print(f"lean model, policy playouts: {_playouts_per_second(5000, 2):,.0f} whole hands/s")
+    start = time.perf_counter()
+    times, playouts = _decisions(args.samples, args.decisions, args.seed)
+    wall = time.perf_counter() - start
+    print(
+        f"hard at {args.samples} samples: {len(times)} decisions (forced ones not counted), "
+        f"{playouts:,} playouts in {wall:.1f} s wall ({playouts / wall:,.0f} playouts/s, "
+        "the normal bots' turns included in the time)"
+    )
+    for kind in ("bid", "play", "all"):
+        values = sorted(t for k, t in times if kind in (k, "all"))
+        if not values:
+            continue
+        print(
+            f"  {kind:>4}: n={len(values):4d}  median {statistics.median(values):.3f} s  "
+            f"p90 {_quantile(values, 0.9):.3f} s  p99 {_quantile(values, 0.99):.3f} s  "
+            f"max {values[-1]:.3f} s"
+        )
+    print(f"after: {load()}")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    _decisions(args.samples, args.decisions // 4, args.seed + 1)
+    profiler.disable()
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(12)
+    print("\nwhere the time goes (cProfile, sorted by own time):")
+    print("\n".join(line for line in text.getvalue().splitlines() if line.strip())[:4000])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    one = commands.add_parser("strength", help="duplicate matches, one kind against another")
+    one.add_argument("--bots", default="hard,normal", help="FIRST,REST (default hard,normal)")
+    one.add_argument("--partnership", action="store_true")
+    one.add_argument("--deals", type=int, default=30)
+    one.add_argument("--target", type=int, default=7)
+    one.add_argument("--seed", type=int, default=2026)
+    one.add_argument("--samples", type=int, default=Budget().samples)
+    two = commands.add_parser("speed", help="hard's decision times, playouts/s, profile")
+    two.add_argument("--decisions", type=int, default=300)
+    two.add_argument("--samples", type=int, default=Budget().samples)
+    two.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    if args.command == "strength":
+        strength(args)
+    else:
+        speed(args)
+
+
+if __name__ == "__main__":
+    main()
