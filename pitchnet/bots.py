@@ -23,8 +23,8 @@ from typing import ClassVar
 
 from pitchnet.cards import Card, Suit
 from pitchnet.handvalue import best_suit, bid_for
-from pitchnet.heuristic import Heuristic, _beats, _winning
-from pitchnet.rules import Action, Bid
+from pitchnet.heuristic import Heuristic, _beats, _card_key, _suit, _winning
+from pitchnet.rules import Action, Bid, HouseRules
 from pitchnet.search import Budget, choose_bid, choose_play
 from pitchnet.views import SeatView
 
@@ -103,8 +103,10 @@ class EasyBot(Heuristic, Bot):
 
     def choose_bid(self, view: SeatView) -> Bid:
         dice = view_dice(self.seed, view)
-        _, strength = best_suit(view.cards, view.players, view.partnership)
-        wanted = bid_for(strength + dice.gauss(0.0, 0.5))
+        rules = HouseRules.from_wire(view.rules)
+        cards = view.cards
+        _, strength = best_suit(cards, view.players, view.partnership, rules)
+        wanted = bid_for(strength + dice.gauss(0.0, 0.5), rules, any(c.is_joker for c in cards))
         amounts = [b for b in view.legal_bids if b is not None and b <= wanted]
         if amounts:
             return max(amounts)
@@ -116,12 +118,12 @@ class EasyBot(Heuristic, Bot):
         legal = view.playable
         if len(legal) == 1 or view_dice(self.seed, view).random() >= MISTAKE_RATE:
             return super().choose_play(view)
-        by_rank = sorted(legal, key=lambda c: (c.rank, c.suit.value))
+        by_rank = sorted(legal, key=_card_key)
         if not view.trick or view.trump is None:
             return by_rank[-1]
         trump = Suit(view.trump)
         trick = [(seat, Card.parse(text)) for seat, text in view.trick]
-        led = trick[0][1].suit
+        led = _suit(trick[0][1], trump)
         _, best = _winning(trick, trump)
         headers = [c for c in by_rank if c.suit is led and _beats(c, best, led, trump)]
         return headers[-1] if headers else by_rank[0]

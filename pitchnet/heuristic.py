@@ -12,22 +12,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pitchnet.cards import JACK, Card, Suit
-from pitchnet.handvalue import best_suit, bid_for
+from pitchnet.cards import JACK, Card, Suit, deck
+from pitchnet.handvalue import SMUDGE_STRENGTH, best_suit, bid_for
 from pitchnet.inference import shown_voids, trick_plays
-from pitchnet.rules import Bid
+from pitchnet.rules import Bid, HouseRules
 from pitchnet.views import SeatView
 
 
-def _beats(card: Card, best: Card, led: Suit, trump: Suit) -> bool:
+def _suit(card: Card, trump: Suit | None) -> Suit | None:
+    """The suit a card plays as: the joker is a trump."""
+    return trump if card.suit is None else card.suit
+
+
+def _beats(card: Card, best: Card, led: Suit | None, trump: Suit) -> bool:
     """Would `card` take the trick from `best`, the card winning it so far?"""
-    if card.suit is trump:
-        return best.suit is not trump or card.rank > best.rank
-    return best.suit is not trump and card.suit is led and card.rank > best.rank
+    if _suit(card, trump) is trump:
+        return _suit(best, trump) is not trump or card.rank > best.rank
+    return _suit(best, trump) is not trump and card.suit is led and card.rank > best.rank
 
 
 def _winning(trick: list[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
-    led = trick[0][1].suit
+    led = _suit(trick[0][1], trump)
     seat, best = trick[0]
     for player, card in trick[1:]:
         if _beats(card, best, led, trump):
@@ -48,6 +53,7 @@ class _Table:
     trump: Suit | None
     unseen: set[Card]  # cards neither in our hand nor played: other hands or undealt
     voids: dict[int, set[str]] = field(default_factory=dict)  # suits a seat has shown it lacks
+    low_dealt: bool = False  # `low: dealt`: Low is the dealt holder's, whoever takes it
 
     @classmethod
     def of(cls, view: SeatView) -> _Table:
@@ -55,7 +61,7 @@ class _Table:
         played = {Card.parse(text) for t in view.tricks for _, text in t["plays"]}
         trick = [(seat, Card.parse(text)) for seat, text in view.trick]
         played.update(card for _, card in trick)
-        unseen = set(_FULL_DECK_SET)
+        unseen = set(deck(joker=view.rules.get("joker") == "on"))
         unseen.difference_update(hand)
         unseen.difference_update(played)
         return cls(
@@ -67,13 +73,16 @@ class _Table:
             trick=trick,
             trump=Suit(view.trump) if view.trump else None,
             unseen=unseen,
-            voids=shown_voids(trick_plays(view), view.trump, must_follow=False),
+            voids=shown_voids(
+                trick_plays(view), view.trump, view.rules.get("follow") == "must_follow"
+            ),
+            low_dealt=view.rules.get("low") == "dealt",
         )
 
     def may_hold(self, seat: int, suit: Suit) -> bool:
         """Whether `seat` may still hold a card of `suit`, as far as we can tell."""
         return suit.value not in self.voids.get(seat, ()) and any(
-            c.suit is suit for c in self.unseen
+            _suit(c, self.trump) is suit for c in self.unseen
         )
 
     def may_trump(self, seats: list[int]) -> bool:
@@ -81,15 +90,22 @@ class _Table:
         return self.trump is not None and any(self.may_hold(s, self.trump) for s in seats)
 
     def unseen_trump_ranks(self) -> list[int]:
-        return [c.rank for c in self.unseen if c.suit is self.trump]
+        return [c.rank for c in self.unseen if _suit(c, self.trump) is self.trump]
 
     def is_boss(self, card: Card) -> bool:
         """No trump we cannot see could beat this trump."""
-        return card.suit is self.trump and all(r < card.rank for r in self.unseen_trump_ranks())
+        return _suit(card, self.trump) is self.trump and all(
+            r < card.rank for r in self.unseen_trump_ranks()
+        )
+
+    def point_to_capture(self, card: Card) -> bool:
+        """A low trump whose captor scores a point: the joker, or a card that may be Low
+        (unless Low is the dealt holder's, `low: dealt`, when taking it gains nothing)."""
+        return card.is_joker or (not self.low_dealt and self.is_low_candidate(card))
 
     def is_low_candidate(self, card: Card) -> bool:
         """A trump that may well be the lowest in play (the Low point)."""
-        if card.suit is not self.trump:
+        if _suit(card, self.trump) is not self.trump:
             return False
         return card.rank <= 3 or all(r > card.rank for r in self.unseen_trump_ranks())
 
@@ -97,18 +113,29 @@ class _Table:
 def _discard_cost(card: Card, table: _Table) -> float:
     """How much it hurts to give this card away: low for small off-suit cards, high for
     tens and trumps, highest for the jack of trump."""
-    if card.suit is table.trump:
+    if _suit(card, table.trump) is table.trump:
         if card.rank == JACK:
             return 200.0
-        if table.is_low_candidate(card):
+        if table.point_to_capture(card):
             return 80.0 + card.rank
         return 50.0 + 2 * card.rank
     return 3.0 * card.game_points + card.rank
 
 
+def _smudge_worth_trying(view: SeatView, rules: HouseRules, strength: float) -> bool:
+    """Under `smudge: on` a made top bid wins the match at once, if our score is not
+    negative: worth bidding with a hand short of a sure 4 (with the joker in play the
+    top bid is 5, which needs the joker in our hand)."""
+    if rules.smudge != "on" or view.scores[view.side_of(view.seat)] < 0:
+        return False
+    if rules.has_joker:
+        return strength >= SMUDGE_STRENGTH + 1.0 and any(c.is_joker for c in view.cards)
+    return strength >= SMUDGE_STRENGTH
+
+
 def _card_key(card: Card) -> tuple[int, str]:
     """A total order for tie-breaks, so equal choices always resolve the same way."""
-    return (card.rank, card.suit.value)
+    return (card.rank, card.suit.value if card.suit else "")
 
 
 class Heuristic:
@@ -119,7 +146,9 @@ class Heuristic:
 
     def choose_bid(self, view: SeatView) -> Bid:
         legal = view.legal_bids
-        _, strength = best_suit(view.cards, view.players, view.partnership)
+        rules = HouseRules.from_wire(view.rules)
+        cards = view.cards
+        _, strength = best_suit(cards, view.players, view.partnership, rules)
         partner_leads = (
             view.partnership
             and view.pitcher is not None
@@ -128,7 +157,9 @@ class Heuristic:
         )
         if partner_leads:
             strength -= 0.6  # let partner play it unless we are clearly stronger
-        wanted = bid_for(strength)
+        wanted = bid_for(strength, rules, any(c.is_joker for c in cards))
+        if wanted < rules.top_bid and _smudge_worth_trying(view, rules, strength):
+            wanted = rules.top_bid
         # The dealer's legal bids include the current high bid, so a strong dealer
         # steals it here; everyone else must bid over it.
         amounts = [b for b in legal if b is not None and b <= wanted]
@@ -153,8 +184,11 @@ class Heuristic:
     def _first_lead(self, view: SeatView, table: _Table) -> Card:
         """Name trump: our best suit, led with its highest card unless that is an
         unguarded jack (which any higher trump would capture)."""
-        suit, _ = best_suit(table.hand, view.players, view.partnership)
+        rules = HouseRules.from_wire(view.rules)
+        suit, _ = best_suit(table.hand, view.players, view.partnership, rules)
         trumps = sorted((c for c in table.legal if c.suit is suit), key=_card_key, reverse=True)
+        if not trumps:  # only the joker makes spades our suit: leading it names them
+            return next((c for c in table.legal if c.is_joker), max(table.legal, key=_card_key))
         lead = trumps[0]
         if lead.rank == JACK and len(trumps) > 1 and trumps[1].rank > 3:
             lead = trumps[1]
@@ -162,13 +196,13 @@ class Heuristic:
 
     def _lead(self, table: _Table) -> Card:
         trump = table.trump
-        trumps = sorted((c for c in table.legal if c.suit is trump), key=_card_key)
+        trumps = sorted((c for c in table.legal if _suit(c, trump) is trump), key=_card_key)
         unseen_trumps = table.unseen_trump_ranks()
         if trumps and table.is_boss(trumps[-1]):
             if unseen_trumps:
                 return trumps[-1]  # draw trumps with a card nobody can beat
             return trumps[0]  # nobody else can hold a trump: every one of ours wins
-        off = [c for c in table.legal if c.suit is not trump]
+        off = [c for c in table.legal if _suit(c, trump) is not trump]
         plain = [c for c in off if c.game_points == 0]
         if plain:
             return min(plain, key=_card_key)
@@ -178,7 +212,7 @@ class Heuristic:
         trump = table.trump
         assert trump is not None
         trick = table.trick
-        led = trick[0][1].suit
+        led = _suit(trick[0][1], trump)
         winner, best = _winning(trick, trump)
         after_me = table.players - len(trick) - 1
         legal = table.legal
@@ -194,12 +228,12 @@ class Heuristic:
             """Nobody playing after us can take the trick from this card."""
             if after_me == 0:
                 return True
-            if card.suit is trump:
+            if _suit(card, trump) is trump:
                 return table.is_boss(card)
             higher = [c for c in table.unseen if c.suit is card.suit and c.rank > card.rank]
             return not any(
                 table.may_hold(seat, trump)
-                or (higher and card.suit.value not in table.voids.get(seat, ()))
+                or (higher and str(card)[1] not in table.voids.get(seat, ()))
                 for seat in later
             )
 
@@ -216,15 +250,15 @@ class Heuristic:
         stake = _stake(trick, table)
         safe = [c for c in winners if secure(c)]
         if safe:
-            jack = [c for c in safe if c.suit is trump and c.rank == JACK]
+            jack = [c for c in safe if _suit(c, trump) is trump and c.rank == JACK]
             if jack:
                 return jack[0]  # capture our own jack
-            tens = [c for c in safe if c.game_points == 10 or table.is_low_candidate(c)]
+            tens = [c for c in safe if c.game_points == 10 or table.point_to_capture(c)]
             if tens:
                 return max(tens, key=_card_key)  # bank a ten, or our own Low
             if stake > 0 or after_me == 0:
-                return min(safe, key=lambda c: (c.suit is trump, _card_key(c)))
-            plain = [c for c in safe if c.suit is not trump]
+                return min(safe, key=lambda c: (_suit(c, trump) is trump, _card_key(c)))
+            plain = [c for c in safe if _suit(c, trump) is not trump]
             if plain:
                 return min(plain, key=_card_key)
         if stake >= 10:
@@ -236,10 +270,10 @@ class Heuristic:
                 for c in winners
                 if c.rank != JACK
                 and c.game_points != 10
-                and (c.suit is trump or c.game_points == 0 or not table.may_trump(later))
+                and (_suit(c, trump) is trump or c.game_points == 0 or not table.may_trump(later))
             ]
             if risky:
-                return max(risky, key=lambda c: (c.suit is trump, _card_key(c)))
+                return max(risky, key=lambda c: (_suit(c, trump) is trump, _card_key(c)))
         if losers:
             return cheapest(losers)
         return cheapest(winners)
@@ -247,10 +281,10 @@ class Heuristic:
 
 def _gift(card: Card, table: _Table) -> float:
     """Worth to our side of throwing this card on a trick our partner surely wins."""
-    if card.suit is table.trump:
+    if _suit(card, table.trump) is table.trump:
         if card.rank == JACK:
             return 15.0
-        if table.is_low_candidate(card):
+        if table.point_to_capture(card):
             return 8.0
         return 0.0
     return float(card.game_points)
@@ -261,12 +295,9 @@ def _stake(trick: list[tuple[int, Card]], table: _Table) -> float:
     value = 0.0
     for _, card in trick:
         value += card.game_points
-        if card.suit is table.trump:
+        if _suit(card, table.trump) is table.trump:
             if card.rank == JACK:
                 value += 10
-            elif card.rank >= 13 or table.is_low_candidate(card) or table.is_boss(card):
+            elif card.rank >= 13 or table.point_to_capture(card) or table.is_boss(card):
                 value += 5  # may well be High or Low
     return value
-
-
-_FULL_DECK_SET = frozenset(Card(rank, suit) for suit in Suit for rank in range(2, 15))

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pitchnet.cards import GAME_POINTS, JACK, RANK_LETTERS
+from pitchnet.rules import DEFAULT_RULES, HouseRules
 
 SUIT_LETTERS = "CDHS"
 SPADES = 3
@@ -74,6 +75,8 @@ class Table:
     all_pass_redeal: bool = False
     min_bid: int = 1
     target: int = 7
+    rules: HouseRules = DEFAULT_RULES
+    """The house rules these flags were read from (the bidding model reads them too)."""
 
     @property
     def sides(self) -> int:
@@ -91,6 +94,23 @@ class Table:
 
     def deck(self) -> list[int]:
         return [*NATURAL_CODES, JOKER] if self.joker else list(NATURAL_CODES)
+
+
+def table_for(players: int, partnership: bool, target: int, rules: HouseRules) -> Table:
+    """The lean model's settings for a table and its house rules."""
+    return Table(
+        players=players,
+        partnership=partnership,
+        must_follow=rules.follow == "must_follow",
+        low_dealt=rules.low == "dealt",
+        joker=rules.has_joker,
+        smudge=rules.smudge == "on",
+        dealer_steal=rules.dealer_steal == "on",
+        all_pass_redeal=rules.all_pass == "redeal",
+        min_bid=rules.min_bid,
+        target=target,
+        rules=rules,
+    )
 
 
 def legal(

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pitchnet.cards import JOKER as JOKER_CARD
 from pitchnet.cards import Card, Suit
 from pitchnet.handvalue import best_suit, bid_for, strength_for, suit_strength
 from pitchnet.inference import shown_voids, trick_plays
@@ -31,10 +32,12 @@ from pitchnet.playout import (
     Tally,
     code_of,
     play_out,
+    table_for,
     text_of,
     trump_named_by,
     with_trump,
 )
+from pitchnet.rules import HouseRules
 from pitchnet.views import SeatView
 
 WIN_BONUS = 4.0
@@ -65,8 +68,8 @@ but never more than half a second on a loaded machine (a host runs it off its lo
 
 
 def table_of(view: SeatView) -> Table:
-    """The lean model's settings for the view's table."""
-    return Table(players=view.players, partnership=view.partnership, target=view.target)
+    """The lean model's settings for the view's table and its house rules."""
+    return table_for(view.players, view.partnership, view.target, HouseRules.from_wire(view.rules))
 
 
 @dataclass(slots=True)
@@ -191,9 +194,11 @@ class Knowledge:
             cards = _cards([*hands[seat], *self.played_by.get(seat, ())])
             if self.trump is not None and seat == self.pitcher:
                 trump = Suit(SUIT_LETTERS[self.trump])
-                strength = suit_strength(cards, trump, table.players, table.partnership)
+                strength = suit_strength(
+                    cards, trump, table.players, table.partnership, table.rules
+                )
             else:
-                strength = best_suit(cards, table.players, table.partnership)[1]
+                strength = best_suit(cards, table.players, table.partnership, table.rules)[1]
             if strength < strength_for(amount) - PLAUSIBLE_SLACK:
                 return False
         return True
@@ -289,10 +294,11 @@ def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None
     pass) the rest of the auction is played by the bidding model on the sampled hands
     of the seats still to bid, and the contract it ends in is played out: ours in each
     suit we could name (the best suit counts), or another seat's in its best suit."""
-    legal = list(view.legal_bids)
+    knowledge = Knowledge.of(view)
+    # Five takes every point, the joker among them: bid only holding it.
+    legal = [b for b in view.legal_bids if b != 5 or JOKER in knowledge.hand]
     if len(legal) == 1:
         return legal[0]
-    knowledge = Knowledge.of(view)
     seat = knowledge.seat
     suits = sorted({c >> 4 for c in knowledge.hand if c != JOKER})
     if JOKER in knowledge.hand:
@@ -326,17 +332,23 @@ def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None
 
 
 def _cards(codes: list[int]) -> list[Card]:
-    """The engine's cards for the bidding model (which does not count the joker)."""
-    return [_CARD_OF_CODE[c] for c in codes if c in _CARD_OF_CODE]
+    """The engine's cards, for the bidding model."""
+    return [_CARD_OF_CODE[c] for c in codes]
 
 
-_CARD_OF_CODE = {code: Card.parse(text_of(code)) for code in NATURAL_CODES}
+_CARD_OF_CODE = {
+    **{code: Card.parse(text_of(code)) for code in NATURAL_CODES},
+    JOKER: JOKER_CARD,
+    **{with_trump(JOKER, trump): JOKER_CARD for trump in range(4)},
+}
 
 
 def _wanted(hand: list[int], table: Table) -> tuple[int, int]:
     """What the bots' bidding model would bid with this hand, and its trump suit."""
-    suit, strength = best_suit(_cards(hand), table.players, table.partnership)
-    return bid_for(strength), SUIT_LETTERS.index(suit.value)
+    cards = _cards(hand)
+    suit, strength = best_suit(cards, table.players, table.partnership, table.rules)
+    wanted = bid_for(strength, table.rules, any(c.is_joker for c in cards))
+    return wanted, SUIT_LETTERS.index(suit.value)
 
 
 def _auction(

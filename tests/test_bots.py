@@ -18,23 +18,32 @@ from pitchnet.bots import (
     make_bot,
 )
 from pitchnet.cards import Card, Suit, parse_cards, shuffled_deck
+from pitchnet.house_rules import OPTIONS, PRESETS, HouseRules
 from pitchnet.rules import Action, Match, Phase, Settings
+from pitchnet.search import Budget
 from pitchnet.simulate import simulate
 from pitchnet.views import SeatView, seat_view
 
 TABLES = [(players, False) for players in range(2, 8)] + [(4, True)]
 
 
-def _play_checked(settings: Settings, kinds: Sequence[str], seed: int, matches: int) -> int:
+def _play_checked(
+    settings: Settings,
+    kinds: Sequence[str],
+    seed: int,
+    matches: int,
+    budget: Budget | None = None,
+    max_hands: int = 1000,
+) -> int:
     """Play seeded matches, checking every decision against the view and the engine.
     Returns the number of decisions checked."""
     rng = random.Random(seed)
-    bots = [make_bot(kind, rng.getrandbits(32)) for kind in kinds]
+    bots = [make_bot(kind, rng.getrandbits(32), budget) for kind in kinds]
     decisions = 0
     for number in range(matches):
         match = Match(settings, dealer=number % settings.players)
-        while match.phase is not Phase.MATCH_OVER:
-            match.deal(shuffled_deck(rng))
+        while match.phase is not Phase.MATCH_OVER and match.hand_number < max_hands:
+            match.deal(shuffled_deck(rng, joker=settings.rules.has_joker))
             while match.phase in (Phase.BIDDING, Phase.PLAYING):
                 seat = match.turn
                 assert seat is not None
@@ -165,10 +174,11 @@ def _situation(
     actions: list[tuple[int, str | int | None]],
     partnership: bool = False,
     scores: list[int] | None = None,
+    rules: HouseRules | None = None,
 ) -> SeatView:
     """The view of the seat to move after these actions: an int or None is a bid,
     a two-letter string a play."""
-    settings = Settings(len(hands), partnership)
+    settings = Settings(len(hands), partnership, rules=rules or HouseRules())
     match = Match(settings, dealer=dealer, scores=scores)
     match.start_hand([parse_cards(hand.split()) for hand in hands])
     for seat, action in actions:
@@ -446,3 +456,96 @@ def test_easy_is_reproducible_and_makes_mistakes() -> None:
     assert chosen == [make_bot("easy", 3).decide(v) for v in views]
     differs = sum(a != normal.decide(v) for a, v in zip(chosen, views, strict=True))
     assert 0 < differs < len(views)
+
+
+EVERY_OPTION = [
+    *(preset.rules for preset in PRESETS.values()),
+    *(HouseRules(**{name: values[1]}) for name, values in OPTIONS.items() if name != "target"),
+    HouseRules(low="dealt", joker="on", follow="must_follow", min_bid=2, all_pass="redeal"),
+    HouseRules(smudge="on", joker="on", dealer_steal="off"),
+]
+
+
+@pytest.mark.parametrize("rules", EVERY_OPTION, ids=lambda r: r.short() or "standard")
+def test_every_level_is_legal_under_every_house_rule(rules: HouseRules) -> None:
+    """Each level at one table, over many seeded hands (a match cut at 8 hands)."""
+    for players, partnership in ((4, False), (4, True), (3, False)):
+        settings = Settings(players, partnership, rules=rules)
+        kinds = ["hard", "normal", "easy", "random"][:players]
+        seed = sum(map(ord, rules.short())) + players + partnership
+        checked = _play_checked(settings, kinds, seed, 3, Budget(samples=4), max_hands=8)
+        assert checked > 30
+
+
+# ---- house rules: sensible, not only legal ----------------------------------------------------
+
+
+def test_smudge_on_makes_a_strong_hand_go_for_the_top_bid() -> None:
+    hands = ["AH KH QH 8D 3H 5H", "KD QD TD 8H 3D 4D", STRONG, "2H 7H 9H 6C TC JC"]
+    smudge = HouseRules(smudge="on")
+    assert _bid(_situation(hands, dealer=1, actions=[])) == 3
+    assert _bid(_situation(hands, dealer=1, actions=[], rules=smudge)) == 4
+    behind = _situation(hands, dealer=1, actions=[], rules=smudge, scores=[0, 0, -2, 0])
+    assert _bid(behind) == 3  # a negative score cannot smudge: no reason to risk 4
+
+
+def test_the_joker_is_valued_and_five_is_bid_only_holding_it() -> None:
+    joker = HouseRules(joker="on")
+    plain = parse_cards(["AS", "KS", "JS", "2S", "9D", "4C"])
+    with_joker = parse_cards(["AS", "KS", "JS", "2S", "9D", "JK"])
+    assert best_suit(with_joker, 4, False, joker)[1] > best_suit(plain, 4, False, joker)[1]
+    assert bid_for(5.0, joker, joker=False) == 4
+    assert bid_for(5.0, joker, joker=True) == 5
+    assert bid_for(5.0, HouseRules(), joker=True) == 4
+
+
+@pytest.mark.parametrize("kind", ["normal", "easy", "hard"])
+def test_bids_of_five_come_only_from_a_hand_holding_the_joker(kind: str) -> None:
+    settings = Settings(4, rules=HouseRules(joker="on"))
+    rng = random.Random(kind)
+    bot = make_bot(kind, 1, Budget(samples=6))
+    asked = 0
+    for number in range(150):
+        match = Match(settings, dealer=number % 4)
+        match.deal(shuffled_deck(rng, joker=True))
+        while match.phase is Phase.BIDDING:
+            seat = match.turn
+            assert seat is not None
+            view = seat_view(match, seat)
+            action = bot.decide(view) if 5 in view.legal_bids else NormalBot().decide(view)
+            asked += 5 in view.legal_bids
+            if action.bid == 5:
+                assert "JK" in view.hand
+            action.apply_to(match)
+    assert asked > 300  # 5 was on offer that often; it was bid only holding the joker
+
+
+def test_a_huge_hand_with_the_joker_bids_five() -> None:
+    others = ["AH KH QH 8D 3H 5H", "KD QD TD 8H 3D 4D", "2H 7H 9H 6C TC JC"]
+    hands = [others[0], others[1], "AS KS QS JS 2S JK", others[2]]
+    view = _situation(hands, dealer=1, actions=[], rules=HouseRules(joker="on"))
+    assert view.legal_bids[-1] == 5
+    assert _bid(view) == 5
+    plain = _situation([*hands[:2], "AS KS QS JS 3S 2S", *hands[3:]], dealer=1, actions=[])
+    assert _bid(plain) == 4
+
+
+def test_under_low_dealt_the_two_of_trump_is_thrown_not_kept() -> None:
+    """The pitcher's ace of trump wins the trick; we must follow with the two or the nine.
+    Under `low: captor` the two thrown here would be the pitcher's Low, so the nine goes;
+    under `low: dealt` the two is our Low wherever it goes, and the nine is worth keeping."""
+    hands = [
+        "AH 2C 3D 4D 5D 6D",
+        "3H 8S 7S 6S 5S 4S",
+        "4H 2C 3C 4C 5C 6C".replace("2C", "7C"),
+        "2H 9H KD 9S 7D 8D",
+    ]
+    actions: list[tuple[int, str | int | None]] = [
+        *[(0, 2), (1, None), (2, None), (3, None)],
+        *[(0, "AH"), (1, "3H"), (2, "4H")],
+    ]
+    captor = _situation(hands, dealer=3, actions=actions)
+    dealt = _situation(hands, dealer=3, actions=actions, rules=HouseRules(low="dealt"))
+    assert set(captor.legal_plays) == {"2H", "9H"}
+    assert _play(captor) == "9H"
+    assert _play(dealt) == "2H"

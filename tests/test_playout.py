@@ -7,32 +7,54 @@ import random
 import pytest
 
 from pitchnet.cards import shuffled_deck
-from pitchnet.playout import Table, Tally, code_of, legal, text_of, winner_of, with_trump
+from pitchnet.house_rules import OPTIONS, PRESETS, HouseRules
+from pitchnet.playout import Tally, code_of, legal, table_for, text_of, winner_of, with_trump
 from pitchnet.rules import Match, Phase, Settings
 
 TABLES = [(players, False) for players in range(2, 8)] + [(4, True)]
 
 
-def _lean_table(settings: Settings) -> Table:
-    return Table(players=settings.players, partnership=settings.partnership)
+def _random_rules(rng: random.Random) -> HouseRules:
+    return HouseRules(
+        **{name: rng.choice(values) for name, values in OPTIONS.items() if name != "target"}
+    )
+
+
+RULES = [
+    *(preset.rules for preset in PRESETS.values()),
+    *(HouseRules(**{name: values[1]}) for name, values in OPTIONS.items() if name != "target"),
+    *(_random_rules(random.Random(n)) for n in range(4)),
+]
 
 
 @pytest.mark.parametrize(("players", "partnership"), TABLES)
 def test_lean_model_matches_the_engine_on_random_hands(players: int, partnership: bool) -> None:
-    rng = random.Random(players * 7 + partnership)
-    settings = Settings(players, partnership)
-    table = _lean_table(settings)
+    _check_against_engine(players, partnership, HouseRules(), hands=60)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short() or "standard")
+def test_lean_model_matches_the_engine_under_every_option(rules: HouseRules) -> None:
+    for players, partnership in ((3, False), (4, True), (5, False)):
+        _check_against_engine(players, partnership, rules, hands=25)
+
+
+def _check_against_engine(players: int, partnership: bool, rules: HouseRules, hands: int) -> None:
+    rng = random.Random(f"{players}{partnership}{rules.short()}")
+    settings = Settings(players, partnership, rules=rules)
+    table = table_for(players, partnership, settings.target, rules)
     sides = table.sides_by_seat()
     checked = 0
-    for number in range(60):
+    for number in range(hands):
         match = Match(settings, dealer=number % players)
-        match.deal(shuffled_deck(rng))
+        match.deal(shuffled_deck(rng, joker=rules.has_joker))
         while match.phase is Phase.BIDDING:
             seat = match.turn
             assert seat is not None
             match.bid(seat, rng.choice(match.legal_bids(seat)))
         hand = match.hand
         assert hand is not None
+        if match.phase is not Phase.PLAYING:
+            continue  # thrown in: everyone passed under all_pass: redeal
         tally = Tally(table.sides)
         while match.phase is Phase.PLAYING:
             seat = match.turn
@@ -55,7 +77,7 @@ def test_lean_model_matches_the_engine_on_random_hands(players: int, partnership
         result = match.results[-1]
         assert tuple(tally.earned()) == result.earned
         assert tally.game == list(result.game_points)
-    assert checked > 500
+    assert checked > hands * 4
 
 
 def test_card_codes_round_trip() -> None:
