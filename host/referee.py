@@ -144,6 +144,7 @@ class Seated:
     conn: int
 
 
+@dataclass(frozen=True, slots=True)
 class Think:
     """Let this bot decide away from the event loop (it thinks for tenths of a second),
     then hand its decision to `Referee.thought`."""
