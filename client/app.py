@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
@@ -42,11 +43,20 @@ class ClientOptions:
     ascii_only: bool = False
     interface: str | None = None
     mode: str = "find"  # "join" (address given), "find", "play"; "idle" (tests) starts blank
+    # "web": one table only, served to a browser by host/web.py (leaving ends the session)
     address: tuple[str, int] | None = None
     password: str | None = None
     play_browse_seconds: float = 1.5
     host_options: dict[str, Any] | None = None
     """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
+    seats_file: Path | None = None
+    """Where seat tokens are kept (default: the user's state directory). A browser
+    session's file is its identity's own, on the host (host/web.py)."""
+
+    @property
+    def one_table(self) -> bool:
+        """Served to a browser: this table and nothing else (no finder, no hosting)."""
+        return self.mode == "web"
 
 
 def _default_browser(interface: str | None, on_change: Callable[[list[Any]], None]) -> Any:
@@ -124,7 +134,7 @@ class PitchApp(App[None]):
         self.host_factory = host_factory or _default_host
         self.game = GameState(ascii_only=options.ascii_only)
         self.connection: Connection | None = None
-        self.tokens = TokenStore()
+        self.tokens = TokenStore(options.seats_file)
         self._undialled: Connection | None = None
         self.hosted: Any = None
         self.connecting_to = "{}:{}".format(*options.address) if options.address else ""
@@ -236,9 +246,22 @@ class PitchApp(App[None]):
         and joining the table again from the finder takes it back."""
         if self.game.table_id and not keep_seat:
             self.tokens.forget(self.game.table_id, self.options.name)
+        if self.options.one_table:
+            self.run_worker(self._leave_and_exit(keep_seat), group="closing")
+            return
         self._drop_connection(leave=not keep_seat)
         self.game.reset()
         self._switch("finder")
+
+    async def _leave_and_exit(self, keep_seat: bool) -> None:
+        """A browser session has nowhere else to go: say goodbye to the table (or just
+        hang up, keeping the seat) and end, which ends the page's session."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            await (
+                connection.close() if keep_seat or not connection.connected else connection.leave()
+            )
+        self.exit()
 
     def confirm_leave(self) -> None:
         from client.screens.prompts import ConfirmLeave

@@ -43,19 +43,51 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
     )
 
 
-async def serve(config: HostConfig) -> int:
+async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
     server = HostServer(config)
     await server.start()
+    from host.advertise import host_addresses
+
+    addresses = host_addresses(config.interface)
+    web_server = None
+    if web is not None and web.web is not None:
+        from host.web import WebConfig, WebServer
+
+        web_server = WebServer(
+            WebConfig(
+                port=web.web,
+                table_port=server.port,
+                table_id=server.table_id,
+                interface=config.interface,
+                table_name=server.name,
+                password=config.password,
+                max_sessions=web.web_sessions,
+                max_per_address=web.web_per_address,
+                idle_seconds=web.web_idle,
+            )
+        )
+        try:
+            await web_server.start()
+        except OSError:
+            await server.close()
+            raise
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.close()))
-    from host.advertise import host_addresses
 
     print(f"Table {server.name!r} is open: id {server.table_id}", flush=True)
-    for address in host_addresses(config.interface):
+    for address in addresses:
         print(f"Players join with: pitchnet join {address}:{server.port}", flush=True)
     print("(or just `pitchnet play`: it finds this table on the network)", flush=True)
-    await server.wait_closed()
+    if web_server is not None:
+        from host.web_qr import show_urls
+
+        show_urls(web_server.urls(addresses), sys.stdout)
+    try:
+        await server.wait_closed()
+    finally:
+        if web_server is not None:
+            await web_server.close()
     return 0
 
 
@@ -74,7 +106,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 2
     try:
-        return asyncio.run(serve(config))
+        return asyncio.run(serve(config, args))
     except (OSError, JournalError) as exc:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 1

@@ -71,6 +71,44 @@ def _add_log_level(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_web(parser: argparse.ArgumentParser) -> None:
+    web = parser.add_argument_group("joining from a browser")
+    web.add_argument(
+        "--web",
+        type=_port,
+        metavar="PORT",
+        help="also serve the game to browsers (phones too) on http://IP:PORT/",
+    )
+    web.add_argument(
+        "--web-sessions",
+        type=_count,
+        default=12,
+        metavar="N",
+        help="browsers playing at once, at most (default 12: each is a process here)",
+    )
+    web.add_argument(
+        "--web-per-address",
+        type=_count,
+        default=4,
+        metavar="N",
+        help="browsers from one device, at most (default 4)",
+    )
+    web.add_argument(
+        "--web-idle",
+        type=_seconds,
+        default=1800.0,
+        metavar="SECONDS",
+        help="end a browser session after this long without a keypress or tap (default 1800)",
+    )
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError("must be 1 to 64")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitchnet",
@@ -141,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
+    _add_web(host)
     _add_log_level(host)
 
     bot = commands.add_parser("bot", help="connect headless computer players to a table")

@@ -178,7 +178,16 @@ class TableScreen(Screen[None]):
         self.app.confirm_leave()  # type: ignore[attr-defined]
 
     def on_hand_view_chosen(self, event: HandView.Chosen) -> None:
-        self.try_play(event.card)
+        """A click or tap picks a card and a second one on the same card plays it, like
+        its number key: on a phone one stray tap never plays a card. A card that
+        cannot be played now says why at the first tap."""
+        view = self.game.view
+        reason = refusal(view, event.card) if view is not None else None
+        if event.card == self._armed or reason is not None:
+            self._armed = None
+            self.try_play(event.card)
+        else:
+            self._armed = event.card
 
     def on_bid_bar_bid(self, event: BidBar.Bid) -> None:
         self.action_bid(event.amount or 0)

@@ -1,0 +1,99 @@
+"""One browser's client: the process host/web.py starts for each web session.
+
+textual-serve runs this with Textual's web driver, so the screens are the terminal
+client's own; only the start differs. Everything comes from the environment the
+web server sets (never the command line, which other users of the host can read):
+the table's address, the player's name, the password the web page took, and the
+seat file of the browser's identity. The app runs in "web" mode: one table, no
+finder and no hosting, and leaving the table ends the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from client.app import ClientOptions
+from client.text import clean
+from pitchnet.protocol import MAX_NAME
+
+TABLE_ENV = "PITCHNET_WEB_TABLE"
+NAME_ENV = "PITCHNET_WEB_NAME"
+PASSWORD_ENV = "PITCHNET_WEB_PASSWORD"
+SEATS_ENV = "PITCHNET_WEB_SEATS"
+REGIONS_ENV = "PITCHNET_WEB_REGIONS"
+"""Tests only: a file this session keeps up to date with where its cards and buttons
+are on screen, in cells, so a browser test knows where to click on the canvas."""
+
+
+def options_from_environment(env: Mapping[str, str]) -> ClientOptions:
+    """The app's options for one browser session (KeyError if the server set none)."""
+    host, _, port = env[TABLE_ENV].rpartition(":")
+    return ClientOptions(
+        name=clean(env[NAME_ENV], MAX_NAME).strip() or "Player",
+        mode="web",
+        address=(host.strip("[]"), int(port)),
+        password=env.get(PASSWORD_ENV) or None,
+        seats_file=Path(env[SEATS_ENV]),
+    )
+
+
+def watch_regions(app: Any, path: Path) -> None:
+    """Write {"card:7C" or a button's id: [x, y, width, height]} for what is on screen
+    now, whenever it changes (the test hook behind REGIONS_ENV)."""
+    from textual.widgets import Button
+
+    from client.widgets.cards import CardFace
+
+    last: list[str] = [""]
+
+    def dump() -> None:
+        regions: dict[str, list[int]] = {}
+        for widget in app.screen.query("CardFace, Button"):
+            region = widget.region
+            if not region.area or not widget.display:
+                continue
+            if isinstance(widget, CardFace):
+                if widget.card is None:
+                    continue
+                key = f"card:{widget.card}"
+            elif isinstance(widget, Button) and widget.id and not widget.disabled:
+                key = widget.id
+            else:
+                continue
+            regions[key] = [region.x, region.y, region.width, region.height]
+        screen = type(app.screen).__name__
+        text = json.dumps({"screen": screen, "seq": app.game.seq, "regions": regions})
+        if text != last[0]:
+            last[0] = text
+            temporary = path.with_suffix(".tmp")
+            temporary.write_text(text, encoding="utf-8")
+            temporary.replace(path)
+
+    app.set_interval(0.05, dump)
+
+
+async def _run(options: ClientOptions, regions: Path | None = None) -> None:
+    from client.app import PitchApp
+
+    app = PitchApp(options)
+    if regions is not None:
+        app.call_later(watch_regions, app, regions)
+    try:
+        await app.run_async()
+    finally:
+        await app.close_network()
+
+
+def main() -> None:
+    options = options_from_environment(os.environ)
+    regions = os.environ.get(REGIONS_ENV)
+    asyncio.run(_run(options, Path(regions) if regions else None))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,604 @@
+"""Serve the pitchnet client to browsers on the LAN (`pitchnet host --web PORT`).
+
+Guests with only a phone, or a laptop without Python, open `http://IP:PORT/` and
+play in the browser. Each browser session is the terminal client itself, run in a
+process of its own by textual-serve's `AppService` and streamed over a websocket;
+this module is the web server around it, written here rather than taken from
+textual-serve's `Server` because that one loads a web font from the internet,
+lists its static folder, and knows nothing of who is who.
+
+Who is who: a browser's identity is a random secret in an HttpOnly, SameSite=Strict
+cookie that this server set. The server keeps, by a hash of that secret, the
+browser's name and a seat file (the seat token its client process was given), so
+a reload or a lost Wi-Fi comes back to the same seat, and another browser typing
+the same name does not. A cookie this server never issued is not looked up by
+anything but its hash: it simply gets a fresh identity.
+
+Limits: sessions in all and per address, a session idle past a limit is ended, the
+table's password is asked for before a session starts, and the page can reach only
+what it needs (the page, its script, style and font, the websocket, and Textual's
+own file delivery for this browser's session).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import html
+import json
+import logging
+import secrets
+import shlex
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import textual_serve
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+from client.text import clean
+from client.tokens import TokenStore
+from client.web_session import NAME_ENV, PASSWORD_ENV, REGIONS_ENV, SEATS_ENV, TABLE_ENV
+from pitchnet.protocol import MAX_NAME
+
+log = logging.getLogger("pitchnet.web")
+
+COOKIE = "pitchnet_id"
+COOKIE_DAYS = 7
+SECRET_BYTES = 32
+
+# Websocket close codes the page understands (4000-4999 are the application's own).
+CLOSE_EXITED = 4000
+"""The client ended: the player left the table or quit."""
+CLOSE_IDLE = 4001
+CLOSE_REPLACED = 4002
+"""The same browser opened the table again (another tab, or a reload)."""
+CLOSE_REFUSED = 4003
+"""Too many browsers; the reason says which limit."""
+CLOSE_UNKNOWN = 4004
+"""No identity with a name yet: the page goes back to the name form."""
+
+MAX_IDENTITIES = 256
+"""Identities remembered; beyond this the oldest without a session are forgotten."""
+MAX_WS_MESSAGE = 64 * 1024
+MAX_TERMINAL = 500
+"""Largest width or height a browser may ask for, in cells."""
+STOP_SECONDS = 5.0
+"""How long a session's process has to quit before it is killed."""
+WRONG_PASSWORD_PAUSE = 1.0
+"""Seconds before answering a wrong password: guessing costs time."""
+
+PAGES = Path(__file__).with_name("web_pages")
+TEXTUAL_SERVE_STATIC = Path(textual_serve.__file__).with_name("static")
+DEBIAN_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
+
+
+def terminal_font() -> Path:
+    """The page's terminal font: DejaVu Sans Mono (Debian's fonts-dejavu-core, Bitstream
+    Vera licence) when installed, for its card suits and box lines; else the Roboto Mono
+    that textual-serve ships (Apache 2.0), where the browser draws suits from its own."""
+    if DEBIAN_FONT.is_file():
+        return DEBIAN_FONT
+    return TEXTUAL_SERVE_STATIC / "fonts" / "RobotoMono-VariableFont_wght.ttf"
+
+
+@dataclass
+class WebConfig:
+    port: int
+    table_port: int
+    table_id: str
+    interface: str | None = None
+    table_name: str = "pitchnet"
+    password: str | None = None
+    max_sessions: int = 12
+    max_per_address: int = 4
+    idle_seconds: float = 1800.0
+    client_command: list[str] | None = None
+    """The command run per session (default: this Python, `-m client.web_session`)."""
+    show_regions: bool = False
+    """Tests only: each session writes where its cards and buttons are (REGIONS_ENV)."""
+
+
+@dataclass(eq=False)
+class Identity:
+    """One browser, known by the hash of the secret in its cookie."""
+
+    key: str
+    seats_file: Path
+    name: str | None = None
+    password: str | None = None
+    session: WebSession | None = None
+    seen: float = field(default_factory=time.monotonic)
+
+
+class WebSession(AppService):
+    """One browser's client process (textual-serve's AppService), with the identity's
+    environment, the time of its last keypress or click, and a bounded stop."""
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        identity: Identity,
+        address: str,
+        websocket: web.WebSocketResponse,
+        environment: dict[str, str],
+        download_manager: DownloadManager,
+    ) -> None:
+        self.websocket = websocket
+        super().__init__(
+            command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=self._app_exited,
+            download_manager=download_manager,
+        )
+        self.identity, self.address = identity, address
+        self.environment = environment
+        self.last_input = time.monotonic()
+        self.exited = False
+        self.size = (80, 24)
+        """The browser's terminal, in cells (as it last said)."""
+
+    async def start(self, width: int, height: int) -> None:
+        self.size = (width, height)
+        await super().start(width, height)
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        self.size = (width, height)
+        await super().set_terminal_size(width, height)
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width, height)
+        environment.pop("TEXTUAL", None)  # no devtools or debug mode for a guest
+        environment.update(self.environment)
+        return environment
+
+    async def send_bytes(self, data: bytes) -> bool:
+        self.last_input = time.monotonic()
+        return await super().send_bytes(data)
+
+    async def _app_exited(self) -> None:
+        self.exited = True
+        await self.end(CLOSE_EXITED, "The game was closed.")
+
+    async def end(self, code: int, reason: str) -> None:
+        """Close the browser's websocket with a code the page explains."""
+        if not self.websocket.closed:
+            await self.websocket.close(code=code, message=reason.encode()[:120])
+
+    async def on_meta(self, data: bytes) -> None:
+        """Pass on only what the page needs: the app's exit and Textual's own file
+        delivery (a screenshot). An `open_url` (never sent by pitchnet) is dropped, so a
+        session cannot send its browser elsewhere."""
+        try:
+            kind = json.loads(data).get("type")
+        except (ValueError, AttributeError):
+            return
+        if kind in ("exit", "deliver_file_start"):
+            await super().on_meta(data)
+
+    async def stop(self) -> None:
+        with contextlib.suppress(TimeoutError, ConnectionError, RuntimeError):
+            await asyncio.wait_for(super().stop(), STOP_SECONDS)
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                await process.wait()
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+
+def _page(page: str, raw: dict[str, str] | None = None, **values: str) -> str:
+    """A page from host/web_pages/, every value HTML-escaped but the `raw` ones (ours)."""
+    template = Template((PAGES / page).read_text(encoding="utf-8"))
+    escaped = {k: html.escape(v, quote=True) for k, v in values.items()}
+    return template.substitute({**escaped, **(raw or {})})
+
+
+PASSWORD_FIELD = """<label for="password">The table's password</label>
+  <input id="password" name="password" type="password" autocomplete="off" required>"""
+
+
+SECURITY_HEADERS = {
+    # Only this host: the browser itself refuses anything else the page might ask for.
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' "
+        "'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; "
+        "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+class WebServer:
+    """The web join of one table: pages, identities and a process per browser session."""
+
+    def __init__(self, config: WebConfig) -> None:
+        self.config = config
+        self.identities: dict[str, Identity] = {}
+        self.sessions: set[WebSession] = set()
+        self.downloads = DownloadManager()
+        self.port = config.port
+        self._runner: web.AppRunner | None = None
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._idle_task: asyncio.Task[None] | None = None
+        self._handlers: set[asyncio.Task[Any]] = set()
+        command = config.client_command or [sys.executable, "-m", "client.web_session"]
+        self.command = shlex.join(command)
+        self.font = terminal_font()
+
+    # ---- life -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        # Seat files live here, private to this user, and go when the server does.
+        self._folder = tempfile.TemporaryDirectory(prefix="pitchnet-web-")
+        app = web.Application(middlewares=[self._guard], client_max_size=16 * 1024)
+        app.add_routes(
+            [
+                web.get("/", self.handle_index),
+                web.post("/join", self.handle_join),
+                web.get("/ws", self.handle_websocket),
+                web.get("/alive", self.handle_alive),
+                web.get("/favicon.ico", self.handle_alive),
+                web.get("/static/textual.js", self._static("js/textual.js")),
+                web.get("/static/xterm.css", self._static("css/xterm.css")),
+                web.get("/static/terminal.ttf", self._file(self.font)),
+                web.get("/download/{key}", self.handle_download),
+            ]
+        )
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host=self.config.interface, port=self.config.port)
+        try:
+            await site.start()
+        except OSError:
+            await self._runner.cleanup()
+            self._folder.cleanup()
+            raise
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        self._idle_task = asyncio.create_task(self._end_idle_sessions())
+        log.info("web join open on port %d", self.port)
+
+    async def close(self) -> None:
+        if self._idle_task is not None:
+            self._idle_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._idle_task
+            self._idle_task = None
+        for session in list(self.sessions):
+            await session.end(1001, "The host is closing.")
+        if self._runner is not None:
+            await self._runner.cleanup()  # waits for the websocket handlers to finish
+            self._runner = None
+        for session in list(self.sessions):
+            await session.stop()
+        self.sessions.clear()
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+
+    def urls(self, addresses: Iterable[str]) -> list[str]:
+        return [f"http://{_host_part(a)}:{self.port}/" for a in addresses]
+
+    # ---- identities -------------------------------------------------------------------------
+
+    def _known(self, request: web.Request) -> Identity | None:
+        """The identity whose secret this request's cookie holds, if this server made it."""
+        secret = request.cookies.get(COOKIE, "")
+        if not secret or len(secret) > 100:
+            return None
+        identity = self.identities.get(identity_key(secret))
+        if identity is not None:
+            identity.seen = time.monotonic()
+        return identity
+
+    def _new_identity(self) -> tuple[Identity, str]:
+        """A fresh identity and the secret for its cookie."""
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        key = identity_key(secret)
+        assert self._folder is not None
+        identity = Identity(key, Path(self._folder.name) / f"{key[:32]}.json")
+        self._forget_old()
+        self.identities[key] = identity
+        return identity, secret
+
+    def _set_cookie(self, response: web.StreamResponse, secret: str) -> None:
+        response.set_cookie(
+            COOKIE,
+            secret,
+            max_age=COOKIE_DAYS * 86400,
+            path="/",
+            httponly=True,
+            samesite="Strict",
+        )
+
+    def _forget_old(self) -> None:
+        idle = [i for i in self.identities.values() if i.session is None]
+        while len(self.identities) >= MAX_IDENTITIES and idle:
+            oldest = min(idle, key=lambda i: i.seen)
+            idle.remove(oldest)
+            del self.identities[oldest.key]
+            oldest.seats_file.unlink(missing_ok=True)
+
+    def _refusal(self, identity: Identity | None, address: str) -> str | None:
+        """Why one more browser session cannot start now, or None. The identity's own
+        session does not count: a reload replaces it."""
+        others = [s for s in self.sessions if s.identity is not identity]
+        if len(others) >= self.config.max_sessions:
+            return (
+                f"This table already has {self.config.max_sessions} browsers playing, "
+                "as many as the host allows. Try again when someone leaves, or play "
+                "from a laptop with pitchnet installed."
+            )
+        if sum(s.address == address for s in others) >= self.config.max_per_address:
+            return (
+                f"{self.config.max_per_address} browsers from this device are already "
+                "playing, as many as the host allows from one device."
+            )
+        return None
+
+    # ---- pages ------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Refuse requests addressed to another name (DNS rebinding) and add the headers
+        that keep the page to this host."""
+        interface = self.config.interface
+        if interface and request.host not in (
+            f"{_host_part(interface)}:{self.port}",
+            _host_part(interface) if self.port == 80 else "",
+        ):
+            response: web.StreamResponse = web.Response(
+                status=421, text="Open the address the host shows.\n"
+            )
+        else:
+            response = await handler(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    def _html(self, text: str, status: int = 200) -> web.Response:
+        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+
+    def _form(self, identity: Identity, error: str = "", status: int = 200) -> web.Response:
+        needs_password = self.config.password is not None
+        return self._html(
+            _page(
+                "join.html",
+                raw={"password_field": PASSWORD_FIELD if needs_password else ""},
+                table=self.config.table_name,
+                name=identity.name or "",
+                error=error,
+                max_name=str(MAX_NAME),
+            ),
+            status,
+        )
+
+    def _refused(self, reason: str) -> web.Response:
+        return self._html(_page("refused.html", reason=reason), status=503)
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        if request.query_string:  # textual.js acts on ?ping= and ?delay=: take neither
+            raise web.HTTPFound("/")
+        identity, secret = self._known(request), None
+        if identity is None:  # a first visit, or a cookie this server did not issue
+            identity, secret = self._new_identity()
+        refusal = self._refusal(identity, _address(request))
+        if refusal is not None:
+            response = self._refused(refusal)
+        elif identity.name is None or not self._password_ok(identity.password):
+            response = self._form(identity)
+        else:
+            response = self._html(_page("play.html", table=self.config.table_name))
+        if secret is not None:
+            self._set_cookie(response, secret)
+        return response
+
+    async def handle_join(self, request: web.Request) -> web.StreamResponse:
+        identity = self._known(request)
+        if identity is None:  # no cookie (or a forged one): start again with a fresh one
+            raise web.HTTPSeeOther("/")
+        form = await request.post()
+        name = clean(str(form.get("name", "")), MAX_NAME).strip()
+        password = str(form.get("password", ""))[:200] or None
+        if not name:
+            return self._form(identity, "Type a name to play under.", 400)
+        identity.name = name
+        if not self._password_ok(password):
+            await asyncio.sleep(WRONG_PASSWORD_PAUSE)
+            wrong = (
+                "That is not the table's password." if password else "This table has a password."
+            )
+            return self._form(identity, wrong, 403)
+        identity.password = password
+        raise web.HTTPSeeOther("/")
+
+    def _password_ok(self, given: str | None) -> bool:
+        wanted = self.config.password
+        if wanted is None:
+            return True
+        return given is not None and hmac.compare_digest(given.encode(), wanted.encode())
+
+    async def handle_alive(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
+
+    def _static(self, relative: str) -> Any:
+        return self._file(TEXTUAL_SERVE_STATIC / relative)
+
+    def _file(self, path: Path) -> Any:
+        async def serve(request: web.Request) -> web.StreamResponse:
+            response = web.FileResponse(path)
+            response.headers["Cache-Control"] = "max-age=86400"
+            return response
+
+        return serve
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        """Textual's file delivery (a screenshot), for the session that offered it only."""
+        identity = self._known(request)
+        key = request.match_info["key"]
+        try:
+            meta = await self.downloads.get_download_metadata(key)
+        except KeyError:
+            raise web.HTTPNotFound() from None
+        if identity is None or meta.app_service is not identity.session:
+            raise web.HTTPNotFound()
+        response = web.StreamResponse()
+        response.content_type = meta.mime_type
+        disposition = "inline" if meta.open_method == "browser" else "attachment"
+        response.headers["Content-Disposition"] = (
+            f'{disposition}; filename="{_safe(meta.file_name)}"'
+        )
+        await response.prepare(request)
+        async for chunk in self.downloads.download(key):
+            await response.write(chunk)
+        await response.write_eof()
+        return response
+
+    # ---- sessions ---------------------------------------------------------------------------
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_WS_MESSAGE)
+        await websocket.prepare(request)
+        identity = self._known(request)
+        address = _address(request)
+        if identity is None or identity.name is None or not self._password_ok(identity.password):
+            await websocket.close(code=CLOSE_UNKNOWN, message=b"Who are you?")
+            return websocket
+        refusal = self._refusal(identity, address)
+        if refusal is not None:
+            await websocket.close(code=CLOSE_REFUSED, message=refusal.encode()[:120])
+            return websocket
+        previous = identity.session
+        if previous is not None:
+            await previous.end(CLOSE_REPLACED, "This table is open in another tab.")
+            await previous.stop()
+        width = _cells(request.query.get("width"), 80)
+        height = _cells(request.query.get("height"), 24)
+        session = WebSession(
+            self.command,
+            identity=identity,
+            address=address,
+            websocket=websocket,
+            environment=self._environment(identity),
+            download_manager=self.downloads,
+        )
+        self.sessions.add(session)
+        identity.session = session
+        log.info("web session for %r from %s", identity.name, address)
+        try:
+            await session.start(width, height)
+            await self._relay(websocket, session)
+        finally:
+            await session.stop()
+            self.sessions.discard(session)
+            if identity.session is session:
+                identity.session = None
+            if session.exited and self._seat_given_up(identity):
+                identity.name = None  # left the table: the next visit asks again
+            log.info("web session for %r ended", identity.name)
+        return websocket
+
+    def _environment(self, identity: Identity) -> dict[str, str]:
+        table_host = self.config.interface or "127.0.0.1"
+        environment = {
+            TABLE_ENV: f"{_host_part(table_host)}:{self.config.table_port}",
+            NAME_ENV: identity.name or "Player",
+            SEATS_ENV: str(identity.seats_file),
+        }
+        if identity.password:
+            environment[PASSWORD_ENV] = identity.password
+        if self.config.show_regions:
+            environment[REGIONS_ENV] = str(regions_file(identity))
+        return environment
+
+    def _seat_given_up(self, identity: Identity) -> bool:
+        """The client left the table (its token is forgotten), rather than quitting."""
+        store = TokenStore(identity.seats_file)
+        return store.find(identity.name or "", table_id=self.config.table_id) is None
+
+    async def _relay(self, websocket: web.WebSocketResponse, session: WebSession) -> None:
+        """The browser's messages to the process; anything malformed is ignored."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                await session.send_bytes(data.encode("utf-8"))
+            elif kind == "resize" and isinstance(data, dict):
+                width = _cells(data.get("width"), 80)
+                height = _cells(data.get("height"), 24)
+                await session.set_terminal_size(width, height)
+            elif kind == "ping" and isinstance(data, str):
+                await websocket.send_json(["pong", data[:32]])
+            elif kind == "blur":
+                await session.blur()
+            elif kind == "focus":
+                await session.focus()
+
+    async def _end_idle_sessions(self) -> None:
+        idle = self.config.idle_seconds
+        while True:
+            await asyncio.sleep(min(15.0, max(0.2, idle / 4)))
+            now = time.monotonic()
+            for session in list(self.sessions):
+                if now - session.last_input > idle:
+                    minutes = max(1, round(idle / 60))
+                    log.info("web session for %r idle: ended", session.identity.name)
+                    await session.end(CLOSE_IDLE, f"Ended after {minutes} min without a move.")
+
+
+def regions_file(identity: Identity) -> Path:
+    """Where a session writes its regions when `WebConfig.show_regions` is set."""
+    return identity.seats_file.with_suffix(".regions.json")
+
+
+def identity_key(secret: str) -> str:
+    """How the server files an identity: by a hash, so the secret itself is kept nowhere."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _address(request: web.Request) -> str:
+    return request.remote or "?"
+
+
+def _host_part(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
+
+
+def _cells(value: Any, default: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return max(1, min(MAX_TERMINAL, number))
+
+
+def _safe(file_name: str) -> str:
+    return "".join(c for c in file_name if c.isalnum() or c in "._-")[:100] or "download"

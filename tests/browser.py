@@ -1,0 +1,156 @@
+"""Driving Debian's chromium with Playwright against a table served by host/web.py.
+
+The terminal is drawn on a canvas, so tests read the game from the host (its table)
+and find what to click from the session's regions file (`WebConfig.show_regions`),
+turning cells into pixels with the size of xterm's screen element. Playwright's
+own browser download is not used: chromium comes from apt (.ci/run installs it).
+A test needing it is skipped when it is absent, unless CI is set: then it fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.server import HostServer
+from host.web import COOKIE, Identity, WebConfig, WebServer, identity_key, regions_file
+from tests.netclient import running_host, until_true
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_or_skip() -> str:
+    path = shutil.which("chromium")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed, and CI must run the browser tests")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    return path
+
+
+@contextlib.asynccontextmanager
+async def browser() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    path = chromium_or_skip()
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=path, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@contextlib.asynccontextmanager
+async def web_table(
+    host_options: dict[str, Any] | None = None, **web_options: Any
+) -> AsyncIterator[tuple[HostServer, WebServer]]:
+    """A table with bots on 127.0.0.1 and its web join, both on free ports."""
+    options = {"bots": 3, "bot_delay": 0.05, **(host_options or {})}
+    async with running_host(**options) as host:
+        config = WebConfig(
+            port=0,
+            table_port=host.port,
+            table_id=host.table_id,
+            interface="127.0.0.1",
+            table_name=host.name,
+            password=options.get("password"),
+            show_regions=True,
+            **web_options,
+        )
+        web = WebServer(config)
+        await web.start()
+        try:
+            yield host, web
+        finally:
+            await web.close()
+
+
+def url(web: WebServer) -> str:
+    return f"http://127.0.0.1:{web.port}/"
+
+
+async def join(page: Any, web: WebServer, name: str) -> None:
+    """Open the table's address and give a name."""
+    await page.goto(url(web))
+    await page.fill("#name", name)
+    await page.click("button[type=submit]")
+
+
+async def identity_of(context: Any, web: WebServer) -> Identity | None:
+    """The server's identity for this browser context's cookie."""
+    for cookie in await context.cookies():
+        if cookie["name"] == COOKIE:
+            return web.identities.get(identity_key(cookie["value"]))
+    return None
+
+
+def seat_of(host: HostServer, name: str) -> int | None:
+    """The seat a connected person of that name sits in."""
+    for number, seat in enumerate(host.table.seats):
+        if seat.kind == "human" and seat.name == name and seat.connected:
+            return number
+    return None
+
+
+def regions(identity: Identity) -> dict[str, Any]:
+    try:
+        return json.loads(regions_file(identity).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"screen": "", "regions": {}}
+
+
+async def region_of(identity: Identity, key: str, timeout: float = 20.0) -> list[int]:
+    """Where `key` (a button's id, or "card:7C") is on the session's screen, in cells."""
+    await until_true(lambda: key in regions(identity)["regions"], f"{key} on screen", timeout)
+    return regions(identity)["regions"][key]
+
+
+async def click_cells(
+    page: Any, identity: Identity, region: list[int], *, touch: bool = False
+) -> None:
+    """Click (or tap) the middle of a region given in cells."""
+    assert identity.session is not None
+    columns, rows = identity.session.size
+    box = await page.locator(".xterm-screen").bounding_box()
+    x, y, width, height = region
+    cell_width, cell_height = box["width"] / columns, box["height"] / rows
+    px = box["x"] + (x + width / 2) * cell_width
+    py = box["y"] + (y + height / 2) * cell_height
+    if touch:
+        await page.touchscreen.tap(px, py)
+    else:
+        await page.mouse.click(px, py)
+
+
+async def click(page: Any, identity: Identity, key: str, *, touch: bool = False) -> None:
+    await click_cells(page, identity, await region_of(identity, key), touch=touch)
+
+
+async def painted(page: Any) -> None:
+    """Two animation frames: what the page has received is on its canvas."""
+    await page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
+def screenshot_dir() -> Path:
+    folder = Path(os.environ.get("PITCHNET_SCREENSHOTS", "/tmp/pitchnet-screens"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,0 +1,104 @@
+"""The web join's pages, cookies and limits over plain HTTP (no browser needed)."""
+
+from __future__ import annotations
+
+import re
+
+import aiohttp
+import pytest
+
+from host.web import CLOSE_UNKNOWN, COOKIE, identity_key
+from host.web_qr import qr_text
+from tests.browser import url, web_table
+
+
+def jar() -> aiohttp.CookieJar:
+    return aiohttp.CookieJar(unsafe=True)  # it keeps cookies from an IP address only so
+
+
+def cookie_from(response: aiohttp.ClientResponse) -> str:
+    morsel = response.cookies[COOKIE]
+    assert morsel["httponly"] and morsel["samesite"] == "Strict" and morsel["path"] == "/"
+    return morsel.value
+
+
+async def test_a_first_visit_gets_a_cookie_and_the_name_form() -> None:
+    async with web_table() as (_host, web), aiohttp.ClientSession(cookie_jar=jar()) as client:
+        async with client.get(url(web)) as response:
+            page = await response.text()
+            secret = cookie_from(response)
+            assert response.status == 200
+            assert 'name="password"' not in page  # this table has none
+            assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        assert 'name="name"' in page and web.config.table_name in page
+        assert identity_key(secret) in web.identities
+        assert secret not in repr(web.identities)  # kept by its hash only
+        # Nothing the page names is elsewhere: no absolute address at all.
+        assert re.findall(r"(?:src|href|url)\(?=?[\"']?(?:https?:)?//", page) == []
+
+
+async def test_a_forged_cookie_gets_a_fresh_identity() -> None:
+    async with web_table() as (_host, web), aiohttp.ClientSession(cookie_jar=jar()) as client:
+        client.cookie_jar.update_cookies({COOKIE: "made-up"})
+        async with client.get(url(web)) as response:
+            fresh = cookie_from(response)
+        assert fresh != "made-up"
+        assert identity_key("made-up") not in web.identities
+        assert list(web.identities) == [identity_key(fresh)]
+
+
+async def test_the_table_password_is_asked_for_before_a_session() -> None:
+    async with (
+        web_table({"password": "swordfish"}) as (_host, web),
+        aiohttp.ClientSession(cookie_jar=jar()) as client,
+    ):
+        async with client.get(url(web)) as response:
+            assert 'name="password"' in await response.text()
+        form = {"name": "Ann", "password": "wrong"}
+        async with client.post(url(web) + "join", data=form) as response:
+            assert response.status == 403
+            assert "That is not the table" in await response.text()
+        async with client.ws_connect(url(web) + "ws") as socket:
+            await socket.receive()
+            assert socket.close_code == CLOSE_UNKNOWN  # no session without the password
+        form["password"] = "swordfish"
+        async with client.post(url(web) + "join", data=form) as response:
+            assert response.status == 200  # followed the redirect to the game page
+            assert 'id="terminal"' in await response.text()
+
+
+async def test_only_the_pages_it_needs_are_served() -> None:
+    async with web_table() as (_host, web), aiohttp.ClientSession(cookie_jar=jar()) as client:
+        for path in ("static/", "static/js/textual.js", "static/fonts/", "download/x", "etc"):
+            async with client.get(url(web) + path) as response:
+                assert response.status == 404, path
+        for path in ("static/textual.js", "static/xterm.css", "static/terminal.ttf"):
+            async with client.get(url(web) + path) as response:
+                assert response.status == 200, path
+        async with client.get(
+            url(web) + "?ping=http://example.invalid/", allow_redirects=False
+        ) as r:
+            assert r.status == 302 and r.headers["Location"] == "/"  # textual.js's ?ping= dropped
+
+
+async def test_a_request_for_another_host_name_is_refused() -> None:
+    async with web_table() as (_host, web), aiohttp.ClientSession(cookie_jar=jar()) as client:
+        headers = {"Host": f"rebound.example:{web.port}"}
+        async with client.get(url(web), headers=headers) as response:
+            assert response.status == 421
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\t\n"])
+async def test_a_name_is_required(name: str) -> None:
+    async with web_table() as (_host, web), aiohttp.ClientSession(cookie_jar=jar()) as client:
+        async with client.get(url(web)):
+            pass
+        async with client.post(url(web) + "join", data={"name": name}) as response:
+            assert response.status == 400
+            assert "Type a name" in await response.text()
+
+
+def test_the_qr_code_is_drawn_in_half_blocks() -> None:
+    lines = qr_text("http://192.168.1.20:8080/").splitlines()
+    assert len(lines) > 10 and len({len(line) for line in lines}) == 1
+    assert set("".join(lines)) <= {" ", "█", "▀", "▄"}

@@ -1,0 +1,225 @@
+"""The web join in a real browser (Debian's chromium driven by Playwright).
+
+The game is read from the host; what to click comes from the session's regions
+file; screenshots go to $PITCHNET_SCREENSHOTS (default /tmp/pitchnet-screens) to
+be looked at. Everything binds to, and the browser loads only, 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from host.web import COOKIE
+from tests.browser import (
+    browser,
+    click,
+    identity_of,
+    join,
+    painted,
+    region_of,
+    regions,
+    screenshot_dir,
+    seat_of,
+    url,
+    web_table,
+)
+from tests.netclient import until_true
+
+pytestmark = pytest.mark.timeout(240)
+
+PHONE = {"width": 390, "height": 760}
+"""A phone in portrait: about 40 columns."""
+
+
+def hand_of(host: Any, seat: int) -> list[str]:
+    match = host.table.match
+    return sorted(str(c) for c in match.hand.hands[seat]) if match and match.hand else []
+
+
+def shown_cards(identity: Any) -> list[str]:
+    keys = regions(identity)["regions"]
+    return sorted(k.removeprefix("card:") for k in keys if k.startswith("card:"))
+
+
+async def up_to_date(host: Any, identity: Any) -> None:
+    """The session's client has drawn the host's latest snapshot."""
+    await until_true(
+        lambda: regions(identity).get("seq") == host.table.seq, "the client to catch up"
+    )
+
+
+async def take_turn(page: Any, host: Any, identity: Any, seat: int, *, touch: bool) -> str:
+    """Bid or play once, by clicks (or taps); returns what was done."""
+    match = host.table.match
+    await until_true(
+        lambda: match.turn == seat or match.phase.value not in ("bidding", "playing"),
+        "our turn",
+        timeout=60,
+    )
+    phase = match.phase.value
+    if phase not in ("bidding", "playing"):
+        return phase
+    step = match.hand.step
+    await up_to_date(host, identity)
+    if phase == "bidding":
+        amount = max((b for b in match.legal_bids(seat) if b is not None), default=None)
+        await click(page, identity, f"bid-{amount or 'pass'}", touch=touch)
+        done = f"bid {amount}"
+    else:
+        card = sorted(str(c) for c in match.legal_plays(seat))[0]
+        await until_true(lambda: shown_cards(identity) == hand_of(host, seat), "the hand drawn")
+        await click(page, identity, f"card:{card}", touch=touch)  # picks it
+        await click(page, identity, f"card:{card}", touch=touch)  # plays it
+        done = f"play {card}"
+    await until_true(lambda: match.hand.step > step, f"the host to take '{done}'")
+    return done
+
+
+DESKTOP = {"width": 1000, "height": 700}
+
+
+@pytest.mark.parametrize("touch", [False], ids=["mouse"])
+async def test_a_browser_joins_bids_and_plays_a_whole_hand_by_clicks(touch: bool) -> None:
+    requests: list[str] = []
+    async with web_table() as (host, web), browser() as chromium:
+        if touch:
+            options: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
+        else:
+            options = {"viewport": DESKTOP}
+        context = await chromium.new_context(**options)
+        page = await context.new_page()
+        page.on("request", lambda request: requests.append(request.url))
+        page.on("websocket", lambda socket: requests.append(socket.url))
+        await join(page, web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann to sit down")
+        seat = seat_of(host, "Ann")
+        assert seat is not None
+        identity = await identity_of(context, web)
+        assert identity is not None and identity.session is not None
+        columns, _rows = identity.session.size
+        if touch:
+            assert 38 <= columns <= 44  # the page sized its font for about 40 columns
+        shots = f"web-{'phone' if touch else 'desktop'}"
+        done: list[str] = []
+        while (action := await take_turn(page, host, identity, seat, touch=touch)) not in (
+            "hand_over",
+            "match_over",
+        ):
+            done.append(action)
+            if len(done) == 3:
+                await painted(page)
+                await page.screenshot(path=str(screenshot_dir() / f"{shots}-playing.png"))
+        assert sum(a.startswith("play") for a in done) == 6
+        assert sum(a.startswith("bid") for a in done) == 1
+        assert host.table.match.hand.hands[seat] == []
+        await region_of(identity, "ready")
+        await painted(page)
+        await page.screenshot(path=str(screenshot_dir() / f"{shots}-summary.png"))
+        finished = host.table.match.hand
+        await click(page, identity, "ready", touch=touch)  # the bots are ready: a new deal
+        await until_true(lambda: host.table.match.hand is not finished, "the next hand dealt")
+    origin = url(web).rstrip("/")
+    outside = [r for r in requests if not r.startswith((origin, f"ws://127.0.0.1:{web.port}/"))]
+    assert requests and outside == []
+
+
+async def test_a_reload_mid_hand_comes_back_to_the_same_seat_and_cards() -> None:
+    async with web_table() as (host, web), browser() as chromium:
+        context = await chromium.new_context(viewport={"width": 1000, "height": 700})
+        page = await context.new_page()
+        await join(page, web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann to sit down")
+        seat = seat_of(host, "Ann")
+        identity = await identity_of(context, web)
+        assert seat is not None and identity is not None
+        actions = [await take_turn(page, host, identity, seat, touch=False) for _ in range(3)]
+        assert actions[-1].startswith("play")
+        cards = hand_of(host, seat)
+        first = identity.session
+        assert first is not None and len(cards) == 4
+        await page.reload()
+        await until_true(
+            lambda: identity.session not in (None, first) and seat_of(host, "Ann") == seat,
+            "the reloaded page back in its seat",
+        )
+        assert len(web.sessions) == 1  # the old session was ended, not left running
+        await until_true(lambda: shown_cards(identity) == cards, "the same cards on screen")
+        assert hand_of(host, seat) == cards
+        assert [s.name for s in host.table.seats].count("Ann") == 1
+        await painted(page)
+        await page.screenshot(path=str(screenshot_dir() / "web-after-reload.png"))
+        # And it plays on from there.
+        action = await take_turn(page, host, identity, seat, touch=False)
+        assert action.startswith("play") or action == "hand_over"
+
+
+async def test_two_browsers_with_one_name_get_two_seats() -> None:
+    async with web_table({"bots": 1}) as (host, web), browser() as chromium:
+        first = await chromium.new_context()
+        second = await chromium.new_context()
+        page_one, page_two = await first.new_page(), await second.new_page()
+        await join(page_one, web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "the first Ann seated")
+        await join(page_two, web, "Ann")
+        humans = lambda: [s for s in host.table.seats if s.kind == "human" and s.connected]  # noqa: E731
+        await until_true(lambda: len(humans()) == 2, "both browsers seated")
+        one, two = await identity_of(first, web), await identity_of(second, web)
+        assert one is not None and two is not None and one is not two
+        tokens = {s.token for s in humans()}
+        assert len(tokens) == 2
+        assert seat_of(host, "Ann") is not None  # the first keeps its seat and name
+
+
+async def test_a_cookie_the_host_never_issued_gets_a_fresh_identity() -> None:
+    async with web_table({"bots": 1}) as (host, web), browser() as chromium:
+        owner = await chromium.new_context()
+        await join(await owner.new_page(), web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
+        seat = seat_of(host, "Ann")
+        forger = await chromium.new_context()
+        forged = "x" * 43
+        await forger.add_cookies([{"name": COOKIE, "value": forged, "url": url(web)}])
+        page = await forger.new_page()
+        await page.goto(url(web))
+        assert await page.locator("#name").count() == 1  # asked who it is: nobody yet
+        cookie = next(c for c in await forger.cookies() if c["name"] == COOKIE)
+        assert cookie["value"] != forged and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        await page.fill("#name", "Ann")
+        await page.click("button[type=submit]")
+        await until_true(
+            lambda: sum(s.kind == "human" and s.connected for s in host.table.seats) == 2,
+            "the forger seated",
+        )
+        assert seat_of(host, "Ann") == seat  # Ann's seat is still Ann's
+        mine = await identity_of(owner, web)
+        theirs = await identity_of(forger, web)
+        assert mine is not None and theirs is not None and mine is not theirs
+
+
+async def test_the_session_cap_refuses_the_next_browser_with_a_readable_page() -> None:
+    async with web_table(max_sessions=1) as (host, web), browser() as chromium:
+        first = await chromium.new_context()
+        await join(await first.new_page(), web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
+        page = await (await chromium.new_context()).new_page()
+        answer = await page.goto(url(web))
+        assert answer is not None and answer.status == 503
+        reason = await page.locator("#reason").inner_text()
+        assert "already has 1 browsers playing" in reason
+        await page.screenshot(path=str(screenshot_dir() / "web-refused.png"))
+        assert len(web.sessions) == 1
+
+
+async def test_an_idle_session_is_ended_and_says_so() -> None:
+    async with web_table(idle_seconds=6.0) as (host, web), browser() as chromium:
+        context = await chromium.new_context()
+        page = await context.new_page()
+        await join(page, web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
+        await until_true(lambda: not web.sessions, "the idle session ended", timeout=30)
+        await page.locator("body.-ended").wait_for(timeout=10_000)
+        text = await page.locator("#notice-text").inner_text()
+        assert "without a move" in text
+        assert any(s.kind == "human" and s.name == "Ann" for s in host.table.seats)
