@@ -178,12 +178,13 @@ class TableScreen(Screen[None]):
         self.app.confirm_leave()  # type: ignore[attr-defined]
 
     def on_hand_view_chosen(self, event: HandView.Chosen) -> None:
-        """A click or tap picks a card and a second one on the same card plays it, like
-        its number key: on a phone one stray tap never plays a card. A card that
-        cannot be played now says why at the first tap."""
+        """A click plays the card. In a browser (a phone, by touch) a tap picks it and a
+        second tap on it plays it, like its number key, so one stray tap never plays a
+        card; a card that cannot be played now says why at the first tap."""
         view = self.game.view
+        two_taps = self.app.options.one_table  # type: ignore[attr-defined]
         reason = refusal(view, event.card) if view is not None else None
-        if event.card == self._armed or reason is not None:
+        if not two_taps or event.card == self._armed or reason is not None:
             self._armed = None
             self.try_play(event.card)
         else:

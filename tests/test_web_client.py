@@ -1,0 +1,95 @@
+"""The client in "web" mode, as host/web.py runs it for a browser, driven with Pilot."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from client.app import ClientOptions, PitchApp
+from client.screens.lobby import LobbyScreen
+from client.screens.table import TableScreen
+from client.tokens import TokenStore
+from client.web_session import (
+    NAME_ENV,
+    PASSWORD_ENV,
+    SEATS_ENV,
+    TABLE_ENV,
+    options_from_environment,
+)
+from client.widgets.cards import CardFace
+from host.server import HostConfig, HostServer
+from tests.pilot import until
+
+SIZE = (80, 24)
+
+
+@pytest.fixture
+async def host() -> AsyncIterator[HostServer]:
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=5, advertise=False, bots=3)
+    async with HostServer(config) as server:
+        yield server
+
+
+def web_app(port: int, seats: Path) -> PitchApp:
+    options = ClientOptions(name="Ann", mode="web", address=("127.0.0.1", port), seats_file=seats)
+    return PitchApp(options)
+
+
+def test_the_options_come_from_the_environment(tmp_path: Path) -> None:
+    env = {
+        TABLE_ENV: "127.0.0.1:7373",
+        NAME_ENV: "Ann\x1b[2J",
+        SEATS_ENV: str(tmp_path / "seats.json"),
+        PASSWORD_ENV: "pw",
+    }
+    options = options_from_environment(env)
+    assert options.address == ("127.0.0.1", 7373)
+    assert options.one_table and options.password == "pw"
+    assert "\x1b" not in options.name
+    assert options.seats_file == tmp_path / "seats.json"
+
+
+async def test_a_tap_picks_a_card_and_a_second_tap_plays_it(
+    host: HostServer, tmp_path: Path
+) -> None:
+    app = web_app(host.port, tmp_path / "seats.json")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table", 20)
+        seat = app.game.seat
+        # Bid with the keys; then wait for our turn to play.
+        while True:
+            await until(
+                pilot,
+                lambda: app.game.view is not None and app.game.view.turn == seat,
+                "our turn",
+                20,
+            )
+            view = app.game.view
+            if view.phase == "playing":
+                break
+            await pilot.press("p" if None in view.legal_bids else str(max(view.legal_bids)))
+            await until(pilot, lambda v=view: app.game.view is not v, "the bid taken")
+        card = view.legal_plays[0]
+        face = app.screen.query(CardFace)[view.hand.index(card)]
+        await pilot.click(face)
+        await pilot.pause()
+        assert app.connection is not None and app.connection.pending == []
+        assert card in app.game.view.hand and app.game.view is view  # nothing sent
+        await pilot.click(face)
+        await until(pilot, lambda: card not in app.game.view.hand, "the card played")
+        assert TokenStore(tmp_path / "seats.json").find("Ann", table_id=host.table_id)
+
+
+async def test_leaving_the_table_ends_a_web_session(tmp_path: Path) -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=5, advertise=False)
+    async with HostServer(config) as server:
+        app = web_app(server.port, tmp_path / "seats.json")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("escape", "y")  # leave, and confirm
+            await until(pilot, lambda: app.return_code is not None, "the app to end")
+        assert app.current_mode != "finder"  # never the finder: it could host a table
+        assert TokenStore(tmp_path / "seats.json").find("Ann", table_id=server.table_id) is None
+        assert all(seat.kind == "empty" for seat in server.table.seats)
