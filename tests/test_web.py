@@ -10,6 +10,7 @@ import pytest
 from host.web import CLOSE_UNKNOWN, COOKIE, identity_key
 from host.web_qr import qr_text
 from tests.browser import url, web_table
+from tests.netclient import until_true
 
 
 def jar() -> aiohttp.CookieJar:
@@ -102,3 +103,30 @@ def test_the_qr_code_is_drawn_in_half_blocks() -> None:
     lines = qr_text("http://192.168.1.20:8080/").splitlines()
     assert len(lines) > 10 and len({len(line) for line in lines}) == 1
     assert set("".join(lines)) <= {" ", "█", "▀", "▄"}
+
+
+async def test_nonsense_on_the_websocket_is_ignored() -> None:
+    async with web_table() as (_host, web), aiohttp.ClientSession(cookie_jar=jar()) as client:
+        async with client.get(url(web)):
+            pass
+        async with client.post(url(web) + "join", data={"name": "Ann"}):
+            pass
+        async with client.ws_connect(url(web) + "ws?width=x&height=99999") as socket:
+            await until_true(lambda: len(web.sessions) == 1, "the session")
+            (session,) = web.sessions
+            assert session.size == (80, 500)  # a bad width is the default, a huge height clamped
+            for junk in (
+                "not json",
+                "[]",
+                '["stdin", 5]',
+                '["resize", {"width": "x", "height": 7}]',
+            ):
+                await socket.send_str(junk)
+            await socket.send_bytes(b"\x00\xff")
+            await socket.send_str('["ping", "42"]')
+            while True:  # the session's screen comes first, as binary frames
+                message = await socket.receive(timeout=30)
+                if message.type == aiohttp.WSMsgType.TEXT and message.data == '["pong", "42"]':
+                    break
+                assert message.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY)
+            assert web.sessions == {session} and session.size == (80, 7)

@@ -118,8 +118,12 @@ async def test_a_browser_joins_bids_and_plays_a_whole_hand_by_clicks(touch: bool
         await painted(page)
         await page.screenshot(path=str(screenshot_dir() / f"{shots}-summary.png"))
         finished = host.table.match.hand
+        await up_to_date(host, identity)
         await click(page, identity, "ready", touch=touch)  # the bots are ready: a new deal
-        await until_true(lambda: host.table.match.hand is not finished, "the next hand dealt")
+        await until_true(
+            lambda: host.table.match.hand is not finished,
+            f"the next hand dealt (the session shows {regions(identity)})",
+        )
     origin = url(web).rstrip("/")
     outside = [r for r in requests if not r.startswith((origin, f"ws://127.0.0.1:{web.port}/"))]
     assert requests and outside == []

@@ -16,6 +16,9 @@ from client.text import card_text
 class CardFace(Static):
     """A card in the player's hand; `slot` is its position (0-based)."""
 
+    ALLOW_SELECT = False
+    """A double click (two taps: pick, then play) must not select the card's text."""
+
     DEFAULT_CSS = """
     CardFace {
         width: 7;
