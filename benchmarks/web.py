@@ -334,9 +334,22 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str]) -> None:
     await web.start()
     # The terminal baseline joins a table of its own: the first one is full.
     lobby_host = HostServer(
-        HostConfig(port=0, interface="127.0.0.1", advertise=False, state_dir=workdir / "s2")
+        HostConfig(
+            port=0, interface="127.0.0.1", advertise=False, state_dir=workdir / "s2", players=7
+        )
     )
     await lobby_host.start()
+    lobby_web = WebServer(
+        WebConfig(
+            port=0,
+            table_port=lobby_host.port,
+            table_id=lobby_host.table_id,
+            interface="127.0.0.1",
+            table_name=lobby_host.name,
+        )
+    )
+    await lobby_web.start()
+    fresh: list[float] = []
     url = f"http://127.0.0.1:{web.port}/"
     lobby, floor_join = [], []
     clicks, floor_click = [], []
@@ -383,6 +396,19 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str]) -> None:
                     f"T{run}",
                 ]
                 terminal_lobby += await asyncio.to_thread(time_to_text, command, join_stages, env)
+                # A browser that has never been here: the name form, then the lobby.
+                newcomer = await chromium.new_context(viewport={"width": 1000, "height": 700})
+                await newcomer.add_init_script(STAMPS)
+                visitor = await newcomer.new_page()
+                started = time.time()
+                await visitor.goto(f"http://127.0.0.1:{lobby_web.port}/")
+                await visitor.fill("#name", f"B{run}")
+                await visitor.click("button[type=submit]")
+                await until(lambda r=run: seated(lobby_host, f"B{r}") is not None, "newcomer")
+                shown = await first_paint_after(visitor, time.time())
+                fresh.append(shown - started)
+                await newcomer.close()
+                await until(lambda r=run: seated(lobby_host, f"B{r}") is None, "newcomer gone")
                 # Click to shown: play one card when it is our turn.
                 clicked = await play_one(page, host, identity, seat)
                 if clicked is not None:
@@ -392,6 +418,7 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str]) -> None:
     finally:
         await web.close()
         await host.close()
+        await lobby_web.close()
         await lobby_host.close()
 
     def ms(values: list[float]) -> str:
@@ -400,6 +427,7 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str]) -> None:
             f"max {max(values) * 1000:.0f}, n={len(values)})"
         )
 
+    print(f"URL to the lobby on screen (new browser, name form): {ms(fresh)}")
     print(f"URL to the table on screen (known browser, reload): {ms(lobby)}")
     print(f"  of which until the host seated it again:          {ms(floor_join)}")
     print(f"baseline: pitchnet join in a pty, launch to lobby:  {ms(terminal_lobby)}")
