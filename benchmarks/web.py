@@ -8,10 +8,12 @@ its memory is read too. The baseline is a terminal client, `pitchnet join` in an
 80x24 pseudo-terminal, sitting at the same table's lobby in the same run.
 
 Time, median of N runs:
-  - URL to lobby: from `page.goto(url)` (a browser that has given its name before, so
-    no form) until the first paint in the page of a frame received after the host
-    seated the player. Baseline: `pitchnet join` launched in a pty until its lobby
-    text is on the terminal (benchmarks/startup.py's method), alternating with it.
+  - URL to lobby: from `page.goto(url)` in a new browser (the name form is filled and
+    sent by the script) until the first paint in the page of a frame received after
+    the host seated the player. Baseline: `pitchnet join` launched in a pty until its
+    lobby text is on the terminal (benchmarks/startup.py's method), alternating with it.
+  - URL to table, known browser: the same from a reload mid-hand (no form; the old
+    session is ended and a new one sits back down with the seat's token).
   - click to shown: from the second click on a card (the first picks it) until the
     first paint of a frame received after the host took the card. Baseline: the
     same click until the host took it (the floor: what the host and the client
