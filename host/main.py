@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from host.journal import JournalError
+from host.limits import Limits
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import STRING_LIMITS
 from pitchnet.rules import Settings
@@ -22,6 +23,12 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
     if not 0 <= args.bots <= args.players:
         raise ValueError(f"--bots must be 0 to {args.players} (the number of seats)")
     Settings(args.players, args.partnership, args.target)  # the rules' own checks
+    room = Limits().max_per_address - 1  # the host's own player may sit here too
+    if getattr(args, "web", None) is not None and args.web_sessions > room:
+        raise ValueError(
+            f"--web-sessions can be at most {room}: every browser's game runs on this "
+            f"laptop, and the table takes {room + 1} connections from one address"
+        )
     limit = STRING_LIMITS["password"]
     if password and len(password) > limit:
         raise ValueError(f"the password is longer than the {limit} characters a client can send")

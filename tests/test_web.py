@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import sys
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -130,3 +134,39 @@ async def test_nonsense_on_the_websocket_is_ignored() -> None:
                     break
                 assert message.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY)
             assert web.sessions == {session} and session.size == (80, 7)
+
+
+def test_more_web_sessions_than_the_table_takes_from_one_address_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pitchnet.cli import main
+
+    assert main(["host", "--web", "0", "--web-sessions", "40", "--interface", "127.0.0.1"]) == 2
+    assert "--web-sessions can be at most 15" in capsys.readouterr().err
+
+
+async def test_pitchnet_host_web_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
+    """The real command: it binds the web join to the --interface and says where it is."""
+    command = [sys.executable, "-m", "pitchnet", "host", "--port", "0", "--web", "0"]
+    env = {**os.environ, "PITCHNET_STATE_DIR": str(tmp_path), "PITCHNET_INTERFACE": "127.0.0.1"}
+    host = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env
+    )
+    assert host.stdout is not None
+    try:
+        address = None
+        while address is None:
+            line = (await asyncio.wait_for(host.stdout.readline(), 30)).decode()
+            assert line, "the host ended before printing the web address"
+            found = re.search(r"Browsers and phones join at: (http://127\.0\.0\.1:\d+/)", line)
+            address = found.group(1) if found else None
+        qr = (await asyncio.wait_for(host.stdout.readline(), 10)).decode()
+        assert set(qr.strip()) <= {"█", "▀", "▄", " "} and len(qr.strip()) > 20
+        async with (
+            aiohttp.ClientSession(cookie_jar=jar()) as client,
+            client.get(address) as response,
+        ):
+            assert response.status == 200 and 'name="name"' in await response.text()
+    finally:
+        host.terminate()
+        assert await asyncio.wait_for(host.wait(), 20) == 0
