@@ -69,7 +69,8 @@ async def test_a_tap_picks_a_card_and_a_second_tap_plays_it(
             view = app.game.view
             if view.phase == "playing":
                 break
-            await pilot.press("p" if None in view.legal_bids else str(max(view.legal_bids)))
+            amount = None if None in view.legal_bids else max(view.legal_bids)
+            await pilot.click(f"#bid-{amount or 'pass'}")  # a click bids at once
             await until(pilot, lambda v=view: app.game.view is not v, "the bid taken")
         card = view.legal_plays[0]
         face = app.screen.query(CardFace)[view.hand.index(card)]
