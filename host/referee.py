@@ -235,6 +235,8 @@ class Referee:
         self.arrivals = Arrivals(self.limits.connects_per_second, self.limits.connect_burst)
         self.refusals = RefusalLog()
         """Refused connections, logged one line per address per interval."""
+        self._soonest = INFINITY
+        """No later than the earliest deadline (see `_due`)."""
         self._out: list[Effect] = []
 
     # ---- inputs ------------------------------------------------------------------------------
@@ -303,6 +305,7 @@ class Referee:
                 self.table.play_bot_turn, turn, turn.bot.decide(turn.view)
             ):
                 self._broadcast(now)
+        self._soonest = self._earliest()
         return self._flush()
 
     def thought(self, turn: BotTurn, action: Action, now: float) -> list[Effect]:
@@ -320,6 +323,7 @@ class Referee:
                 and self.table.bot_to_act() is not None
             ):
                 self.bot_at = now + self.pacing.bot_delay
+                self._due(self.bot_at)
         return self._flush()
 
     def shutdown(self, now: float) -> list[Effect]:
@@ -336,7 +340,17 @@ class Referee:
 
     @property
     def next_deadline(self) -> float | None:
-        """The earliest time `wake` has something to do, or None."""
+        """When to call `wake` next (None: nothing is pending). It may be early, never
+        late: a deadline that moves later (the silence limit, on every read) is only
+        caught up with at the next `wake`, so that no read pays for a full scan."""
+        return None if self._soonest == INFINITY else self._soonest
+
+    def _due(self, when: float) -> None:
+        """Note a new deadline (every place that sets one calls this)."""
+        if when < self._soonest:
+            self._soonest = when
+
+    def _earliest(self) -> float:
         limits = self.limits
         times = [*self.grace_until.values()]
         if self.bot_at is not None:
@@ -353,7 +367,7 @@ class Referee:
                 times.append(peer.last_heard + limits.dead_after)
             if peer.frame_started is not None:
                 times.append(peer.frame_started + limits.partial_frame_seconds)
-        return min(times, default=None)
+        return min(times, default=INFINITY)
 
     # ---- what the referee knows, for the adapter's log and the tests -------------------------
 
@@ -389,6 +403,7 @@ class Referee:
         rate = RateLimiter(limits.messages_per_second, limits.burst, now)
         peer = Peer(conn, label, address, now, rate, last_heard=now)
         self.peers[conn] = peer
+        self._due(now + limits.handshake_seconds)
         self._ping(peer, now)
 
     def _closed(self, conn: int, error: str | None, now: float) -> None:
@@ -427,6 +442,7 @@ class Referee:
             peer.frame_started = None
         elif event.items or peer.frame_started is None:
             peer.frame_started = now  # what is left is a new frame, started now
+            self._due(now + self.limits.partial_frame_seconds)
 
     def _receive_one(self, peer: Peer, item: Message | ProtocolError, now: float) -> None:
         if peer.phase is Phase.SEATED:
@@ -473,6 +489,7 @@ class Referee:
         if not peer.welcomed:
             self._out.append(Seated(peer.id))
         peer.phase, peer.seat, peer.welcomed = Phase.SEATED, seat, True
+        self._due(peer.last_heard + self.limits.dead_after)
         self.holders[seat] = peer
         self.grace_until.pop(seat, None)
         log.info("%s sits at seat %d as %r", peer.label, seat, table.seats[seat].name)
@@ -555,6 +572,7 @@ class Referee:
     def _close(self, peer: Peer, code: str, now: float) -> None:
         peer.phase, peer.frame_started = Phase.CLOSING, None
         peer.cut_at = now + self.limits.close_grace
+        self._due(peer.cut_at)
         self._out.append(Close(peer.id, code))
 
     def _abort(self, peer: Peer, reason: str) -> None:
@@ -564,12 +582,14 @@ class Referee:
     def _ping(self, peer: Peer, now: float) -> None:
         self._send(peer, Ping(t=now))
         peer.next_ping = now + HEARTBEAT
+        self._due(peer.next_ping)
 
     # ---- table changes the referee starts itself ---------------------------------------------
 
     def _start_grace(self, seat: int, now: float) -> None:
         if not self.shut and self.table.state == "playing" and self.table.options.substitute:
             self.grace_until[seat] = now + self.table.options.grace
+            self._due(self.grace_until[seat])
 
     def _guarded(self, change: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a table change the host itself started; a journal failure is logged and
@@ -592,7 +612,16 @@ class Referee:
             return
         table = self.table
         events = table.take_events()
-        if self.journal is not None and any(e["kind"] in ("match", "deal") for e in events):
+        after_trick = dealt_or_won = False
+        for event in events:
+            kind = event["kind"]
+            if kind == "trick":
+                after_trick = True
+            elif kind == "match" or kind == "deal":
+                dealt_or_won = True
+                if event.get("hand", 1) == 1:
+                    log.info("table %s: %s", table.id, _describe(event))
+        if dealt_or_won and self.journal is not None:
             self._guarded(self.journal.set_meta, finished=table.state == "over")
         if self.holders:
             frames = table.state_frames(events)
@@ -607,13 +636,10 @@ class Referee:
         if lead and lead[1]:
             out.append(Send(lead[0].id, lead[1]))
         out.append(Changed(events))
-        for event in events:
-            if event["kind"] in ("match", "deal") and event.get("hand", 1) == 1:
-                log.info("table %s: %s", table.id, _describe(event))
         if self.bot_at is None and self.thinking is None and table.bot_to_act() is not None:
             pacing = self.pacing
-            after_trick = any(e["kind"] == "trick" for e in events)
             self.bot_at = now + (pacing.trick_pause if after_trick else pacing.bot_delay)
+            self._due(self.bot_at)
 
     def _flush(self) -> list[Effect]:
         out, self._out = self._out, []
