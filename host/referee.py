@@ -9,9 +9,9 @@ it is told what happened and when, and answers with what to do.
 
 One action, end to end (`host/server.py` is the adapter that carries it out):
 
-1. The loop hands the adapter bytes; it feeds them to the connection's `FrameDecoder`
-   and parses each complete frame (`parse_client_message`), turning a bad frame into
-   its `ProtocolError` rather than raising.
+1. The loop hands the adapter bytes; `read_frames` feeds them to the connection's
+   `FrameDecoder` and parses each complete frame (`parse_client_message`), turning a
+   bad frame into its `ProtocolError` rather than raising.
 2. The adapter calls `referee.handle(conn, Received(items, pending), now)` once per read.
 3. The referee checks each item against the connection's phase (`Phase`): before the
    handshake only `hello`, `ping` and `pong`; once seated, actions go to
@@ -49,6 +49,7 @@ from pitchnet.protocol import (
     Ack,
     Bye,
     ErrorMsg,
+    FrameDecoder,
     Hello,
     Leave,
     Message,
@@ -56,6 +57,7 @@ from pitchnet.protocol import (
     Pong,
     ProtocolError,
     Welcome,
+    parse_client_message,
 )
 from pitchnet.rules import Action, RulesError
 
@@ -97,6 +99,23 @@ class Closed:
 
 
 Event = Opened | Received | Closed
+
+
+def read_frames(decoder: FrameDecoder, data: bytes) -> Received:
+    """Feed `data` to a connection's decoder and parse what it completes: the one step
+    from bytes to `Received`, shared by the adapter and the tests. Nothing raises: a
+    frame that cannot be read becomes its `ProtocolError` (a framing error ends the
+    list, since the decoder has dropped what it held)."""
+    items: list[Message | ProtocolError] = []
+    try:
+        for payload in decoder.feed(data):
+            try:
+                items.append(parse_client_message(payload))
+            except ProtocolError as exc:
+                items.append(exc)
+    except ProtocolError as exc:  # framing: always fatal
+        items.append(exc)
+    return Received(items, decoder.pending)
 
 
 # ---- what the referee tells the adapter to do ------------------------------------------------

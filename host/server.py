@@ -37,6 +37,7 @@ from host.referee import (
     Seated,
     Send,
     Think,
+    read_frames,
 )
 from host.table import BotTurn, TableOptions
 from host.tables import new_table, resume_table
@@ -46,9 +47,6 @@ from pitchnet.protocol import (
     MAX_CLIENT_FRAME,
     MAX_HELLO_FRAME,
     FrameDecoder,
-    Message,
-    ProtocolError,
-    parse_client_message,
 )
 
 if TYPE_CHECKING:
@@ -122,21 +120,12 @@ class Connection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         """Decode what arrived, a slice at a time (the loop may hand over 256 KiB at
         once, and the decoder must never hold more than one frame), and hand each
-        slice's frames to the referee; a frame that cannot be read goes as its error."""
+        slice's frames to the referee."""
         for start in range(0, len(data), READ_SLICE):
             if self.closed:
                 self.decoder.discard()  # the rest of a closing peer's bytes
                 return
-            items: list[Message | ProtocolError] = []
-            try:
-                for payload in self.decoder.feed(data[start : start + READ_SLICE]):
-                    try:
-                        items.append(parse_client_message(payload))
-                    except ProtocolError as exc:
-                        items.append(exc)
-            except ProtocolError as exc:  # framing: always fatal
-                items.append(exc)
-            self.server.deliver(self, Received(items, self.decoder.pending))
+            self.server.deliver(self, read_frames(self.decoder, data[start : start + READ_SLICE]))
 
     def seated(self) -> None:
         """Welcomed at a seat: a player's frame limit and decode budget from now on."""

@@ -41,6 +41,8 @@ MAX_DEPTH = 8
 """Deepest nesting of arrays and maps in a frame (a seat view needs 5)."""
 MAX_NAME = 24
 """Longest display or table name, in characters."""
+MAX_ID = 2**53 - 1
+"""Largest action id (in size): every JavaScript number up to it is an exact integer."""
 STRING_LIMITS = {"name": MAX_NAME, "token": 64, "table_id": 64, "password": 128, "card": 2}
 
 
@@ -355,6 +357,8 @@ def _check_value(name: str, value: Any, allowed: tuple[type, ...]) -> None:
     if not ok:
         wanted = " or ".join("nil" if t is type(None) else t.__name__ for t in allowed)
         raise ProtocolError("bad_message", f"field {name!r} must be {wanted}")
+    if name == "id" and kind is int and not -MAX_ID <= value <= MAX_ID:
+        raise ProtocolError("bad_message", "field 'id' must lie within -(2^53-1) to 2^53-1")
     limit = STRING_LIMITS.get(name)
     if kind is str and limit is not None and len(value) > limit:
         raise ProtocolError("bad_message", f"field {name!r} is longer than {limit} characters")
