@@ -88,6 +88,22 @@ class HostConfig:
     journal: bool = True
 
 
+def hello_decoder(limits: Limits, clock: Callable[[], float]) -> FrameDecoder:
+    """A new connection's decoder: a hello's frame limit and decode budget."""
+    budget = limits.hello_decode_budget
+    return FrameDecoder(
+        MAX_HELLO_FRAME,
+        max_container=MAX_CLIENT_CONTAINER,
+        budget=DecodeBudget(budget / 16, budget, clock),
+    )
+
+
+def seat_decoder(decoder: FrameDecoder, limits: Limits, clock: Callable[[], float]) -> None:
+    """Once a connection is welcomed (`Seated`): a player's frame limit and budget."""
+    decoder.max_frame = MAX_CLIENT_FRAME
+    decoder.budget = DecodeBudget(limits.decode_per_second, limits.decode_burst, clock)
+
+
 class Connection(asyncio.Protocol):
     """One client's socket, driven by the event loop's callbacks: bytes that arrive are
     decoded and handed to the server's referee at once (no reader task and no timer per
@@ -96,14 +112,7 @@ class Connection(asyncio.Protocol):
 
     def __init__(self, server: HostServer, conn_id: int) -> None:
         self.server, self.id = server, conn_id
-        limits = server.limits
-        clock = asyncio.get_running_loop().time
-        budget = limits.hello_decode_budget
-        self.decoder = FrameDecoder(
-            MAX_HELLO_FRAME,
-            max_container=MAX_CLIENT_CONTAINER,
-            budget=DecodeBudget(budget / 16, budget, clock),
-        )
+        self.decoder = hello_decoder(server.limits, asyncio.get_running_loop().time)
         self.transport: asyncio.Transport | None = None
         self.peer = "?:?"
         self.closed = False
@@ -129,10 +138,7 @@ class Connection(asyncio.Protocol):
 
     def seated(self) -> None:
         """Welcomed at a seat: a player's frame limit and decode budget from now on."""
-        limits = self.server.limits
-        self.decoder.max_frame = MAX_CLIENT_FRAME
-        clock = asyncio.get_running_loop().time
-        self.decoder.budget = DecodeBudget(limits.decode_per_second, limits.decode_burst, clock)
+        seat_decoder(self.decoder, self.server.limits, asyncio.get_running_loop().time)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True

@@ -25,9 +25,11 @@ from host.referee import (
     Opened,
     Pacing,
     Referee,
+    Seated,
     Send,
     read_frames,
 )
+from host.server import hello_decoder, seat_decoder
 from host.table import Table, TableOptions
 from host.tables import deck_source
 from pitchnet.protocol import (
@@ -78,7 +80,7 @@ class PairClient:
     """Each `Send` to it, as one write."""
     decoder: FrameDecoder = field(default_factory=FrameDecoder)
     host_decoder: FrameDecoder = field(default_factory=FrameDecoder)
-    """The referee side's decoder for this connection (what the adapter holds)."""
+    """The host side's decoder for this connection, made as the adapter makes it."""
     unanswered: list[float] = field(default_factory=list)
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
@@ -127,6 +129,7 @@ class RefereePair:
     def open(self, peer: str = "10.0.0.1:40000") -> PairClient:
         """A new connection (refused ones are in `refused_at_door`, and come back closed)."""
         client = PairClient(next(self._ids), peer)
+        client.host_decoder = hello_decoder(self.limits, self.clock)
         self.clients[client.conn] = client
         self._apply(self.referee.handle(client.conn, Opened(peer), self.now))
         return client
@@ -164,6 +167,9 @@ class RefereePair:
                 pending, client.unanswered = client.unanswered, []
                 self.send(client, *(Pong(t=t) for t in pending))
 
+    def clock(self) -> float:
+        return self.now
+
     # ---- time --------------------------------------------------------------------------------
 
     def advance(self, seconds: float) -> None:
@@ -186,7 +192,9 @@ class RefereePair:
                 self.changes.append((self.now, effect.events))
                 continue
             client = self.clients[effect.conn]
-            if isinstance(effect, Send):
+            if isinstance(effect, Seated):
+                seat_decoder(client.host_decoder, self.limits, self.clock)
+            elif isinstance(effect, Send):
                 assert client.closed is None, f"a frame after the close: {effect}"
                 client.writes.append(effect.data)
                 for payload in client.decoder.feed(effect.data):
