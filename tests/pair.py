@@ -27,6 +27,7 @@ from host.referee import (
     Referee,
     Seated,
     Send,
+    Think,
     read_frames,
 )
 from host.server import hello_decoder, seat_decoder
@@ -190,6 +191,10 @@ class RefereePair:
         for effect in effects:
             if isinstance(effect, Changed):
                 self.changes.append((self.now, effect.events))
+                continue
+            if isinstance(effect, Think):  # the adapter decides in a worker; here, at once
+                decision = effect.turn.bot.decide(effect.turn.view)
+                self._apply(self.referee.thought(effect.turn, decision, self.now))
                 continue
             client = self.clients[effect.conn]
             if isinstance(effect, Seated):
