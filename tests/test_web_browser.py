@@ -227,3 +227,32 @@ async def test_an_idle_session_is_ended_and_says_so() -> None:
         text = await page.locator("#notice-text").inner_text()
         assert "without a move" in text
         assert any(s.kind == "human" and s.name == "Ann" for s in host.table.seats)
+
+
+async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself() -> None:
+    async with web_table() as (host, web), browser() as chromium:
+        context = await chromium.new_context()
+        page = await context.new_page()
+        await join(page, web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
+        seat = seat_of(host, "Ann")
+        identity = await identity_of(context, web)
+        assert identity is not None
+        first = identity.session
+        cards = hand_of(host, seat)
+        await context.set_offline(True)
+        # Chromium's offline mode leaves an open websocket be: cut it as a dead Wi-Fi
+        # would, with no close frame (the page sees 1006 and cannot reach the host).
+        assert first is not None
+        transport = first.websocket._req.transport  # type: ignore[union-attr]
+        assert transport is not None
+        transport.abort()
+        await page.locator("body.-ended").wait_for(timeout=30_000)
+        assert "Reconnecting" in await page.locator("#notice-text").inner_text()
+        await context.set_offline(False)  # the page polls the host and reloads itself
+        await until_true(
+            lambda: identity.session not in (None, first) and seat_of(host, "Ann") == seat,
+            "back in the seat without a click",
+            timeout=60,
+        )
+        await until_true(lambda: shown_cards(identity) == cards, "the same cards on screen")
