@@ -35,7 +35,7 @@ from pitchnet.protocol import (
 )
 from pitchnet.rules import Action, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
-from pitchnet.text import display_name
+from pitchnet.text import display_name, player_name
 from pitchnet.views import SeatView, result_wire, seat_view, split_views
 
 TOKEN_BYTES = 24
@@ -173,7 +173,7 @@ class Table:
         seat = self._free_seat()
         if seat is None or self.state != "lobby":
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
-        name = self._unique(display_name(hello.name, f"Player {seat + 1}"), seat)
+        name = self._unique(player_name(hello.name, f"Player {seat + 1}"), seat)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self.journal.record({"op": "join", "seat": seat, "name": name, "token": token})
         self._seat_human(seat, name, token, connected=True)
@@ -398,6 +398,12 @@ class Table:
 
     def _replay_one(self, entry: dict[str, Any]) -> None:
         op = entry["op"]
+        seat = entry.get("seat")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.seats)):
+            raise ValueError(f"journal entry names seat {seat!r}, not one of this table's")
+        if op == "join" and type(entry.get("name")) is str:
+            name = player_name(entry["name"], f"Player {seat + 1}")  # cleaned again
+            entry = {**entry, "name": name}
         if op == "bot":
             self._seat_bot(entry["seat"])
         elif op == "join":

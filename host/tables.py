@@ -81,7 +81,7 @@ def resume_table(table_id: str, state_dir: Path | None) -> tuple[Table, SqliteJo
         options = TableOptions(**_options(store.meta("options")))
         table = Table(
             str(store.meta("table_id")),
-            str(store.meta("name")),
+            display_name(store.meta("name", ""), random.choice(FRIENDLY_NAMES)),
             options,
             deal_deck=deck_source(store.meta("seed")),
             journal=store,

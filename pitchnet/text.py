@@ -2,25 +2,68 @@
 
 Anything that crossed the network (a player's name, a TXT record, an error
 sentence) passes through `printable` before it is stored or drawn. Control, format,
-private-use and unassigned characters (Unicode category C: ESC, BEL, bidi overrides)
-are dropped and runs of white space (tabs and newlines included) become one space,
-so such text cannot move a terminal's cursor, recolour it or reorder a line.
+private-use and unassigned characters (Unicode category C: ESC, BEL, bidi overrides,
+zero-width characters) are dropped, and so are the characters that draw nothing
+although Unicode calls them letters or symbols (the Hangul fillers such as U+3164,
+the braille blank...); every kind of space (tabs, newlines, U+3000...) becomes one
+plain space; combining marks with nothing before them to mark are dropped. Such text
+cannot move a terminal's cursor, recolour it, reorder a line or be invisible.
+
+`player_name` adds what a person may not call themselves: the words the host and the
+client use for seats that are not a person's (bots, stand-ins, empty seats).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from pitchnet.protocol import MAX_NAME
+
+INVISIBLE = frozenset(
+    "\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\u034f\u180e\u2028\u2029"
+    "\u061c\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
+)
+"""Characters that draw nothing whatever their category: Hangul fillers (U+115F, U+1160,
+U+3164, U+FFA0), Khmer inherent vowels, the braille blank, the combining grapheme
+joiner, the Mongolian vowel separator, and zero-width characters (also category Cf)."""
+
+RESERVED = re.compile(
+    r"^\W*bots?\b|\(\s*bot\s*\)|\(\s*you\s*\)|waiting for|empty\s*seat|^\W*empty\W*$",
+    re.IGNORECASE,
+)
+"""Wordings that only the host and the client may put on a seat: "Bot 1", "Ann (bot)",
+"(you)", "waiting for a player...", "empty seat"."""
 
 
 def printable(value: object, limit: int | None = None) -> str:
     """The printable part of `value`, single-spaced, at most `limit` characters."""
     text = value if isinstance(value, str) else str(value)
-    kept = "".join(ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    return " ".join(kept.split())[:limit].strip()
+    kept: list[str] = []
+    for ch in text:
+        if ch in INVISIBLE:
+            continue
+        category = unicodedata.category(ch)
+        if ch.isspace() or category[0] == "Z":
+            kept.append(" ")
+        elif category[0] == "C":
+            continue
+        elif category[0] == "M" and (not kept or kept[-1] == " "):
+            continue  # a mark with no base would draw on whatever is beside it
+        else:
+            kept.append(ch)
+    return " ".join("".join(kept).split())[:limit].strip()
 
 
 def display_name(raw: object, fallback: str) -> str:
     """A display name: printable, at most MAX_NAME characters, never empty."""
     return printable(raw, MAX_NAME) or fallback
+
+
+def player_name(raw: object, fallback: str) -> str:
+    """A name a person asked for: as `display_name`, and `fallback` if it is empty or
+    uses a wording reserved for seats that are not a person's."""
+    name = printable(raw, MAX_NAME)
+    if not name or RESERVED.search(name):
+        return fallback
+    return name

@@ -60,9 +60,9 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
         mine = seat == game.seat
         turn = view.turn == seat
         marker = Text(">" if game.ascii_only else "▶", style="bold yellow") if turn else Text("")
+        # The viewer's own row is marked by its own column ("you" where the others show
+        # their presence), never by text after the name: a name could copy that text.
         name = plain(game.name(seat), style="bold" if turn else "")
-        if mine:
-            name.append(" (you)", style="italic")
         if view.partnership:
             name = Text(f"{'AB'[seat % 2]} ", style="dim").append_text(name)
         marks = Text("D" if view.dealer == seat else " ", style="cyan")
@@ -87,20 +87,26 @@ def lobby_table(game: GameState) -> Table:
     grid = Table(box=None, padding=(0, 2, 0, 0), expand=False, show_edge=False)
     grid.add_column("Seat", justify="right")
     grid.add_column("Player", min_width=16, max_width=26, no_wrap=True, overflow="ellipsis")
+    grid.add_column("", width=1, no_wrap=True)
     grid.add_column("")
     table = game.table
     if table is None:
         return grid
     for seat, info in enumerate(table.seats):
+        # Marks live in columns of their own, never in the name's: a name may copy any
+        # text ("Victim (you) ★") but not the layout. The host refuses the wordings
+        # below as names (pitchnet/text.py, `player_name`).
+        starter = Text("")
         if info.kind == "empty":
             name = Text("waiting for a player...", style="dim")
         else:
             name = plain(game.name(seat))
-            if seat == game.seat:
-                name.append(" (you)", style="italic")
             if seat == table.starter:
-                name.append(" *" if game.ascii_only else " ★", style="yellow")
-        grid.add_row(str(seat + 1), name, presence(info))
+                starter = Text("*" if game.ascii_only else "★", style="yellow")
+        mine = seat == game.seat and info.kind != "empty"
+        grid.add_row(
+            str(seat + 1), name, starter, Text("you", style="italic") if mine else presence(info)
+        )
     return grid
 
 
