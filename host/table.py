@@ -401,7 +401,7 @@ class Table:
         seat = entry.get("seat")
         if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.seats)):
             raise ValueError(f"journal entry names seat {seat!r}, not one of this table's")
-        if op == "join" and type(entry.get("name")) is str:
+        if op == "join" and type(entry.get("name")) is str and seat is not None:
             name = player_name(entry["name"], f"Player {seat + 1}")  # cleaned again
             entry = {**entry, "name": name}
         if op == "bot":
