@@ -9,6 +9,8 @@ the seat tokens, so it stays on the host: it is created readable by its owner on
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import sqlite3
@@ -26,6 +28,21 @@ _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 
 class JournalError(Exception):
     """A journal that cannot be used: missing, corrupt, or written by a newer pitchnet."""
+
+
+class JournalWriteError(JournalError):
+    """A write failed (a full disk, a file gone read-only): nothing of it was written."""
+
+
+CHECKPOINT_EVERY = 256
+"""Commits between WAL checkpoints (one is also made after every deal and on close), so
+the main file holds the game and the `-wal` file only its last few changes."""
+
+
+def chain_link(previous: str, text: str) -> str:
+    """The checksum chain: each entry's link covers its text and every entry before it,
+    so a changed, dropped or reordered entry breaks every link from there on."""
+    return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()[:32]
 
 
 def tables_dir(base: Path | None = None) -> Path:
@@ -61,6 +78,14 @@ class SqliteJournal:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
+        self.damage: str | None = None
+        """Set on opening if entries were found lost or damaged: a sentence for the
+        operator (`entries` then returns only what is intact)."""
+        self._chain = ""
+        self._last_seq = 0
+        self._intact_until: int | None = None
+        self._commits = 0
+        self._mark = path.with_name(path.name + ".mark")
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if create:
@@ -73,6 +98,7 @@ class SqliteJournal:
             if create:
                 self._create()
             self._check()
+            self._verify()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{path} is not a pitchnet journal ({exc})") from None
 
@@ -83,7 +109,8 @@ class SqliteJournal:
             CREATE TABLE IF NOT EXISTS entries (
                 seq INTEGER PRIMARY KEY,  -- rising: entries are only ever appended
                 at REAL NOT NULL,
-                entry TEXT NOT NULL
+                entry TEXT NOT NULL,
+                chain TEXT  -- chain_link(previous entry's link, entry)
             );
             """
         )
@@ -107,18 +134,120 @@ class SqliteJournal:
                 f"this one reads up to {SCHEMA_VERSION}); upgrade pitchnet to resume it"
             )
 
+    def _verify(self) -> None:
+        """Follow the checksum chain and compare its end with the mark file (written
+        beside the journal after every commit). A broken link means damaged entries: what
+        is before it is intact. A mark further on than the journal means the journal
+        lost its last entries (a damaged or cut `-wal` file makes SQLite roll back to
+        the last commit it can read, silently)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(entries)")}
+        if "chain" not in columns:  # written before the chain existed
+            self.db.execute("ALTER TABLE entries ADD COLUMN chain TEXT")
+        link, last = "", 0
+        rows = self.db.execute("SELECT seq, entry, chain FROM entries ORDER BY seq")
+        for seq, text, stored in rows:
+            expected = chain_link(link, text)
+            if stored is not None and stored != expected:
+                self._intact_until = seq
+                self.damage = (
+                    f"the journal's entry {seq} and those after it are damaged; the table "
+                    f"resumes from the {last} entries before it"
+                )
+                break
+            link, last = expected, seq
+        self._chain, self._last_seq = link, last
+        mark = self._read_mark()
+        if mark is not None and self.damage is None:
+            mark_seq, mark_link = mark
+            if mark_seq > last:
+                self.damage = (
+                    f"the journal lost its last {mark_seq - last} entries (it ends at entry "
+                    f"{last}, its mark says {mark_seq} were written); the table resumes "
+                    "from what is left"
+                )
+            elif mark_seq == last and mark_link != link:
+                self.damage = "the journal's last entries differ from what was written"
+
+    def _read_mark(self) -> tuple[int, str] | None:
+        try:
+            words = self._mark.read_text("ascii").split()
+            return int(words[0]), words[1]
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def cut_damage(self) -> None:
+        """Resume from what is intact: keep a copy of the journal as it is, then drop the
+        entries from the first damaged one on, so new entries chain on from the intact
+        ones (the next resume would otherwise stop at the same damage)."""
+        if self._intact_until is not None:
+            copy = self.path.with_name(f"{self.path.stem}.damaged-{int(time.time())}.sqlite")
+            self.db.execute("VACUUM INTO ?", (str(copy),))
+            os.chmod(copy, 0o600)
+            self.db.execute("DELETE FROM entries WHERE seq >= ?", (self._intact_until,))
+            self._intact_until = None
+        self._write_mark()
+
     # ---- writing -----------------------------------------------------------------------------
 
     def record(self, entry: dict[str, Any]) -> None:
-        """Append one entry, committed when this returns (it runs before every broadcast,
-        so it is kept to one statement on one small page)."""
-        self.db.execute(
-            "INSERT INTO entries (at, entry) VALUES (?, ?)", (time.time(), _ENCODE(entry))
-        )
+        self.record_all([entry])
+
+    def record_all(self, entries: list[dict[str, Any]]) -> None:
+        """Append one change's entries as ONE transaction, committed when this returns:
+        all of them or, if the write fails, none (JournalWriteError)."""
+        now, link, seq = time.time(), self._chain, self._last_seq
+        rows = []
+        for entry in entries:
+            text = _ENCODE(entry)
+            link = chain_link(link, text)
+            seq += 1
+            rows.append((seq, now, text, link))
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(
+                    "INSERT INTO entries (seq, at, entry, chain) VALUES (?, ?, ?, ?)", rows
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:  # SQLite rolls back by itself on a full disk
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise JournalWriteError(f"cannot write {self.path.name}: {exc}") from None
+        self._chain, self._last_seq = link, seq
+        self._commits += 1
+        self._write_mark()
+        if self._commits % CHECKPOINT_EVERY == 0 or any(e.get("op") == "deal" for e in entries):
+            self.checkpoint()
+
+    def _write_mark(self) -> None:
+        """The mark: how far the journal got, in a file of its own (not fsynced: it is
+        as durable as the journal's own commits with synchronous=NORMAL)."""
+        text = f"{self._last_seq} {self._chain}\n".encode()
+        try:
+            fd = os.open(self._mark, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                os.pwrite(fd, text.ljust(64), 0)
+            finally:
+                os.close(fd)
+        except OSError:
+            pass  # without a mark, loss is found by the chain and the clients only
+
+    def checkpoint(self) -> None:
+        """Move what the WAL holds into the main file (PASSIVE: never waits)."""
+        with contextlib.suppress(sqlite3.Error):  # tried again at the next deal, and on close
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def set_meta(self, **values: Any) -> None:
-        for key, value in values.items():
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+        try:
+            for key, value in values.items():
+                self.db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value))
+                )
+        except sqlite3.Error as exc:
+            raise JournalWriteError(f"cannot write {self.path.name}: {exc}") from None
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -135,7 +264,9 @@ class SqliteJournal:
         """Every entry in order. Raises JournalError if any entry is unreadable, so a
         damaged journal is refused whole rather than half-loaded."""
         result = []
-        for seq, text in self.db.execute("SELECT seq, entry FROM entries ORDER BY seq"):
+        query = "SELECT seq, entry FROM entries WHERE seq < ? ORDER BY seq"
+        until = self._intact_until if self._intact_until is not None else 2**62
+        for seq, text in self.db.execute(query, (until,)):
             try:
                 entry = json.loads(text)
             except ValueError:
@@ -146,6 +277,8 @@ class SqliteJournal:
         return result
 
     def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
         if self._lock is not None:
             self._lock.close()  # closing the file releases the lock

@@ -67,6 +67,8 @@ HEARTBEAT = 1.0
 """Seconds between the host's pings; a peer silent for `Limits.dead_after` is gone."""
 
 SLOW_DOWN = "Too many messages; slow down."
+JOURNAL_RETRY = 1.0
+"""Seconds between retries of the host's own changes while its journal cannot write."""
 INFINITY = float("inf")
 
 
@@ -251,6 +253,11 @@ class Referee:
         self.thinking: BotTurn | None = None
         """The bot turn handed out in a `Think`, until its decision comes back."""
         self.shut = False
+        self.journal_down: float | None = None
+        """Since when the journal has failed to write (None: it writes)."""
+        self.retry_at: float | None = None
+        self._now = 0.0
+        self._writes_when_down = 0
         self.arrivals = Arrivals(self.limits.connects_per_second, self.limits.connect_burst)
         self.refusals = RefusalLog()
         """Refused connections, logged one line per address per interval."""
@@ -271,6 +278,7 @@ class Referee:
 
     def handle(self, conn: int, event: Event, now: float) -> list[Effect]:
         """One thing that happened to connection `conn` at time `now`."""
+        self._now = now
         if type(event) is Received:
             peer = self.peers.get(conn)
             if peer is not None and peer.phase is not Phase.CLOSING:
@@ -283,6 +291,7 @@ class Referee:
 
     def wake(self, now: float) -> list[Effect]:
         """Do whatever has come due by `now`."""
+        self._now = now
         limits = self.limits
         for peer in list(self.peers.values()):
             if peer.phase is Phase.CLOSING:
@@ -314,6 +323,9 @@ class Referee:
                 if self._guarded(self.table.substitute_absent, seat):
                     log.info("seat %d is away past the grace period; a bot plays it", seat)
                     self._broadcast(now)
+        if self.retry_at is not None and self.retry_at <= now:
+            self.retry_at = None
+            self._retry(now)
         if self.bot_at is not None and self.bot_at <= now:
             self.bot_at = None
             turn = None if self.shut else self.table.bot_turn()
@@ -372,6 +384,8 @@ class Referee:
     def _earliest(self) -> float:
         limits = self.limits
         times = [*self.grace_until.values()]
+        if self.retry_at is not None:
+            times.append(self.retry_at)
         if self.bot_at is not None:
             times.append(self.bot_at)
         for peer in self.peers.values():
@@ -450,7 +464,7 @@ class Referee:
             try:
                 self._receive_one(peer, item, now)
             except JournalError as exc:
-                log.error("journal write failed: %s", exc)
+                self._journal_failed(exc, now)
                 self._refuse(peer, "journal", "The host cannot record the game right now.", now)
             except Exception:
                 log.exception("unexpected error on %s", peer.label)
@@ -522,6 +536,8 @@ class Referee:
             last_id=table.seats[seat].last_id,
         )
         self._send(peer, welcome)
+        if table.loss is not None:  # resumed from a journal that had lost entries
+            self._send(peer, ErrorMsg(code="journal_loss", message=table.loss))
         self._broadcast(now)
 
     def _act(self, peer: Peer, message: Message, action_id: int | None, now: float) -> None:
@@ -542,7 +558,7 @@ class Referee:
             self._strike(peer, exc.code, exc.message, now, action_id)
             return
         except JournalError as exc:
-            log.error("journal write failed: %s", exc)
+            self._journal_failed(exc, now)
             self._error(peer, "journal", "The host could not record that; try again.", action_id)
             return
         ack = Ack(id=action_id, duplicate=not applied).encode() if action_id is not None else b""
@@ -612,12 +628,34 @@ class Referee:
 
     def _guarded(self, change: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a table change the host itself started; a journal failure is logged and
-        the change skipped (it is retried on the next trigger), never raised."""
+        the change skipped (the table rolled it back; it is retried every
+        `JOURNAL_RETRY` seconds until the journal writes again), never raised."""
         try:
             return change(*args, **kwargs)
         except JournalError as exc:
-            log.error("journal write failed: %s", exc)
+            self._journal_failed(exc, self._now)
             return None
+
+    def _journal_failed(self, exc: JournalError, now: float) -> None:
+        """One log line when the journal stops writing (not one per refused move), and a
+        retry of what the host does on its own (bots, freeing seats left in the lobby)."""
+        if self.journal_down is None:
+            log.error(
+                "journal write failed: %s; the table takes no moves until it can write again",
+                exc,
+            )
+            self.journal_down = now
+            self._writes_when_down = self.table.writes
+        if self.retry_at is None:
+            self.retry_at = now + JOURNAL_RETRY
+
+    def _retry(self, now: float) -> None:
+        """The journal failed: try again what the host does on its own."""
+        table = self.table
+        if self._guarded(table.free_absent_in_lobby):
+            self._broadcast(now)
+        if self.bot_at is None and table.bot_to_act() is not None:
+            self.bot_at = now
 
     # ---- after every change ------------------------------------------------------------------
 
@@ -630,6 +668,9 @@ class Referee:
                 out.append(Send(lead[0].id, lead[1]))
             return
         table = self.table
+        if self.journal_down is not None and table.writes > self._writes_when_down:
+            log.warning("the journal writes again (it failed for %.0f s)", now - self.journal_down)
+            self.journal_down = None
         events = table.take_events()
         after_trick = dealt_or_won = False
         for event in events:

@@ -8,6 +8,7 @@ plain: validate, journal, apply, then broadcast.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import secrets
 import time
@@ -43,14 +44,62 @@ TOKEN_BYTES = 24
 
 
 class Journal(Protocol):
-    """Where accepted actions are written before anyone hears of them (host/journal.py)."""
+    """Where accepted actions are written before anyone hears of them (host/journal.py).
+    `record_all` writes one change's entries as ONE transaction: all or none. It raises
+    `JournalError` if it cannot (and then wrote none); `entries` reads what is written."""
 
-    def record(self, entry: dict[str, Any]) -> None: ...
+    def record_all(self, entries: list[dict[str, Any]]) -> None: ...
+
+    def entries(self) -> list[dict[str, Any]]: ...
 
 
 class NoJournal:
-    def record(self, entry: dict[str, Any]) -> None:
+    """A table that keeps no journal (tests, `--no-journal`): it remembers the entries
+    in memory, so a change can still be rolled back the same way."""
+
+    def __init__(self) -> None:
+        self._entries: list[dict[str, Any]] = []
+
+    def record_all(self, entries: list[dict[str, Any]]) -> None:
+        self._entries.extend(entries)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return list(self._entries)
+
+
+class _Discard(NoJournal):
+    """What a replay writes to: nothing (the entries are already in the journal)."""
+
+    def record_all(self, entries: list[dict[str, Any]]) -> None:
         pass
+
+
+def one_change(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A public change of the table: every entry it records is written in one journal
+    transaction when it returns. If that write fails, or the change raises after it
+    recorded something, the table is put back exactly as it was before (rebuilt from
+    the journal's entries) and the error is raised: nothing is half-applied."""
+
+    @functools.wraps(method)
+    def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
+        if self._pending is not None:  # inside another change: part of it
+            return method(self, *args, **kwargs)
+        self._pending, self._before = [], None
+        try:
+            result = method(self, *args, **kwargs)
+            pending = self._pending
+            if pending:
+                self.journal.record_all(pending)
+                self.writes += 1
+        except BaseException:
+            if self._before is not None:
+                self._roll_back()
+            raise
+        finally:
+            self._pending, self._before = None, None
+        return result
+
+    return wrapper
 
 
 @dataclass
@@ -124,10 +173,63 @@ class Table:
         self.matches_started = 0
         self._bots: dict[int, Bot] = {}
         self._replaying = False
+        self.writes = 0
+        """Changes written to the journal (each one transaction)."""
+        self.loss: str | None = None
+        """Set when the table was resumed from a journal that had lost or damaged entries:
+        the sentence its players are told (host/tables.py)."""
+        self._start_pending = False
+        """A replayed `start` whose bots and match are not (yet) in the journal."""
+        self._pending: list[dict[str, Any]] | None = None
+        """The entries of the change under way (None: no change under way)."""
+        self._before: tuple[int, list[tuple[Any, ...]]] | None = None
+        """What a roll-back needs that the journal does not hold: how many events there
+        were, and each seat's presence, when the change under way recorded its first
+        entry (nothing is changed before a change's first entry is recorded)."""
         self._wire_key: tuple[Any, ...] = ()
         self._wire: dict[str, Any] = {}
-        for seat in range(min(options.bots, options.players) if seat_bots else 0):
+        if seat_bots:
+            self._seat_first_bots(min(options.bots, options.players))
+
+    @one_change
+    def _seat_first_bots(self, count: int) -> None:
+        for seat in range(count):
             self._seat_bot(seat)  # the seats are all empty yet: bots take the first ones
+
+    # ---- the journal: one change, one transaction ----------------------------------------
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        """Journal `entry` as part of the change under way (written when it ends)."""
+        if self._pending is None:
+            raise RuntimeError("a table change must be made inside a one_change method")
+        if self._before is None:
+            presence = [
+                (s.kind, s.token, s.connected, s.substitute, s.away_since) for s in self.seats
+            ]
+            self._before = (len(self.events), presence)
+        self._pending.append(entry)
+
+    def _roll_back(self) -> None:
+        """Put the table back as the journal has it, keeping what the journal does not
+        hold (who is connected, who is stood in for) as it was before the change."""
+        assert self._before is not None
+        events, presence = self._before
+        kept_events = self.events[:events]
+        self._reset()
+        self._replay_all(self.journal.entries())
+        for seat, (kind, token, connected, substitute, away_since) in zip(
+            self.seats, presence, strict=True
+        ):
+            if seat.kind == kind == "human" and seat.token == token:
+                seat.connected, seat.substitute, seat.away_since = connected, substitute, away_since
+        self.events = kept_events
+
+    def _reset(self) -> None:
+        self.seats = [Seat() for _ in range(self.options.players)]
+        self.match = None
+        self.state = "lobby"
+        self.matches_started = 0
+        self._start_pending = False
 
     # ---- seats ----------------------------------------------------------------------------
 
@@ -142,7 +244,7 @@ class Table:
 
     def _seat_bot(self, seat: int) -> None:
         name = f"Bot {sum(s.kind == 'bot' for s in self.seats) + 1}"
-        self.journal.record({"op": "bot", "seat": seat, "name": name})  # for `history`
+        self._record({"op": "bot", "seat": seat, "name": name})  # for `history`
         self.seats[seat] = Seat(name=name, kind="bot", connected=True, ready=True)
 
     def _unique(self, name: str, seat: int) -> str:
@@ -153,6 +255,7 @@ class Table:
             candidate, n = name[: MAX_NAME - len(suffix)] + suffix, n + 1
         return candidate
 
+    @one_change
     def join(self, hello: Hello) -> int:
         """Seat the sender of `hello` (a new seat, or its own back with a token).
         Raises ProtocolError (fatal) when it may not sit."""
@@ -175,7 +278,7 @@ class Table:
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
         name = self._unique(player_name(hello.name, f"Player {seat + 1}"), seat)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.journal.record({"op": "join", "seat": seat, "name": name, "token": token})
+        self._record({"op": "join", "seat": seat, "name": name, "token": token})
         self._seat_human(seat, name, token, connected=True)
         if self._free_seat() is None:
             self._start_match()
@@ -199,6 +302,7 @@ class Table:
     def token_of(self, seat: int) -> str:
         return self.seats[seat].token
 
+    @one_change
     def disconnected(self, seat: int) -> None:
         s = self.seats[seat]
         if s.kind != "human" or not s.connected:
@@ -206,10 +310,25 @@ class Table:
         s.connected, s.away_since = False, self.clock()
         self._event(kind="disconnected", seat=seat)
         if self.state == "lobby":
-            self.journal.record({"op": "leave", "seat": seat})
+            self._record({"op": "leave", "seat": seat})
             self.seats[seat] = Seat()
             self._event(kind="leave", seat=seat)
         self._advance_if_all_ready()
+
+    @one_change
+    def free_absent_in_lobby(self) -> bool:
+        """Free the lobby seats of humans who are gone (their `leave` could not be written
+        when they went: the journal was failing). True if any was freed."""
+        if self.state != "lobby":
+            return False
+        freed = False
+        for seat, s in enumerate(self.seats):
+            if s.kind == "human" and not s.connected:
+                self._record({"op": "leave", "seat": seat})
+                self.seats[seat] = Seat()
+                self._event(kind="leave", seat=seat)
+                freed = True
+        return freed
 
     def substitute_absent(self, seat: int) -> bool:
         """After the grace period a bot plays for an absent human; returns True if it did."""
@@ -222,6 +341,7 @@ class Table:
 
     # ---- actions ---------------------------------------------------------------------------
 
+    @one_change
     def handle(self, seat: int, msg: Message) -> bool:
         """Apply one client message from `seat`. Returns False if it was a duplicate
         (an id already applied). Raises RulesError or ProtocolError, changing nothing."""
@@ -265,20 +385,24 @@ class Table:
             raise ProtocolError("not_in_lobby", "The match has already started.")
         if seat != self.starter:
             raise ProtocolError("not_starter", "Only the first player to sit can start early.")
-        self.journal.record({"op": "start", "seat": seat, "id": action_id})
+        self._record({"op": "start", "seat": seat, "id": action_id})
         self._applied(seat, action_id)
+        self._fill_with_bots()
+        self._start_match()
+        self._deal()
+
+    def _fill_with_bots(self) -> None:
         for index, s in enumerate(self.seats):
             if s.kind == "empty":
                 self._seat_bot(index)
                 self._event(kind="join", seat=index, name=self.seats[index].name)
-        self._start_match()
-        self._deal()
 
     def _start_match(self, dealer: int | None = None) -> None:
         """A new match at this table; the first dealer moves round from match to match."""
         if dealer is None:
             dealer = self.matches_started % self.settings.players
-        self.journal.record({"op": "match", "dealer": dealer})
+        self._record({"op": "match", "dealer": dealer})
+        self._start_pending = False
         self.match = Match(self.settings, dealer=dealer)
         self.matches_started += 1
         self.state = "playing"
@@ -290,7 +414,7 @@ class Table:
         else:
             deck = [Card.parse(text) for text in deck_text]
         dealer = self.match.dealer if self.match.hand is None else self.match.dealer + 1
-        self.journal.record(
+        self._record(
             {
                 "op": "deal",
                 "hand": self.match.hand_number + 1,
@@ -311,7 +435,7 @@ class Table:
             self.match.check_bid(seat, value)
         else:
             self.match.check_play(seat, value)
-        self.journal.record(
+        self._record(
             {
                 "op": kind,
                 "seat": seat,
@@ -342,7 +466,7 @@ class Table:
     def _ready(self, seat: int, action_id: int | None) -> None:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             raise ProtocolError("not_now", "There is nothing to be ready for yet.")
-        self.journal.record({"op": "ready", "seat": seat, "id": action_id})
+        self._record({"op": "ready", "seat": seat, "id": action_id})
         self._applied(seat, action_id)
         self.seats[seat].ready = True
         self._event(kind="ready", seat=seat)
@@ -367,7 +491,7 @@ class Table:
 
     def _leave(self, seat: int) -> None:
         s = self.seats[seat]
-        self.journal.record({"op": "leave", "seat": seat})
+        self._record({"op": "leave", "seat": seat})
         if self.state == "lobby":
             self.seats[seat] = Seat()
         else:
@@ -382,19 +506,53 @@ class Table:
         """Rebuild the table from its journal. Every player comes back disconnected and
         finds their seat (and its grace period) waiting. Raises ValueError (or RulesError)
         if an entry does not fit, so a damaged journal is refused, not half-loaded."""
-        self._replaying, journal, self.journal = True, self.journal, NoJournal()
+        self._replay_all(entries)
+        now = self.clock()
+        for seat in self.seats:
+            if seat.kind == "human":
+                seat.connected, seat.away_since = False, now
+        self.events.clear()
+
+    def _replay_all(self, entries: list[dict[str, Any]]) -> None:
+        saved = self._replaying, self.journal, self._pending, self._before
+        self._replaying, self.journal, self._pending, self._before = True, _Discard(), [], None
         try:
             for entry in entries:
                 self._replay_one(entry)
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"journal entry does not fit: {exc!r}") from None
         finally:
-            self._replaying, self.journal = False, journal
-        now = self.clock()
-        for seat in self.seats:
-            if seat.kind == "human":
-                seat.connected, seat.away_since = False, now
-        self.events.clear()
+            self._replaying, self.journal, self._pending, self._before = saved
+
+    @one_change
+    def settle(self) -> bool:
+        """After a resume: make the changes that the journal's last entries would have
+        triggered, had the host not stopped in between (a journal written before changes
+        were one transaction each can end between a `ready` and its `deal`, after the
+        last `join` without its `match`, or inside a `start`). True if it changed."""
+        if self.state == "lobby":
+            if self._start_pending:
+                self._fill_with_bots()
+                self._start_match()
+                self._deal()
+                return True
+            if self._free_seat() is None:
+                self._start_match()
+                self._deal()
+                return True
+            return False
+        match = self.match
+        if match is None or match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            return False
+        humans = [s for s in self.seats if s.kind == "human"]
+        if any(not s.ready for s in humans):
+            return False
+        if match.phase is Phase.MATCH_OVER:
+            if not humans:
+                return False
+            self._start_match()
+        self._deal()
+        return True
 
     def _replay_one(self, entry: dict[str, Any]) -> None:
         op = entry["op"]
@@ -410,6 +568,7 @@ class Table:
             self._seat_human(entry["seat"], entry["name"], entry["token"], connected=False)
         elif op == "start":
             self._applied(entry["seat"], entry.get("id"))
+            self._start_pending = self.state == "lobby"  # its bots and match follow
         elif op == "match":
             self._start_match(entry["dealer"])
         elif op == "deal":
@@ -451,6 +610,7 @@ class Table:
         view = seat_view(self.match, seat)
         return BotTurn(seat, self.match.hand_number, self.match.hand.step, view, bot)
 
+    @one_change
     def play_bot_turn(self, turn: BotTurn, action: Action) -> bool:
         """Apply a bot's decision for `turn`, if that turn is still the table's (a bot that
         thought off the loop may come back after its player has returned). Returns
@@ -470,6 +630,7 @@ class Table:
             and match.hand.step == turn.step
         )
 
+    @one_change
     def act_for_bot(self) -> bool:
         """Let the bot whose turn it is bid or play, deciding from its seat's view only.
         Returns False when no bot is due to act."""

@@ -7,6 +7,7 @@ deals, scores and advertises exactly as the one that crashed.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from host.table import Table, TableOptions
 from pitchnet.cards import Card, shuffled_deck
 from pitchnet.rules import RulesError
 from pitchnet.text import display_name
+
+log = logging.getLogger("pitchnet.host")
 
 FRIENDLY_NAMES = ("Kitchen Table", "Back Porch", "Card Room", "Parlour", "Den", "Attic Table")
 
@@ -88,6 +91,14 @@ def resume_table(table_id: str, state_dir: Path | None) -> tuple[Table, SqliteJo
             seat_bots=False,
         )
         table.replay(store.entries())
+        if store.damage is not None:
+            log.warning("table %s: %s", table.id, store.damage)
+            table.loss = (
+                "The host lost part of this game's record; the game goes on from the "
+                "last point it still holds."
+            )
+            store.cut_damage()
+        table.settle()  # what the last entries would have triggered, had the host not stopped
     except (TypeError, ValueError, RulesError) as exc:
         store.close()
         raise JournalError(f"{store.path} cannot be replayed: {exc}") from None

@@ -167,8 +167,8 @@ class RecordingJournal:
     def __init__(self) -> None:
         self.entries: list[dict[str, Any]] = []
 
-    def record(self, entry: dict[str, Any]) -> None:
-        self.entries.append(entry)
+    def record_all(self, entries: list[dict[str, Any]]) -> None:
+        self.entries.extend(entries)
 
 
 def seated_table(seed: int, players: int = 4, password: str | None = None) -> Table:

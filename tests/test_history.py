@@ -68,8 +68,8 @@ def test_bots_are_named_as_the_table_named_them() -> None:
         def __init__(self) -> None:
             self.entries: list[dict[str, Any]] = []
 
-        def record(self, entry: dict[str, Any]) -> None:
-            self.entries.append(entry)
+        def record_all(self, entries: list[dict[str, Any]]) -> None:
+            self.entries.extend(entries)
 
     journal = Recording()
     options = TableOptions(players=3, bots=2)

@@ -83,8 +83,8 @@ class RecordingJournal:
     def __init__(self) -> None:
         self.entries: list[dict[str, Any]] = []
 
-    def record(self, entry: dict[str, Any]) -> None:
-        self.entries.append(entry)
+    def record_all(self, entries: list[dict[str, Any]]) -> None:
+        self.entries.extend(entries)
 
 
 def _strings(value: Any) -> list[str]:
