@@ -149,3 +149,36 @@ class RefusalLog:
         if quiet:
             return f"{text} (and {quiet} more refused from {key} since the last line)"
         return text
+
+
+class Guesses:
+    """Password guessing, slowed per address: after `free` wrong passwords, each one
+    more doubles the time that address must wait before its next hello with a password
+    is even compared (from `first_wait` up to `max_wait` seconds). Other addresses are
+    not slowed, so the right password from another laptop always gets in at once; the
+    right password from this address clears its count."""
+
+    def __init__(
+        self, free: int = 3, first_wait: float = 1.0, max_wait: float = 300.0, size: int = 4096
+    ) -> None:
+        self.free, self.first_wait, self.max_wait, self.size = free, first_wait, max_wait, size
+        self._wrong: dict[str, tuple[int, float]] = {}
+        """Address -> (wrong passwords in a row, when it may try again)."""
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds `key` must still wait before a password of its is compared."""
+        _, until = self._wrong.get(key, (0, 0.0))
+        return max(0.0, until - now)
+
+    def wrong(self, key: str, now: float) -> None:
+        count = self._wrong.get(key, (0, 0.0))[0] + 1
+        over = count - self.free
+        until = now + min(self.max_wait, self.first_wait * 2 ** (over - 1)) if over > 0 else now
+        if key not in self._wrong and len(self._wrong) >= self.size:
+            self._wrong = {k: v for k, v in self._wrong.items() if v[1] > now}
+            while len(self._wrong) >= self.size:
+                del self._wrong[next(iter(self._wrong))]
+        self._wrong[key] = (count, until)
+
+    def right(self, key: str) -> None:
+        self._wrong.pop(key, None)

@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import Any
 
 from host.journal import JournalError
-from host.limits import Arrivals, Limits, RateLimiter, RefusalLog, address_key
+from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
 from host.table import BotTurn, Table
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
@@ -261,6 +261,8 @@ class Referee:
         self.arrivals = Arrivals(self.limits.connects_per_second, self.limits.connect_burst)
         self.refusals = RefusalLog()
         """Refused connections, logged one line per address per interval."""
+        self.guesses = Guesses()
+        """Wrong passwords per address: each one past the first few doubles the wait."""
         self._soonest = INFINITY
         """No later than the earliest deadline (see `_due`)."""
         self._out: list[Effect] = []
@@ -422,10 +424,26 @@ class Referee:
             refusal = "the host is shutting down"
         elif not self.arrivals.allow(address, now):
             refusal = "connecting too often"
-        elif len(self.peers) >= limits.max_connections:
-            refusal = "too many connections"
-        elif sum(p.address == address for p in self.peers.values()) >= limits.max_per_address:
-            refusal = f"too many connections from {address}"
+        else:
+            # At a cap, the connection that has waited longest without saying hello
+            # makes room (strangers cannot keep a returning player out), if there is one.
+            for mine in (False, True):
+                crowd = [p for p in self.peers.values() if not mine or p.address == address]
+                cap = limits.max_per_address if mine else limits.max_connections
+                what = f"too many connections from {address}" if mine else "too many connections"
+                if len(crowd) < cap:
+                    continue
+                waiting = [p for p in crowd if p.phase is Phase.HANDSHAKE]
+                if not waiting:
+                    refusal = what
+                    break
+                oldest = min(waiting, key=lambda p: p.opened)
+                text = f"cutting {oldest.label}: it said no hello, and {what}"
+                line = self.refusals.line(oldest.address, text, now)
+                if line is not None:
+                    log.warning("%s", line)
+                self._abort(oldest, "made room")
+                del self.peers[oldest.id]
         if refusal is not None:
             line = self.refusals.line(address, f"refusing {label}: {refusal}", now)
             if line is not None:
@@ -509,11 +527,26 @@ class Referee:
 
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
         table = self.table
+        guessing = not hello.token and table.options.password is not None
+        if guessing:
+            wait = self.guesses.wait(peer.address, now)
+            if wait > 0:  # the password is not even compared
+                self._refuse(
+                    peer,
+                    "rate_limited",
+                    f"Too many wrong passwords from your address; try again in {wait:.0f} s.",
+                    now,
+                )
+                return
         try:
             seat = table.join(hello)
         except ProtocolError as exc:
+            if exc.code == "bad_password":
+                self.guesses.wrong(peer.address, now)
             self._refuse(peer, exc.code, exc.message, now)
             return
+        if guessing:
+            self.guesses.right(peer.address)
         old = self.holders.get(seat)
         if old is not None and old is not peer:
             log.info("seat %d taken over by %s", seat, peer.label)

@@ -343,13 +343,15 @@ class Table:
 
     @one_change
     def handle(self, seat: int, msg: Message) -> bool:
-        """Apply one client message from `seat`. Returns False if it was a duplicate
-        (an id already applied). Raises RulesError or ProtocolError, changing nothing."""
+        """Apply one client message from `seat`. Returns False if nothing changed: a
+        duplicate (an id already applied), or a `start` or `ready` that has nothing left
+        to do (the match has started, the seat is ready already), which is then neither
+        journaled nor broadcast. Raises RulesError or ProtocolError, changing nothing."""
         action_id = getattr(msg, "id", None)
         if action_id is not None and action_id <= self.seats[seat].last_id:
             return False
         if isinstance(msg, Start):
-            self._start_requested(seat, action_id)
+            return self._start_requested(seat, action_id)
         elif isinstance(msg, BidMsg):
             self._check_turn(msg.hand, msg.step)
             self._apply(seat, "bid", msg.bid, action_id)
@@ -361,7 +363,7 @@ class Table:
             self._check_turn(msg.hand, msg.step)
             self._apply(seat, "play", card, action_id)
         elif isinstance(msg, Ready):
-            self._ready(seat, action_id)
+            return self._ready(seat, action_id)
         elif isinstance(msg, Leave):
             self._leave(seat)
         else:
@@ -380,9 +382,9 @@ class Table:
         if action_id is not None:
             self.seats[seat].last_id = action_id
 
-    def _start_requested(self, seat: int, action_id: int | None) -> None:
+    def _start_requested(self, seat: int, action_id: int | None) -> bool:
         if self.state != "lobby":
-            raise ProtocolError("not_in_lobby", "The match has already started.")
+            return False  # started already (a resent or repeated start): nothing to do
         if seat != self.starter:
             raise ProtocolError("not_starter", "Only the first player to sit can start early.")
         self._record({"op": "start", "seat": seat, "id": action_id})
@@ -390,6 +392,7 @@ class Table:
         self._fill_with_bots()
         self._start_match()
         self._deal()
+        return True
 
     def _fill_with_bots(self) -> None:
         for index, s in enumerate(self.seats):
@@ -463,14 +466,17 @@ class Table:
                 self.state = "over"
                 self._event(kind="match", winner=self.match.winner)
 
-    def _ready(self, seat: int, action_id: int | None) -> None:
+    def _ready(self, seat: int, action_id: int | None) -> bool:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             raise ProtocolError("not_now", "There is nothing to be ready for yet.")
+        if self.seats[seat].ready:
+            return False  # ready already: a repeat changes nothing, costs no journal entry
         self._record({"op": "ready", "seat": seat, "id": action_id})
         self._applied(seat, action_id)
         self.seats[seat].ready = True
         self._event(kind="ready", seat=seat)
         self._advance_if_all_ready()
+        return True
 
     def _advance_if_all_ready(self) -> None:
         """Deal on (or start a new match) once every human at the table is ready."""

@@ -48,6 +48,8 @@ from pitchnet.protocol import (
 from pitchnet.views import SeatView
 from tests.netclient import RawClient, play_as_bot, running_host, until_true
 
+PASSWORD = "kitchen"
+"""The table has a password, so the abuse can include guessing it."""
 SEED = 9
 """A seeded match of three hands (seat 0 is needed in hand 2, where it is taken over)."""
 LIMITS = Limits(
@@ -199,7 +201,7 @@ async def seat_four_bots(server: HostServer) -> tuple[list[RawClient], list[str]
     clients = [await open_client(server) for _ in range(4)]
     tokens = []
     for i, client in enumerate(clients):
-        welcome = await client.hello(f"Bot{i}")
+        welcome = await client.hello(f"Bot{i}", password=PASSWORD)
         assert welcome["seat"] == i
         tokens.append(welcome["token"])
     return clients, tokens
@@ -207,7 +209,7 @@ async def seat_four_bots(server: HostServer) -> tuple[list[RawClient], list[str]
 
 async def peaceful_match() -> Outcome:
     held = Held()
-    async with running_host(seed=SEED, players=4, limits=LIMITS) as server:
+    async with running_host(seed=SEED, players=4, limits=LIMITS, password=PASSWORD) as server:
         stop = asyncio.Event()
         watch = asyncio.create_task(sampler(server, held, stop))
         tracemalloc.reset_peak()
@@ -275,10 +277,12 @@ async def bad_hellos(server: HostServer, stale: str) -> list[tuple[str, str]]:
     cases: list[tuple[str, dict[str, Any]]] = [
         ("bad_token", {"token": "x" * 43}),
         ("bad_token", {"token": stale}),
-        ("table_full", {"token": ""}),  # an empty token asks for a fresh seat: none is free
+        # an empty token asks for a fresh seat: the password is right, but none is free
+        ("table_full", {"token": "", "password": PASSWORD}),
         ("wrong_table", {"table_id": "not-this-table"}),
         ("version", {"version": PROTOCOL_VERSION + 1}),
-        ("table_full", {}),
+        ("table_full", {"password": PASSWORD}),
+        ("bad_password", {}),
     ]
     seen = []
     for expected, extra in cases:
@@ -345,22 +349,54 @@ FLOOD = LIMITS.burst + 10 * LIMITS.max_strikes
 second of processing to refill that many, so the flood always outruns it."""
 
 
-async def saturate_address(server: HostServer) -> tuple[int, int]:
-    """Open connections from 127.0.0.1 until the host refuses one; return how many it
-    admitted and how many frames the refused one got (none: it is reset at once)."""
-    admitted: list[Abuser] = []
+EXTRA = 5
+"""Connections the saturation phase opens past the per-address cap."""
+
+
+async def saturate_address(
+    server: HostServer, full: asyncio.Event, back: asyncio.Event
+) -> tuple[int, list[bool]]:
+    """Open connections from 127.0.0.1 (the players' address) that never say hello,
+    EXTRA more than the cap lets the address hold: each one past the cap makes the
+    host cut the oldest of them (item 6). Then, with the address full of strangers,
+    let seat 0's rightful player reconnect (`full`), and hold on until it is back.
+    Returns the most the host held from here and, per connection opened, whether the
+    host cut it to make room (closed with no error frame: the others are refused at the
+    hello deadline, with `handshake`)."""
+    opened: list[Abuser] = []
+    most = 0
     try:
-        while True:
+        for _ in range(LIMITS.max_per_address - 3 + EXTRA):
             client = await Abuser.connect(server)
-            if await client.next_frame() is None:  # an admitted connection is pinged at once
-                frames = len(client.received)
-                await client.close()
-                return len(admitted), frames
-            admitted.append(client)
-            assert len(admitted) <= LIMITS.max_per_address, "the per-address cap never bit"
+            assert (await client.next_frame()) is not None  # admitted: pinged at once
+            opened.append(client)
+            most = max(most, len(server.anonymous))
+        full.set()
+        await back.wait()
+        most = max(most, len(server.anonymous))
+        cut = []
+        for client in opened:
+            while (await client.next_frame()) is not None:
+                pass
+            cut.append(not any(p["type"] == "error" for p in client.received))
+        return most, cut
     finally:
-        for client in admitted:
+        for client in opened:
             await client.close()
+
+
+async def guess_passwords(server: HostServer, password: str) -> list[str]:
+    """Wrong passwords from another address (127.0.0.3), one connection each: slowed
+    after the first few (item 7), answered `rate_limited` without being compared."""
+    codes = []
+    for n in range(8):
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", server.port, local_addr=("127.0.0.3", 0)
+        )
+        guesser = Abuser(reader, writer)
+        guesser.send(Hello(version=PROTOCOL_VERSION, name="Guesser", password=f"{password}{n}"))
+        codes.append((await guesser.refusal())["code"])
+    return codes
 
 
 # ---- the abused match ----------------------------------------------------------------------
@@ -369,7 +405,7 @@ async def saturate_address(server: HostServer) -> tuple[int, int]:
 async def abused_match() -> tuple[Outcome, dict[str, Any]]:
     held = Held()
     seen: dict[str, Any] = {}
-    async with running_host(seed=SEED, players=4, limits=LIMITS) as server:
+    async with running_host(seed=SEED, players=4, limits=LIMITS, password=PASSWORD) as server:
         stop = asyncio.Event()
         watch = asyncio.create_task(sampler(server, held, stop))
         tracemalloc.reset_peak()
@@ -387,6 +423,7 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
         server.on_broadcast.append(on_broadcast)
         on_broadcast([])
         abuse_done = asyncio.Event()
+        address_full, seat_zero_back = asyncio.Event(), asyncio.Event()
         rng = random.Random(SEED)
 
         async def seat_zero() -> SeatView:
@@ -395,11 +432,12 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
                 return await play_as_bot(first)
             seen["bye"] = [p.get("code") for p in first.received if p["type"] == "bye"]
             await first.close()
-            await abuse_done.wait()
+            await address_full.wait()  # back in while strangers fill the address
             again = await open_client(server)
             welcome = await again.hello("Bot0", token=tokens[0])
             assert welcome["seat"] == 0
             clients.append(again)
+            seat_zero_back.set()
             return await play_as_bot(again)
 
         async def abuse() -> None:
@@ -441,7 +479,8 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
                 "the abusers' connections to be gone",
             )
             seen["stalled_at"] = server.table.match.turn if server.table.match else None
-            seen["saturation"] = await saturate_address(server)
+            seen["guesses"] = await guess_passwords(server, PASSWORD)
+            seen["saturation"] = await saturate_address(server, address_full, seat_zero_back)
             await until_true(lambda: not server.anonymous, "the saturating connections to be gone")
             seen["abuse_growth"] = tracemalloc.get_traced_memory()[1] - start
             abuse_done.set()
@@ -505,9 +544,11 @@ async def test_a_match_under_abuse_ends_exactly_as_in_peace() -> None:
     assert LIMITS.burst - 10 <= thief_pongs <= FLOOD - LIMITS.max_strikes
     assert seen["bye"] == ["replaced"]  # the rightful bot was told, then came back
     assert seen["stalled_at"] == 0  # the match waited for seat 0 during the saturation
-    admitted, frames_to_refused = seen["saturation"]
-    assert admitted == LIMITS.max_per_address - 3  # three bots hold the other places
-    assert frames_to_refused == 0
+    most, cut = seen["saturation"]
+    assert most <= LIMITS.max_per_address - 3  # three bots hold the other places
+    assert cut == [True] * (EXTRA + 1) + [False] * (len(cut) - EXTRA - 1)  # oldest first
+    # (the EXTRA past the cap, and one more for seat 0's rightful player coming back)
+    assert seen["guesses"] == ["bad_password"] * 4 + ["rate_limited"] * 4
 
     # What the host holds stayed bounded, and went back to nothing.
     held = abused.held
@@ -691,22 +732,29 @@ async def test_a_seated_flood_is_rate_limited_then_struck_out_and_others_play_on
         await player.close()
 
 
-async def test_the_connection_caps_refuse_without_a_frame_and_free_up() -> None:
+async def test_at_the_connection_cap_the_oldest_stranger_makes_room_and_seats_are_kept() -> None:
+    """Item 6: at the cap a new connection is let in and the oldest one that has not
+    said hello is cut (with no frame); once every place is held by a seated player, a
+    new connection is reset at once, with no frame."""
     limits = Limits(max_connections=3, max_per_address=16)
-    async with running_host(players=2, limits=limits) as server:
+    async with running_host(players=4, limits=limits) as server:
         held = [await Abuser.connect(server) for _ in range(3)]
         for client in held:
             assert (await client.next_frame())["type"] == "ping"  # admitted: pinged at once
+        newcomer = await open_client(server)
+        assert (await newcomer.hello("New"))["type"] == "welcome"
+        assert await held[0].next_frame() is None  # the oldest stranger made room
+        assert [p["type"] for p in held[0].received] == ["ping"]
+        players = [newcomer]
+        for _ in range(2):  # the other strangers make room for two more players
+            player = await open_client(server)
+            assert (await player.hello("P"))["type"] == "welcome"
+            players.append(player)
         refused = await Abuser.connect(server)
         assert await refused.next_frame() is None
         assert refused.received == []
-        await held[0].close()
-        await until_true(lambda: len(server.anonymous) == 2, "a place to free up")
-        late = await open_client(server)
-        assert (await late.hello("Late"))["type"] == "welcome"
-        for client in (*held[1:], refused):
+        for client in (*held, refused, *players):
             await client.close()
-        await late.close()
 
 
 async def test_a_seated_connection_may_not_send_a_64_kib_frame() -> None:

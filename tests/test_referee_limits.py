@@ -1,4 +1,5 @@
-"""Referee rules against floods, by injected time (issue 11, items 2 and 6)."""
+"""Referee rules against floods, cheap repeats and password guessing, by injected time
+(issue 11, items 2, 6 and 7)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ import logging
 import pytest
 
 from host.limits import Limits
-from host.referee import Abort, Opened, Received, Referee, Seated
+from host.referee import Abort, Changed, Close, Closed, Opened, Received, Referee, Seated, Send
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
-from pitchnet.protocol import PROTOCOL_VERSION, Hello
+from pitchnet.protocol import PROTOCOL_VERSION, Ack, BidMsg, Hello, PlayMsg, Ready, Start
+from pitchnet.rules import Phase
+from pitchnet.views import seat_view
 
 
-def referee(**limits: float) -> Referee:
-    table = Table("t1", "Test", TableOptions(players=2), deal_deck=lambda key: shuffled_deck())
+def referee(bots: int = 0, **limits: float) -> Referee:
+    options = TableOptions(players=2, bots=bots)
+    table = Table("t1", "Test", options, deal_deck=lambda key: shuffled_deck())
     return Referee(table, Limits(**limits))  # type: ignore[arg-type]
 
 
@@ -59,3 +63,149 @@ def test_the_welcome_tells_the_adapter_the_connection_is_seated() -> None:
     ref.handle(1, Opened("10.0.0.1:1"), 0.0)
     effects = ref.handle(1, Received([Hello(version=PROTOCOL_VERSION, name="Ann")]), 0.1)
     assert [e for e in effects if isinstance(e, Seated)] == [Seated(1)]
+
+
+def seat_token(ref: Referee, conn: int, name: str, now: float, **hello: object) -> list[object]:
+    ref.handle(conn, Opened(f"10.0.1.{conn}:1"), now)
+    return ref.handle(conn, Received([Hello(version=PROTOCOL_VERSION, name=name, **hello)]), now)
+
+
+def test_a_returning_player_gets_in_past_a_full_house_of_strangers() -> None:
+    """Item 6: at the connection cap the oldest connection that has not said hello makes
+    room, so a seated player's reconnect always gets in."""
+    ref = referee(bots=1, max_connections=8, max_per_address=4, connect_burst=100)
+    seat_token(ref, 1, "Ann", 0.0)  # the table is full: the match is on
+    token = ref.table.seats[1].token  # seat 0 is the bot's
+    strangers = [100 + n for n in range(20)]
+    for n, conn in enumerate(strangers):  # 5 addresses, 4 each: the house fills, and churns
+        ref.handle(conn, Opened(f"10.0.9.{n % 5}:{conn}"), 0.1 + n / 100)
+    assert len(ref.peers) <= 8
+    ref.handle(1, Closed(), 1.0)  # Ann's Wi-Fi drops, and strangers take her place
+    ref.handle(200, Opened("10.0.9.4:200"), 1.05)
+    assert len(ref.peers) == 8
+    back = ref.handle(2, Opened("10.0.1.1:2"), 1.1)
+    assert not any(isinstance(e, Abort) and e.conn == 2 for e in back)
+    assert any(isinstance(e, Abort) for e in back)  # a stranger made room
+    ref.handle(2, Received([Hello(version=PROTOCOL_VERSION, name="Ann", token=token)]), 1.2)
+    assert ref.seated() == {1: 2}
+
+
+def test_the_same_address_cap_evicts_its_own_oldest_stranger_first() -> None:
+    ref = referee(max_per_address=2, connect_burst=100)
+    ref.handle(1, Opened("10.0.0.5:1"), 0.0)
+    ref.handle(2, Opened("10.0.0.5:2"), 0.1)
+    effects = ref.handle(3, Opened("10.0.0.5:3"), 0.2)
+    assert [e for e in effects if isinstance(e, Abort)] == [Abort(1, "made room")]
+    assert set(ref.peers) == {2, 3}
+
+
+def test_seated_connections_are_never_evicted_and_a_full_seated_house_refuses() -> None:
+    ref = referee(max_connections=2, connect_burst=100)
+    seat_token(ref, 1, "Ann", 0.0)
+    seat_token(ref, 2, "Ben", 0.0)
+    effects = ref.handle(3, Opened("10.0.2.1:3"), 0.5)
+    assert [e.conn for e in effects if isinstance(e, Abort)] == [3]
+    assert set(ref.seated().values()) == {1, 2}
+
+
+class Recording:
+    def __init__(self) -> None:
+        self.written: list[dict[str, object]] = []
+
+    def record_all(self, entries: list[dict[str, object]]) -> None:
+        self.written.extend(entries)
+
+    def entries(self) -> list[dict[str, object]]:
+        return list(self.written)
+
+
+def hand_over_with_two_humans() -> tuple[Referee, Recording]:
+    """Ann and Ben (conns 1 and 2) and a bot, the first hand played out."""
+    journal = Recording()
+    options = TableOptions(players=3, bots=1)
+    table = Table("t1", "Test", options, deal_deck=lambda k: shuffled_deck(), journal=journal)
+    ref = Referee(table, Limits())
+    seat_token(ref, 1, "Ann", 0.0)
+    seat_token(ref, 2, "Ben", 0.0)
+    match = table.match
+    assert match is not None
+    while match.phase is not Phase.HAND_OVER:
+        turn = match.turn
+        assert turn is not None
+        if table.seats[turn].kind == "bot":
+            table.act_for_bot()
+            continue
+        view = seat_view(match, turn)
+        next_id = table.seats[turn].last_id + 1
+        if view.legal_bids:
+            table.handle(turn, BidMsg(id=next_id, bid=view.legal_bids[0]))
+        else:
+            table.handle(turn, PlayMsg(id=next_id, card=str(view.legal_plays[0])))
+    table.take_events()
+    return ref, journal
+
+
+def test_a_repeated_ready_is_acked_but_neither_journaled_nor_broadcast() -> None:
+    """Item 7: a `ready` from a seat that is ready already changes nothing."""
+    ref, journal = hand_over_with_two_humans()
+    first = ref.handle(1, Received([Ready(id=100)]), 5.0)
+    assert any(isinstance(e, Changed) for e in first)
+    written = len(journal.written)
+    for n in range(1, 50):
+        again = ref.handle(1, Received([Ready(id=100 + n)]), 5.0 + n / 100)
+        assert not any(isinstance(e, Changed) for e in again)
+        assert [Ack(id=100 + n, duplicate=True).encode()] == [
+            e.data for e in again if isinstance(e, Send)
+        ]
+    assert len(journal.written) == written
+
+
+def test_a_repeated_start_once_the_match_is_on_is_acked_not_struck() -> None:
+    ref, journal = hand_over_with_two_humans()
+    written = len(journal.written)
+    effects = ref.handle(1, Received([Start(id=200), Start(id=201)]), 5.0)
+    sent = [e.data for e in effects if isinstance(e, Send)]
+    assert sent == [Ack(id=200, duplicate=True).encode(), Ack(id=201, duplicate=True).encode()]
+    assert len(journal.written) == written
+
+
+def test_password_guessing_is_slowed_per_address_but_not_the_right_password_elsewhere() -> None:
+    """Item 7: after 3 wrong passwords each one more doubles the wait; a hello with a
+    password from that address is refused unread until then; other addresses are not
+    slowed."""
+    options = TableOptions(players=4, password="s3cret")
+    table = Table("t1", "Test", options, deal_deck=lambda key: shuffled_deck())
+    ref = Referee(table, Limits(connect_burst=10**6))
+    codes = []
+    now = 0.0
+    for n in range(8):
+        conn = 10 + n
+        ref.handle(conn, Opened(f"10.6.6.6:{conn}"), now)
+        effects = ref.handle(
+            conn, Received([Hello(version=PROTOCOL_VERSION, name="Eve", password="guess")]), now
+        )
+        codes.append(next(e for e in effects if isinstance(e, Close)).code)
+        now += 0.01
+    assert codes[:4] == ["bad_password"] * 4  # 3 free, the 4th wrong one arms a 1 s wait
+    assert codes[4:] == ["rate_limited"] * 4  # not even compared
+    # The right password from the guessing address waits too...
+    ref.handle(50, Opened("10.6.6.6:50"), now)
+    right = Hello(version=PROTOCOL_VERSION, name="Eve", password="s3cret")
+    effects = ref.handle(50, Received([right]), now)
+    assert [e.code for e in effects if isinstance(e, Close)] == ["rate_limited"]
+    # ...but not from another address, at once.
+    ref.handle(51, Opened("10.0.0.2:51"), now)
+    effects = ref.handle(
+        51, Received([Hello(version=PROTOCOL_VERSION, name="Ann", password="s3cret")]), now
+    )
+    assert not any(isinstance(e, Close) for e in effects) and 0 in ref.seated()
+    # Each further wrong one doubles the wait: 1 s, then 2 s, then 4 s.
+    waits = []
+    for n in range(3):
+        now += 1000.0
+        ref.handle(60 + n, Opened(f"10.6.6.6:{60 + n}"), now)
+        ref.handle(
+            60 + n, Received([Hello(version=PROTOCOL_VERSION, name="Eve", password="x")]), now
+        )
+        waits.append(ref.guesses.wait("10.6.6.6", now))
+    assert waits == [2.0, 4.0, 8.0]
