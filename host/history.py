@@ -16,7 +16,8 @@ from typing import Any, TextIO
 from host.journal import JournalError, SqliteJournal, journal_path
 from pitchnet.cards import Card
 from pitchnet.house_rules import HouseRules, label
-from pitchnet.rules import HandResult, Match, Settings, deal_hands
+from pitchnet.rules import HandResult, Match, RulesError, Settings, deal_hands
+from pitchnet.text import printable
 
 
 def _bid_text(amount: int | None) -> str:
@@ -128,12 +129,29 @@ def _points(result: HandResult, names: list[str], side: Any, joker: bool) -> str
     return ", ".join(parts)
 
 
+UNFIT = (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError, RulesError)
+"""What a tampered or damaged entry can raise while it is read back."""
+
+
 def print_history(table_id: str, out: TextIO) -> None:
+    """Print the history; a journal whose entries stop fitting is printed up to there,
+    then JournalError says where (never a traceback)."""
     journal = SqliteJournal(journal_path(table_id), lock=False)  # reading only
     try:
-        print(f"Table {journal.meta('name', table_id)!r} ({table_id})", file=out)
-        for line in describe(journal.entries(), journal.meta("options", {}) or {}):
-            print(line, file=out)
+        print(f"Table {printable(journal.meta('name', table_id))!r} ({table_id})", file=out)
+        if journal.damage is not None:
+            print(f"Warning: {journal.damage}.", file=out)
+        options = journal.meta("options", {})
+        lines = describe(journal.entries(), options if isinstance(options, dict) else {})
+        count = 0
+        try:
+            for count, line in enumerate(lines, 1):  # noqa: B007 - counted for the error
+                print(line, file=out)
+        except UNFIT as exc:
+            raise JournalError(
+                f"the journal does not read back past this point ({type(exc).__name__}: "
+                f"{exc}); {count} lines were printed"
+            ) from None
     finally:
         journal.close()
 
@@ -144,7 +162,7 @@ def main(args: argparse.Namespace) -> int:
     except JournalError as exc:
         print(f"pitchnet history: {exc}", file=sys.stderr)
         return 1
-    except (KeyError, TypeError, ValueError) as exc:
+    except UNFIT as exc:
         print(f"pitchnet history: the journal does not read back: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -304,13 +304,18 @@ def _hold_lock(path: Path) -> IO[bytes] | None:
     return handle
 
 
-def list_tables(base: Path | None = None) -> list[TableRecord]:
-    """Journals on disk, most recently changed first; unreadable ones are left out."""
+def list_tables(base: Path | None = None, skipped: list[str] | None = None) -> list[TableRecord]:
+    """Journals on disk, most recently changed first; unreadable ones are left out (and,
+    given `skipped`, each one's reason is added to it)."""
     records = []
     for path in sorted(tables_dir(base).glob("*.sqlite")):
+        if ".damaged-" in path.name:
+            continue  # a copy kept when a resume found damage
         try:
             journal = SqliteJournal(path)
-        except JournalError:
+        except JournalError as exc:
+            if skipped is not None:
+                skipped.append(str(exc))
             continue
         try:
             records.append(
@@ -327,5 +332,7 @@ def list_tables(base: Path | None = None) -> list[TableRecord]:
     return sorted(records, key=lambda r: r.updated, reverse=True)
 
 
-def unfinished_tables(base: Path | None = None) -> Iterator[TableRecord]:
-    return (record for record in list_tables(base) if not record.finished)
+def unfinished_tables(
+    base: Path | None = None, skipped: list[str] | None = None
+) -> Iterator[TableRecord]:
+    return (record for record in list_tables(base, skipped) if not record.finished)

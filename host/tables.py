@@ -71,9 +71,13 @@ def find_resumable(table_id: str, state_dir: Path | None) -> Path:
         if not path.exists():
             raise JournalError(f"there is no journal for table {table_id}")
         return path
-    latest = next(unfinished_tables(state_dir), None)
+    skipped: list[str] = []
+    latest = next(unfinished_tables(state_dir, skipped), None)
+    for reason in skipped:
+        log.warning("not resuming a journal: %s", reason)
     if latest is None:
-        raise JournalError("there is no unfinished table to resume")
+        why = f" (skipped as unreadable: {'; '.join(skipped)})" if skipped else ""
+        raise JournalError(f"there is no unfinished table to resume{why}")
     return latest.path
 
 
