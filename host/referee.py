@@ -681,6 +681,7 @@ class Referee:
             self._writes_when_down = self.table.writes
         if self.retry_at is None:
             self.retry_at = now + JOURNAL_RETRY
+            self._due(self.retry_at)
 
     def _retry(self, now: float) -> None:
         """The journal failed: try again what the host does on its own."""

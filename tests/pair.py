@@ -51,11 +51,15 @@ class RecordingJournal:
     """A journal that keeps its entries in a list."""
 
     def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
+        self.written: list[dict[str, Any]] = []
         self.meta: dict[str, Any] = {}
 
-    def record(self, entry: dict[str, Any]) -> None:
-        self.entries.append(entry)
+    def record_all(self, entries: list[dict[str, Any]]) -> None:
+        """One change's entries, as one transaction (host/table.py `one_change`)."""
+        self.written.extend(entries)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return list(self.written)
 
     def set_meta(self, **values: Any) -> None:
         self.meta.update(values)

@@ -230,7 +230,7 @@ def test_protocol_errors_after_hello_are_strikes_and_the_last_one_is_fatal() -> 
         {"type": "no_such_type"},
         {"type": "bid"},
         hello(),
-        Start(id=50),
+        Ready(id=50),  # mid-hand: not due (a `start` once the match is on is only acked)
     ]
     codes = []
     for n in range(LIMITS.max_strikes):
@@ -240,7 +240,7 @@ def test_protocol_errors_after_hello_are_strikes_and_the_last_one_is_fatal() -> 
         ("unknown_type", False, None),
         ("bad_message", False, None),
         ("unexpected", False, None),
-        ("not_in_lobby", False, 50),
+        ("not_now", False, 50),
     ]
     assert [fatal for _, fatal, _ in codes] == [False] * (LIMITS.max_strikes - 1) + [True]
     assert client.closed == ("close", codes[-1][0])
@@ -496,21 +496,22 @@ def test_bots_wait_bot_delay_and_a_longer_trick_pause_before_leading() -> None:
 # ---- connection caps -------------------------------------------------------------------------
 
 
-def test_the_connection_caps_refuse_at_the_door_without_a_frame() -> None:
-    pair = RefereePair(limits=Limits(max_connections=3, max_per_address=2))
+def test_at_the_connection_caps_the_oldest_stranger_makes_room_until_all_are_seated() -> None:
+    """Issue 11 item 6: at a cap the oldest connection that has not said hello is cut
+    (without a frame) for the new one; once every place is seated, the door is shut."""
+    pair = RefereePair(players=4, limits=Limits(max_connections=3, max_per_address=2))
     a1, a2 = pair.open("10.0.0.1:1"), pair.open("10.0.0.1:2")
-    a3 = pair.open("10.0.0.1:3")
-    assert a3.closed == ("abort", "too many connections from 10.0.0.1") and not a3.received
+    a3 = pair.open("10.0.0.1:3")  # this address's cap: its own oldest goes
+    assert a1.closed == ("abort", "made room") and a3.closed is None and a2.closed is None
     b1 = pair.open("10.0.0.2:1")
-    b2 = pair.open("10.0.0.2:2")
-    assert b2.closed is not None and not b2.received
-    assert pair.refused_at_door == [
-        "too many connections from 10.0.0.1",
-        "too many connections",
-    ]
-    pair.lose(a1)
-    assert pair.open("10.0.0.2:3").closed is None
-    assert a2.closed is None and b1.closed is None
+    b2 = pair.open("10.0.0.2:2")  # the host's cap: the oldest of all goes
+    assert a2.closed == ("abort", "made room") and b1.closed is None and b2.closed is None
+    for client in (a3, b1, b2):
+        assert pair.send(client, hello("P"))[0]["type"] == "welcome"
+    c1 = pair.open("10.0.0.3:1")
+    assert c1.closed == ("abort", "too many connections") and not c1.received
+    assert pair.refused_at_door == ["made room", "made room", "too many connections"]
+    assert all(client.closed is None for client in (a3, b1, b2))
 
 
 # ---- shutdown --------------------------------------------------------------------------------
@@ -550,12 +551,20 @@ def test_after_shutdown_no_bot_acts_and_no_grace_runs_out() -> None:
 
 
 class FailingJournal:
-    def __init__(self) -> None:
-        self.fail = False
+    """Takes over from the pair's journal (keeping what it wrote, for a roll-back) and
+    fails every write once told to."""
 
-    def record(self, entry: dict[str, Any]) -> None:
+    def __init__(self, before: Any) -> None:
+        self.fail = False
+        self.written: list[dict[str, Any]] = before.entries()
+
+    def record_all(self, entries: list[dict[str, Any]]) -> None:
         if self.fail:
             raise JournalError("disk full")
+        self.written.extend(entries)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return list(self.written)
 
     def set_meta(self, **values: Any) -> None:
         pass
@@ -564,7 +573,7 @@ class FailingJournal:
 def test_a_journal_failure_refuses_a_hello_and_an_action_is_an_error_to_resend() -> None:
     pair = RefereePair(players=3)
     pair.join("Ann")
-    journal = FailingJournal()
+    journal = FailingJournal(pair.table.journal)
     pair.table.journal = journal
     journal.fail = True
     late = pair.open("10.0.0.4:1")
@@ -575,7 +584,7 @@ def test_a_journal_failure_refuses_a_hello_and_an_action_is_an_error_to_resend()
 def test_a_journal_failure_on_an_action_is_not_fatal_and_keeps_the_id() -> None:
     pair, clients = playing_pair()
     seat, mover = on_turn(pair, clients)
-    journal = FailingJournal()
+    journal = FailingJournal(pair.table.journal)
     pair.table.journal = journal
     journal.fail = True
     move = a_legal_move(pair, seat, 5)
