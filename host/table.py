@@ -469,7 +469,7 @@ class Table:
     def _ready(self, seat: int, action_id: int | None) -> bool:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             raise ProtocolError("not_now", "There is nothing to be ready for yet.")
-        if self.seats[seat].ready:
+        if self.seats[seat].ready and self._advance_due() is None:
             return False  # ready already: a repeat changes nothing, costs no journal entry
         self._record({"op": "ready", "seat": seat, "id": action_id})
         self._applied(seat, action_id)
@@ -480,20 +480,28 @@ class Table:
 
     def _advance_if_all_ready(self) -> None:
         """Deal on (or start a new match) once every human at the table is ready."""
+        due = self._advance_due()
+        if due == "match":
+            self._start_match()
+            self._deal()
+        elif due == "deal":
+            self._deal()
+
+    def _advance_due(self) -> str | None:
+        """What `_advance_if_all_ready` would do now: "deal", "match" or None."""
         if self._replaying or self.match is None:
-            return  # a replay deals exactly where the journal says it dealt
+            return None  # a replay deals exactly where the journal says it dealt
         if self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
-            return
+            return None
         waiting = [s for s in self.seats if s.kind == "human" and s.connected and not s.ready]
         if waiting:
-            return
+            return None
         if self.match.phase is Phase.MATCH_OVER:
             # A new match needs someone to play it: at least one human present and ready.
             if any(s.kind == "human" and s.connected for s in self.seats):
-                self._start_match()
-                self._deal()
-        else:
-            self._deal()
+                return "match"
+            return None
+        return "deal"
 
     def _leave(self, seat: int) -> None:
         s = self.seats[seat]
