@@ -25,8 +25,9 @@ from client.connection import Connection
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
-from client.text import clean
 from client.tokens import SavedSeat, TokenStore
+from pitchnet.protocol import MAX_NAME
+from pitchnet.text import printable
 
 if TYPE_CHECKING:
     from client.screens.prompts import OfflineScreen
@@ -224,7 +225,7 @@ class PitchApp(App[None]):
         from host.server import HostConfig
 
         if self.hosted is None:
-            name = clean(f"{self.options.name}'s table", 24)
+            name = printable(f"{self.options.name}'s table", MAX_NAME)
             fields = {"name": name, "interface": self.options.interface, "advertise": True}
             if resume:
                 fields["resume"] = resume
@@ -338,7 +339,7 @@ class PitchApp(App[None]):
         self.game.start_log(welcome.table_id)
         self.game.seat = welcome.seat
         self.game.table_id = welcome.table_id
-        self.game.table_name = clean(welcome.table_name, 24)
+        self.game.table_name = printable(welcome.table_name, MAX_NAME)
         self._close_offline()
         if self.auto_start and self.connection is not None:
             self.auto_start = False
@@ -372,7 +373,7 @@ class PitchApp(App[None]):
             return  # a fatal refusal ends the connection: the offline screen says it
         severity = "warning"
         self.notify(
-            clean(message.message, 200), title="The host says", severity=severity, markup=False
+            printable(message.message, 200), title="The host says", severity=severity, markup=False
         )
         self.redraw()
 
@@ -388,7 +389,7 @@ class PitchApp(App[None]):
 
             self._offline = OfflineScreen()
             self.push_screen(self._offline)
-        self._offline.update_reason(clean(message.reason, 200), retrying=message.retrying)
+        self._offline.update_reason(printable(message.reason, 200), retrying=message.retrying)
 
     def _ask_password(self, refused: Connection) -> None:
         """The table wants a (different) password: ask, and try again with it."""

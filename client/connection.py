@@ -23,6 +23,7 @@ from typing import Any
 
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from pitchnet.protocol import (
+    DEFAULT_PORT,
     PROTOCOL_VERSION,
     Ack,
     BidMsg,
@@ -47,12 +48,11 @@ from pitchnet.views import SeatView, ViewError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 7373
 BACKOFF = (0.1, 0.2, 0.4, 0.8)
 BACKOFF_CAP = 1.0
+"""Retry delays: quick first tries, then about once a second (capped near 1 s)."""
 WATCH_TICK = 0.2
 """How often the watchdog looks at the clock (a silent host is noticed this late at most)."""
-"""Retry delays: quick first tries, then about once a second (issue 5: capped near 1 s)."""
 
 Locate = Callable[[str], Awaitable[tuple[str, int] | None]]
 """Finds a table's current address by its id (zeroconf), for a host that moved."""

@@ -135,9 +135,7 @@ class HeadlessPlayer:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from pitchnet.cli import DEFAULT_PORT
-
-    host, port = parse_address(args.address, DEFAULT_PORT)
+    host, port = parse_address(args.address)
     names = [args.name] if args.count == 1 else [f"{args.name} {i + 1}" for i in range(args.count)]
     think = max(0.0, getattr(args, "think", 0.0))
     players = [

@@ -12,9 +12,10 @@ from typing import Any
 
 from rich.text import Text
 
-from client.text import card_text, clean, plain, suit_text
+from client.text import card_text, plain, suit_text
 from pitchnet.cards import Card, CardParseError, Suit
-from pitchnet.protocol import TableInfo
+from pitchnet.protocol import MAX_NAME, TableInfo
+from pitchnet.text import printable
 from pitchnet.views import SeatView
 
 
@@ -40,7 +41,7 @@ class GameState:
         if seat is None:
             return "nobody"
         if self.table and 0 <= seat < len(self.table.seats):
-            name = clean(self.table.seats[seat].name, 24)
+            name = printable(self.table.seats[seat].name, MAX_NAME)
             if name:
                 return name
         return f"Seat {seat + 1}"

@@ -46,7 +46,7 @@ class Advert:
     version: int = PROTOCOL_VERSION
 
     def txt(self) -> dict[str, str]:
-        """The TXT keys documented in HOST-API.md; every entry stays far below 255 bytes."""
+        """The TXT keys documented in PROTOCOL.md §13; every entry stays far below 255 bytes."""
         return {
             "v": str(self.version),
             "id": self.table_id[:64],
@@ -203,23 +203,6 @@ class Advertiser:
         if isinstance(broadcast, asyncio.Future):
             self._broadcasts.add(broadcast)
             broadcast.add_done_callback(self._broadcasts.discard)
-
-
-class NullAdvertiser:
-    """Advertises nothing (advertise=False, most tests); remembers the last advert for asserts."""
-
-    def __init__(self) -> None:
-        self.advert: Advert | None = None
-        self.instance_name: str | None = None
-
-    async def start(self, advert: Advert) -> None:
-        self.advert = advert
-
-    async def update(self, advert: Advert) -> None:
-        self.advert = advert
-
-    async def close(self) -> None:
-        return None
 
 
 def _txt(advert: Advert | None) -> dict[str, str] | None:

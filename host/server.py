@@ -43,6 +43,7 @@ from host.table import BotTurn, TableOptions
 from host.tables import new_table, resume_table
 from pitchnet.bots import DEFAULT_LEVEL, make_bot
 from pitchnet.protocol import (
+    DEFAULT_PORT,
     MAX_CLIENT_CONTAINER,
     MAX_CLIENT_FRAME,
     MAX_HELLO_FRAME,
@@ -67,7 +68,7 @@ __all__ = ["HEARTBEAT", "Connection", "HostConfig", "HostServer"]
 @dataclass
 class HostConfig:
     name: str | None = None
-    port: int = 7373
+    port: int = DEFAULT_PORT
     interface: str | None = None
     players: int = 4
     partnership: bool = False

@@ -29,7 +29,6 @@ from pitchnet.protocol import (
     Ready,
     SeatInfo,
     Start,
-    State,
     TableInfo,
     state_frames,
 )
@@ -95,8 +94,9 @@ class TableOptions:
     """The level of the table's bots and of the stand-ins for absent players."""
 
 
-@dataclass
 class Table:
+    """One table's referee state. Compared by identity: two tables are never equal."""
+
     def __init__(
         self,
         table_id: str,
@@ -520,14 +520,10 @@ class Table:
             self._wire_key, self._wire = key, self.info().to_wire()
         return self._wire
 
-    def state_for(self, seat: int, events: list[dict[str, Any]]) -> State:
-        view = seat_view(self.match, seat).to_wire() if self.match else None
-        return State(seq=self.seq, table=self.info().to_wire(), view=view, events=events)
-
     def state_frames(self, events: list[dict[str, Any]]) -> list[bytes]:
-        """Every seat's encoded snapshot for one broadcast (what `state_for` gives, seat by
-        seat). The table, the events and the public part of the views are built and packed
-        once, not once per seat: this runs after every change."""
+        """Every seat's encoded snapshot for one broadcast. The table, the events and the
+        public part of the views are built and packed once, not once per seat: this runs
+        after every change."""
         table = self._table_wire()
         if self.match is None:
             return state_frames(self.seq, table, events, None, [{}] * len(self.seats))

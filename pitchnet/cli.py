@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from pitchnet.bots import ALIASES, BOT_KINDS, DEFAULT_LEVEL, LEVELS
+from pitchnet.protocol import DEFAULT_PORT
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.search import Budget
 
-DEFAULT_PORT = 7373
 INTERFACE_ENV = "PITCHNET_INTERFACE"
 ASCII_HELP = "plain ASCII: suits as letters, no symbols or box lines"
 

@@ -20,6 +20,8 @@ import msgpack  # type: ignore[import-untyped]  # ships no type hints
 
 PROTOCOL_VERSION = 1
 SERVICE_TYPE = "_pitchnet._tcp.local."
+DEFAULT_PORT = 7373
+"""Where a host listens unless told otherwise (and where a bare address is dialled)."""
 
 MAX_FRAME = 64 * 1024
 """Largest payload a host may send (a `state` frame); a larger length is refused

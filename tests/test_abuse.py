@@ -1,4 +1,4 @@
-"""Socket-level abuse of a running host (issue 6).
+"""Socket-level abuse of a running host.
 
 The main test plays the same seeded four-bot match twice on 127.0.0.1: once in peace,
 once while other connections send garbage, oversize lengths, half frames that never

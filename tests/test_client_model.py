@@ -9,8 +9,9 @@ from client.connection import BACKOFF_CAP, backoff_delay, parse_address
 from client.demo import Scene, scene
 from client.model import GameState, describe_event, refusal
 from client.settings import choose_name, load_name
-from client.text import card_text, clean, plain
+from client.text import card_text, plain
 from pitchnet.rules import Phase
+from pitchnet.text import printable
 
 
 def rendered(text: object) -> str:
@@ -52,8 +53,8 @@ def test_markup_in_a_name_is_shown_literally() -> None:
 
 
 def test_escape_and_control_characters_are_dropped() -> None:
-    assert clean("\x1b[31mEve\x07\u202e!") == "[31mEve!"
-    assert clean("a" * 100, 24) == "a" * 24
+    assert printable("\x1b[31mEve\x07\u202e!") == "[31mEve!"
+    assert printable("a" * 100, 24) == "a" * 24
 
 
 def test_cards_draw_with_symbols_or_letters() -> None:

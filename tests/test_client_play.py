@@ -160,7 +160,7 @@ async def test_a_full_table_says_why_and_offers_the_finder() -> None:
 
 
 async def test_a_restarted_client_sits_back_down_in_its_seat(host: HostServer) -> None:
-    """Issue 5: the seat token is kept on disk, so a client that died mid-hand and is
+    """The seat token is kept on disk, so a client that died mid-hand and is
     started again gets the same seat and the same cards."""
     first = join_app(host.port)
     async with first.run_test(size=SIZE) as pilot:

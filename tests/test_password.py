@@ -1,4 +1,4 @@
-"""A table with a password (issue 6): who gets in, what the LAN hears, and the client's
+"""A table with a password: who gets in, what the LAN hears, and the client's
 lock and prompt.
 
 Everything binds and advertises on 127.0.0.1 only. The zeroconf tests need multicast on
