@@ -26,8 +26,10 @@ from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
 from client.tokens import SavedSeat, TokenStore
-from pitchnet.protocol import MAX_NAME
+from pitchnet.events import Event
+from pitchnet.protocol import MAX_NAME, TableInfo
 from pitchnet.text import printable
+from pitchnet.views import SeatView
 
 if TYPE_CHECKING:
     from client.screens.prompts import OfflineScreen
@@ -350,7 +352,9 @@ class PitchApp(App[None]):
             return
         self.apply_state(message.seq, message.table, message.view, message.events)
 
-    def apply_state(self, seq: int, table: Any, view: Any, events: list[Any]) -> None:
+    def apply_state(
+        self, seq: int, table: TableInfo, view: SeatView | None, events: list[Event]
+    ) -> None:
         """Take a snapshot in and redraw (also used by tests to show a built view)."""
         game = self.game
         game.seq, game.table, game.view = seq, table, view

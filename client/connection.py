@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
     DEFAULT_PORT,
     PROTOCOL_VERSION,
@@ -331,7 +332,7 @@ class Connection:
             # later turn is refused by the host ("stale") instead of played there.
             done = sum(len(trick.get("plays", ())) for trick in view.tricks)
             self._turn = (view.hand_number, len(view.bids) + done + len(view.trick))
-        self._emit(StateReceived(self, state.seq, table, view, list(state.events)))
+        self._emit(StateReceived(self, state.seq, table, view, events_from_wire(state.events)))
 
     def _error(self, error: ErrorMsg) -> None:
         if error.id is not None:

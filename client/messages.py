@@ -7,10 +7,11 @@ it, so messages from a connection the player already left are ignored.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
+from pitchnet.events import Event
 from pitchnet.protocol import TableInfo, Welcome
 from pitchnet.views import SeatView
 
@@ -41,7 +42,7 @@ class StateReceived(ConnectionMessage):
         seq: int,
         table: TableInfo,
         view: SeatView | None,
-        events: list[Any],
+        events: list[Event],
     ) -> None:
         super().__init__(connection)
         self.seq, self.table, self.view, self.events = seq, table, view, events

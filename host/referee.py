@@ -44,6 +44,8 @@ from typing import Any
 from host.journal import JournalError
 from host.limits import Arrivals, Limits, RateLimiter, RefusalLog, address_key
 from host.table import BotTurn, Table
+from pitchnet.events import Dealt, MatchWon, TrickWon
+from pitchnet.events import Event as TableEvent
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
     Ack,
@@ -152,7 +154,7 @@ class Abort:
 class Changed:
     """The table changed and its snapshots were sent; `events` are what happened."""
 
-    events: list[dict[str, Any]]
+    events: list[TableEvent]
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,13 +635,15 @@ class Referee:
         events = table.take_events()
         after_trick = dealt_or_won = False
         for event in events:
-            kind = event["kind"]
-            if kind == "trick":
+            if isinstance(event, TrickWon):
                 after_trick = True
-            elif kind == "match" or kind == "deal":
+            elif isinstance(event, MatchWon):
                 dealt_or_won = True
-                if event.get("hand", 1) == 1:
-                    log.info("table %s: %s", table.id, _describe(event))
+                log.info("table %s: match over, side %s wins", table.id, event.winner)
+            elif isinstance(event, Dealt):
+                dealt_or_won = True
+                if event.hand == 1:
+                    log.info("table %s: match started", table.id)
         if dealt_or_won and self.journal is not None:
             self._guarded(self.journal.set_meta, finished=table.state == "over")
         if self.holders:
@@ -663,9 +667,3 @@ class Referee:
     def _flush(self) -> list[Effect]:
         out, self._out = self._out, []
         return out
-
-
-def _describe(event: dict[str, Any]) -> str:
-    if event["kind"] == "match":
-        return f"match over, side {event['winner']} wins"
-    return "match started"

@@ -42,6 +42,7 @@ from host.referee import (
 from host.table import BotTurn, TableOptions
 from host.tables import new_table, resume_table
 from pitchnet.bots import DEFAULT_LEVEL, make_bot
+from pitchnet.events import Event
 from pitchnet.protocol import (
     DEFAULT_PORT,
     MAX_CLIENT_CONTAINER,
@@ -202,7 +203,7 @@ class HostServer:
         self.referee = Referee(self.table, self.limits, pacing, self.journal)
         self.links: dict[int, Connection] = {}
         """Every open connection by its id (the referee's name for it)."""
-        self.on_broadcast: list[Callable[[list[dict[str, Any]]], None]] = []
+        self.on_broadcast: list[Callable[[list[Event]], None]] = []
         self._ids = itertools.count(1)
         self._server: asyncio.base_events.Server | None = None
         self._advertiser: Advertiser | None = None
@@ -367,7 +368,7 @@ class HostServer:
 
     # ---- after every change ------------------------------------------------------------------
 
-    def _changed(self, events: list[dict[str, Any]]) -> None:
+    def _changed(self, events: list[Event]) -> None:
         """The table changed (its snapshots are already queued): tell the listeners and
         refresh the advert."""
         for listener in self.on_broadcast:

@@ -17,6 +17,21 @@ from typing import Any, Protocol
 
 from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from pitchnet.cards import Card, CardParseError
+from pitchnet.events import (
+    Bid,
+    Dealt,
+    Disconnected,
+    Event,
+    HandScored,
+    Joined,
+    Left,
+    MatchWon,
+    Played,
+    Reconnected,
+    SeatReady,
+    StoodIn,
+    TrickWon,
+)
 from pitchnet.protocol import (
     MAX_NAME,
     PROTOCOL_VERSION,
@@ -35,7 +50,7 @@ from pitchnet.protocol import (
 from pitchnet.rules import Action, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
 from pitchnet.text import display_name
-from pitchnet.views import SeatView, result_wire, seat_view, split_views
+from pitchnet.views import SeatView, seat_view, split_views
 
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
@@ -120,7 +135,7 @@ class Table:
         self.deal_deck = deal_deck
         self.journal: Journal = journal or NoJournal()
         self.clock = clock
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.matches_started = 0
         self._bots: dict[int, Bot] = {}
         self._replaying = False
@@ -184,7 +199,7 @@ class Table:
 
     def _seat_human(self, seat: int, name: str, token: str, connected: bool) -> None:
         self.seats[seat] = Seat(name=name, kind="human", token=token, connected=connected)
-        self._event(kind="join", seat=seat, name=name)
+        self._event(Joined(seat, name))
 
     def _rejoin(self, token: str) -> int:
         for index, seat in enumerate(self.seats):
@@ -192,7 +207,7 @@ class Table:
                 if seat.substitute:
                     seat.ready = False  # the stand-in was ready for them; they decide now
                 seat.connected, seat.substitute, seat.away_since = True, False, None
-                self._event(kind="connected", seat=index)
+                self._event(Reconnected(index))
                 return index
         raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
 
@@ -204,11 +219,11 @@ class Table:
         if s.kind != "human" or not s.connected:
             return
         s.connected, s.away_since = False, self.clock()
-        self._event(kind="disconnected", seat=seat)
+        self._event(Disconnected(seat))
         if self.state == "lobby":
             self.journal.record({"op": "leave", "seat": seat})
             self.seats[seat] = Seat()
-            self._event(kind="leave", seat=seat)
+            self._event(Left(seat))
         self._advance_if_all_ready()
 
     def substitute_absent(self, seat: int) -> bool:
@@ -217,7 +232,7 @@ class Table:
         if s.kind != "human" or s.connected or s.substitute or not self.options.substitute:
             return False
         s.substitute = True
-        self._event(kind="substitute", seat=seat)
+        self._event(StoodIn(seat))
         return True
 
     # ---- actions ---------------------------------------------------------------------------
@@ -270,7 +285,7 @@ class Table:
         for index, s in enumerate(self.seats):
             if s.kind == "empty":
                 self._seat_bot(index)
-                self._event(kind="join", seat=index, name=self.seats[index].name)
+                self._event(Joined(index, self.seats[index].name))
         self._start_match()
         self._deal()
 
@@ -301,7 +316,7 @@ class Table:
         hand = self.match.deal(deck)
         for s in self.seats:
             s.ready = s.played_by_bot
-        self._event(kind="deal", hand=self.match.hand_number, dealer=hand.dealer)
+        self._event(Dealt(self.match.hand_number, hand.dealer))
 
     def _apply(self, seat: int, kind: str, value: Any, action_id: int | None = None) -> None:
         if self.match is None:
@@ -322,22 +337,22 @@ class Table:
         self._applied(seat, action_id)
         if kind == "bid":
             self.match.bid(seat, value)
-            self._event(kind="bid", seat=seat, bid=value)
+            self._event(Bid(seat, value))
             return
         hand = self.match.hand
         assert hand is not None
         trick = self.match.play(seat, value)
-        self._event(kind="play", seat=seat, card=str(value))
+        self._event(Played(seat, str(value)))
         if trick is not None:
-            plays = [[s, str(c)] for s, c in trick.plays]
-            self._event(kind="trick", winner=trick.winner, cards=plays)
+            plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
+            self._event(TrickWon(trick.winner, plays))
         if hand.complete:
             result = self.match.last_result
             assert result is not None
-            self._event(kind="hand", **result_wire(result))
+            self._event(HandScored.of(result))
             if self.match.winner is not None:
                 self.state = "over"
-                self._event(kind="match", winner=self.match.winner)
+                self._event(MatchWon(self.match.winner))
 
     def _ready(self, seat: int, action_id: int | None) -> None:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
@@ -345,7 +360,7 @@ class Table:
         self.journal.record({"op": "ready", "seat": seat, "id": action_id})
         self._applied(seat, action_id)
         self.seats[seat].ready = True
-        self._event(kind="ready", seat=seat)
+        self._event(SeatReady(seat))
         self._advance_if_all_ready()
 
     def _advance_if_all_ready(self) -> None:
@@ -373,7 +388,7 @@ class Table:
         else:
             s.kind, s.token, s.connected, s.ready = "bot", "", True, True
             s.name = display_name(f"{s.name} (bot)", "Bot")
-        self._event(kind="leave", seat=seat)
+        self._event(Left(seat))
         self._advance_if_all_ready()
 
     # ---- resuming from the journal ----------------------------------------------------------
@@ -474,10 +489,10 @@ class Table:
 
     # ---- views ------------------------------------------------------------------------------
 
-    def _event(self, **event: Any) -> None:
+    def _event(self, event: Event) -> None:
         self.events.append(event)
 
-    def take_events(self) -> list[dict[str, Any]]:
+    def take_events(self) -> list[Event]:
         """The events since the last broadcast; bumps the sequence number."""
         events, self.events = self.events, []
         self.seq += 1
@@ -520,12 +535,12 @@ class Table:
             self._wire_key, self._wire = key, self.info().to_wire()
         return self._wire
 
-    def state_frames(self, events: list[dict[str, Any]]) -> list[bytes]:
+    def state_frames(self, events: list[Event]) -> list[bytes]:
         """Every seat's encoded snapshot for one broadcast. The table, the events and the
         public part of the views are built and packed once, not once per seat: this runs
         after every change."""
-        table = self._table_wire()
+        table, wire = self._table_wire(), [event.to_wire() for event in events]
         if self.match is None:
-            return state_frames(self.seq, table, events, None, [{}] * len(self.seats))
+            return state_frames(self.seq, table, wire, None, [{}] * len(self.seats))
         public, private = split_views(self.match)
-        return state_frames(self.seq, table, events, public, private)
+        return state_frames(self.seq, table, wire, public, private)

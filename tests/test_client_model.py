@@ -10,6 +10,7 @@ from client.demo import Scene, scene
 from client.model import GameState, describe_event, refusal
 from client.settings import choose_name, load_name
 from client.text import card_text, plain
+from pitchnet.events import Played, events_from_wire
 from pitchnet.rules import Phase
 from pitchnet.text import printable
 
@@ -66,20 +67,26 @@ def test_cards_draw_with_symbols_or_letters() -> None:
 def test_log_sentences_use_names_and_never_raise_on_garbage() -> None:
     table, view = scene("bidding")
     game = GameState(seat=0, table=table, view=view)
-    assert rendered(describe_event(game, {"kind": "bid", "seat": 1, "bid": 2})) == "Bot 1 bids 2"
-    assert rendered(describe_event(game, {"kind": "bid", "seat": 0, "bid": None})) == "You pass"
-    line = describe_event(game, {"kind": "play", "seat": 2, "card": "QS"})
-    assert rendered(line) == "Bot 2 plays Q♠"
+    wire = [
+        {"kind": "bid", "seat": 1, "bid": 2},
+        {"kind": "bid", "seat": 0, "bid": None},
+        {"kind": "play", "seat": 2, "card": "QS"},
+    ]
+    lines = [describe_event(game, event) for event in events_from_wire(wire)]
+    assert [rendered(line) for line in lines] == ["Bot 1 bids 2", "You pass", "Bot 2 plays Q♠"]
     garbage = [
         None,
         [],
         {"kind": "bid"},
         {"kind": "bid", "seat": "0", "bid": 1},
-        {"kind": "play", "seat": 1, "card": "ZZ"},
+        {"kind": "bid", "seat": True, "bid": 1},
         {"kind": "trick", "winner": None},
         {"kind": "mystery", "seat": 1},
     ]
-    assert [describe_event(game, event) for event in garbage] == [None] * len(garbage)
+    assert events_from_wire(garbage) == []  # each left out, none raises
+    assert events_from_wire({"kind": "bid"}) == []
+    # Well formed but meaningless: the line is skipped, nothing raises.
+    assert describe_event(game, Played(1, "ZZ")) is None
 
 
 def test_an_unplayable_card_gets_the_reason() -> None:
