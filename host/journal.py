@@ -2,9 +2,10 @@
 
 An entry is written (and committed) before its effect is sent to anyone, so a
 host that crashes and restarts with `--resume` rebuilds exactly the table its
-players last saw. Entries are small JSON maps (`{"op": "bid", "seat": 1, ...}`);
-`host.table.Table.replay` gives them meaning. The file holds the deck orders and
-the seat tokens, so it stays on the host: it is created readable by its owner only.
+players last saw. Entries are `host.entries` classes, stored as small JSON maps
+(`{"op": "bid", "seat": 1, ...}`); `host.table.Table.replay` gives them meaning. The
+file holds the deck orders and the seat tokens, so it stays on the host: it is
+created readable by its owner only.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from host.entries import Entry, EntryError, entry_from_json
 from pitchnet.dirs import state_dir
 
 SCHEMA_VERSION = 1
@@ -109,11 +111,12 @@ class SqliteJournal:
 
     # ---- writing -----------------------------------------------------------------------------
 
-    def record(self, entry: dict[str, Any]) -> None:
+    def record(self, entry: Entry) -> None:
         """Append one entry, committed when this returns (it runs before every broadcast,
         so it is kept to one statement on one small page)."""
         self.db.execute(
-            "INSERT INTO entries (at, entry) VALUES (?, ?)", (time.time(), _ENCODE(entry))
+            "INSERT INTO entries (at, entry) VALUES (?, ?)",
+            (time.time(), _ENCODE(entry.to_json())),
         )
 
     def set_meta(self, **values: Any) -> None:
@@ -131,18 +134,18 @@ class SqliteJournal:
         except ValueError:
             return row[0]
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[Entry]:
         """Every entry in order. Raises JournalError if any entry is unreadable, so a
         damaged journal is refused whole rather than half-loaded."""
         result = []
         for seq, text in self.db.execute("SELECT seq, entry FROM entries ORDER BY seq"):
             try:
-                entry = json.loads(text)
-            except ValueError:
-                raise JournalError(f"{self.path}: entry {seq} is not readable") from None
-            if not isinstance(entry, dict) or not isinstance(entry.get("op"), str):
-                raise JournalError(f"{self.path}: entry {seq} has no operation")
-            result.append(entry)
+                result.append(entry_from_json(json.loads(text)))
+            except ValueError as exc:  # EntryError, or JSON that does not parse
+                reason = exc if isinstance(exc, EntryError) else "not readable"
+                raise JournalError(
+                    f"{self.path} cannot be replayed: entry {seq}: {reason}"
+                ) from None
         return result
 
     def close(self) -> None:

@@ -15,6 +15,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from host.entries import (
+    BidMade,
+    BotSeated,
+    CardPlayed,
+    Entry,
+    HandDealt,
+    HumanSeated,
+    MatchBegun,
+    ReadySaid,
+    SeatLeft,
+    StartAsked,
+)
 from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
@@ -59,11 +71,11 @@ TOKEN_BYTES = 24
 class Journal(Protocol):
     """Where accepted actions are written before anyone hears of them (host/journal.py)."""
 
-    def record(self, entry: dict[str, Any]) -> None: ...
+    def record(self, entry: Entry) -> None: ...
 
 
 class NoJournal:
-    def record(self, entry: dict[str, Any]) -> None:
+    def record(self, entry: Entry) -> None:
         pass
 
 
@@ -157,7 +169,7 @@ class Table:
 
     def _seat_bot(self, seat: int) -> None:
         name = f"Bot {sum(s.kind == 'bot' for s in self.seats) + 1}"
-        self.journal.record({"op": "bot", "seat": seat, "name": name})  # for `history`
+        self.journal.record(BotSeated(seat, name))  # the name, for `history`
         self.seats[seat] = Seat(name=name, kind="bot", connected=True, ready=True)
 
     def _unique(self, name: str, seat: int) -> str:
@@ -190,7 +202,7 @@ class Table:
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
         name = self._unique(display_name(hello.name, f"Player {seat + 1}"), seat)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.journal.record({"op": "join", "seat": seat, "name": name, "token": token})
+        self.journal.record(HumanSeated(seat, name, token))
         self._seat_human(seat, name, token, connected=True)
         if self._free_seat() is None:
             self._start_match()
@@ -221,7 +233,7 @@ class Table:
         s.connected, s.away_since = False, self.clock()
         self._event(Disconnected(seat))
         if self.state == "lobby":
-            self.journal.record({"op": "leave", "seat": seat})
+            self.journal.record(SeatLeft(seat))
             self.seats[seat] = Seat()
             self._event(Left(seat))
         self._advance_if_all_ready()
@@ -280,7 +292,7 @@ class Table:
             raise ProtocolError("not_in_lobby", "The match has already started.")
         if seat != self.starter:
             raise ProtocolError("not_starter", "Only the first player to sit can start early.")
-        self.journal.record({"op": "start", "seat": seat, "id": action_id})
+        self.journal.record(StartAsked(seat, action_id))
         self._applied(seat, action_id)
         for index, s in enumerate(self.seats):
             if s.kind == "empty":
@@ -293,7 +305,7 @@ class Table:
         """A new match at this table; the first dealer moves round from match to match."""
         if dealer is None:
             dealer = self.matches_started % self.settings.players
-        self.journal.record({"op": "match", "dealer": dealer})
+        self.journal.record(MatchBegun(dealer))
         self.match = Match(self.settings, dealer=dealer)
         self.matches_started += 1
         self.state = "playing"
@@ -306,12 +318,11 @@ class Table:
             deck = [Card.parse(text) for text in deck_text]
         dealer = self.match.dealer if self.match.hand is None else self.match.dealer + 1
         self.journal.record(
-            {
-                "op": "deal",
-                "hand": self.match.hand_number + 1,
-                "dealer": dealer % self.settings.players,
-                "deck": [str(c) for c in deck],
-            }
+            HandDealt(
+                deck=[str(c) for c in deck],
+                hand=self.match.hand_number + 1,
+                dealer=dealer % self.settings.players,
+            )
         )
         hand = self.match.deal(deck)
         for s in self.seats:
@@ -327,12 +338,9 @@ class Table:
         else:
             self.match.check_play(seat, value)
         self.journal.record(
-            {
-                "op": kind,
-                "seat": seat,
-                "value": str(value) if kind == "play" else value,
-                "id": action_id,
-            }
+            BidMade(seat, value, action_id)
+            if kind == "bid"
+            else CardPlayed(seat, str(value), action_id)
         )
         self._applied(seat, action_id)
         if kind == "bid":
@@ -357,7 +365,7 @@ class Table:
     def _ready(self, seat: int, action_id: int | None) -> None:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             raise ProtocolError("not_now", "There is nothing to be ready for yet.")
-        self.journal.record({"op": "ready", "seat": seat, "id": action_id})
+        self.journal.record(ReadySaid(seat, action_id))
         self._applied(seat, action_id)
         self.seats[seat].ready = True
         self._event(SeatReady(seat))
@@ -382,7 +390,7 @@ class Table:
 
     def _leave(self, seat: int) -> None:
         s = self.seats[seat]
-        self.journal.record({"op": "leave", "seat": seat})
+        self.journal.record(SeatLeft(seat))
         if self.state == "lobby":
             self.seats[seat] = Seat()
         else:
@@ -393,7 +401,7 @@ class Table:
 
     # ---- resuming from the journal ----------------------------------------------------------
 
-    def replay(self, entries: list[dict[str, Any]]) -> None:
+    def replay(self, entries: list[Entry]) -> None:
         """Rebuild the table from its journal. Every player comes back disconnected and
         finds their seat (and its grace period) waiting. Raises ValueError (or RulesError)
         if an entry does not fit, so a damaged journal is refused, not half-loaded."""
@@ -411,28 +419,28 @@ class Table:
                 seat.connected, seat.away_since = False, now
         self.events.clear()
 
-    def _replay_one(self, entry: dict[str, Any]) -> None:
-        op = entry["op"]
-        if op == "bot":
-            self._seat_bot(entry["seat"])
-        elif op == "join":
-            self._seat_human(entry["seat"], entry["name"], entry["token"], connected=False)
-        elif op == "start":
-            self._applied(entry["seat"], entry.get("id"))
-        elif op == "match":
-            self._start_match(entry["dealer"])
-        elif op == "deal":
-            self._deal(entry["deck"])
-        elif op == "bid":
-            self._apply(entry["seat"], "bid", entry["value"], entry.get("id"))
-        elif op == "play":
-            self._apply(entry["seat"], "play", Card.parse(entry["value"]), entry.get("id"))
-        elif op == "ready":
-            self._ready(entry["seat"], entry.get("id"))
-        elif op == "leave":
-            self._leave(entry["seat"])
-        else:
-            raise ValueError(f"unknown journal operation {op!r}")
+    def _replay_one(self, entry: Entry) -> None:
+        match entry:
+            case BotSeated(seat=seat):
+                self._seat_bot(seat)
+            case HumanSeated(seat=seat, name=name, token=token):
+                self._seat_human(seat, name, token, connected=False)
+            case StartAsked(seat=seat, id=action_id):
+                self._applied(seat, action_id)
+            case MatchBegun(dealer=dealer):
+                self._start_match(dealer)
+            case HandDealt(deck=deck):
+                self._deal(deck)
+            case BidMade(seat=seat, value=value, id=action_id):
+                self._apply(seat, "bid", value, action_id)
+            case CardPlayed(seat=seat, value=card, id=action_id):
+                self._apply(seat, "play", Card.parse(card), action_id)
+            case ReadySaid(seat=seat, id=action_id):
+                self._ready(seat, action_id)
+            case SeatLeft(seat=seat):
+                self._leave(seat)
+            case _:
+                raise ValueError(f"unknown journal entry {entry!r}")
 
     # ---- bots -------------------------------------------------------------------------------
 

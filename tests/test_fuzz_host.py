@@ -63,7 +63,7 @@ from pitchnet.protocol import (
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import SeatView, seat_view
 from tests.netclient import RawClient, play_as_bot
-from tests.table_state import state_for
+from tests.table_doubles import RecordingJournal, state_for
 
 FUZZ = settings(
     derandomize=True,
@@ -162,14 +162,6 @@ steps = st.lists(
 
 
 # ---- a table driven the way the server drives it ---------------------------------------------
-
-
-class RecordingJournal:
-    def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
-
-    def record(self, entry: dict[str, Any]) -> None:
-        self.entries.append(entry)
 
 
 def seated_table(seed: int, players: int = 4, password: str | None = None) -> Table:

@@ -11,7 +11,7 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import seat_view
-from tests.table_state import state_for
+from tests.table_doubles import state_for
 
 
 def _table(players: int = 2) -> tuple[Table, list[str]]:

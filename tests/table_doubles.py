@@ -1,12 +1,23 @@
-"""One seat's snapshot built the slow, obvious way, to check the host's packed broadcast."""
+"""Test doubles for `host.table.Table`, and its snapshot built the slow, obvious way."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from host.entries import Entry
 from host.table import Table
 from pitchnet.protocol import State
 from pitchnet.views import seat_view
+
+
+class RecordingJournal:
+    """A journal in memory: `entries` is every entry the table recorded, in order."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+
+    def record(self, entry: Entry) -> None:
+        self.entries.append(entry)
 
 
 def state_for(table: Table, seat: int, events: list[Any]) -> State:
