@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
-from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
 from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
 from client.tokens import SavedSeat, TokenStore
@@ -101,6 +102,14 @@ class AsciiScrollBarRender(ScrollBarRender):
 
     VERTICAL_BARS: ClassVar[list[str]] = [" "]
     HORIZONTAL_BARS: ClassVar[list[str]] = [" "]
+
+
+class ConnectionNews(Message):
+    """One piece of the connection's news (client.messages), carried on the app's queue."""
+
+    def __init__(self, news: News) -> None:
+        super().__init__()
+        self.news = news
 
 
 class PitchApp(App[None]):
@@ -185,7 +194,7 @@ class PitchApp(App[None]):
             host,
             port,
             name,
-            self.post_message,
+            self._post_news,
             password=password,
             table_id=table_id,
             remembered=(saved.table_id, saved.token) if saved else None,
@@ -325,12 +334,25 @@ class PitchApp(App[None]):
 
     # ---- news from the connection ------------------------------------------------------------
 
-    def _current(self, message: Any) -> bool:
-        return message.connection is self.connection
+    def _post_news(self, news: News) -> None:
+        self.post_message(ConnectionNews(news))
 
-    def on_welcomed(self, message: Welcomed) -> None:
-        if not self._current(message):
+    def on_connection_news(self, message: ConnectionNews) -> None:
+        """News from the connection, on the app's own queue; news from a connection the
+        player already left is dropped."""
+        news = message.news
+        if news.connection is not self.connection:
             return
+        if isinstance(news, Welcomed):
+            self._welcomed(news)
+        elif isinstance(news, StateReceived):
+            self.apply_state(news.seq, news.table, news.view, news.events)
+        elif isinstance(news, HostError):
+            self._host_error(news)
+        else:
+            self._disconnected(news)
+
+    def _welcomed(self, message: Welcomed) -> None:
         welcome = message.welcome
         connection = message.connection
         self.tokens.remember(
@@ -346,11 +368,6 @@ class PitchApp(App[None]):
         if self.auto_start and self.connection is not None:
             self.auto_start = False
             self.connection.start()
-
-    def on_state_received(self, message: StateReceived) -> None:
-        if not self._current(message):
-            return
-        self.apply_state(message.seq, message.table, message.view, message.events)
 
     def apply_state(
         self, seq: int, table: TableInfo, view: SeatView | None, events: list[Event]
@@ -372,8 +389,8 @@ class PitchApp(App[None]):
             if callable(show):
                 show(self.game)
 
-    def on_host_error(self, message: HostError) -> None:
-        if not self._current(message) or message.fatal:
+    def _host_error(self, message: HostError) -> None:
+        if message.fatal:
             return  # a fatal refusal ends the connection: the offline screen says it
         severity = "warning"
         self.notify(
@@ -381,9 +398,7 @@ class PitchApp(App[None]):
         )
         self.redraw()
 
-    def on_disconnected(self, message: Disconnected) -> None:
-        if not self._current(message):
-            return
+    def _disconnected(self, message: Disconnected) -> None:
         connection = message.connection
         if connection.refusal == "bad_password" and connection.seat is None:
             self._ask_password(connection)

@@ -3,7 +3,8 @@
 It opens TCP, says hello, decodes frames, answers pings, pings the host every
 `heartbeat` seconds and calls the host dead after `dead_after` seconds of silence
 (TCP alone would take minutes). It never touches a widget: everything the player
-should see is posted as a Textual message (client.messages) through `post`.
+should see is handed to `post` as a plain dataclass (client.messages), so it runs
+without Textual (`pitchnet bot`) as well as inside the app.
 
 Once seated it holds the seat token, so a lost link is retried with backoff (capped
 near a second) and the same seat comes back. Actions get increasing ids and stay
@@ -21,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
 from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
     DEFAULT_PORT,
@@ -102,7 +103,7 @@ class Connection:
         host: str,
         port: int,
         name: str,
-        post: Callable[[Any], object],
+        post: Callable[[News], object],
         *,
         password: str | None = None,
         table_id: str | None = None,
@@ -354,7 +355,7 @@ class Connection:
         except (OSError, RuntimeError) as exc:
             log.debug("write failed: %s", exc)
 
-    def _emit(self, message: object) -> None:
+    def _emit(self, message: News) -> None:
         if not self._closing:
             self._post(message)
 
