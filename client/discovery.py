@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from host.advertise import ZeroconfFactory, default_zeroconf, effective_interface
+from pitchnet.network import ZeroconfFactory, default_zeroconf, effective_interface
 from pitchnet.protocol import MAX_NAME, SERVICE_TYPE, TABLE_STATES
 from pitchnet.rules import MAX_PLAYERS
 from pitchnet.text import printable
