@@ -28,7 +28,7 @@ from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event
-from pitchnet.protocol import MAX_NAME, TableInfo
+from pitchnet.protocol import MAX_NAME, TableInfo, TableState
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -380,7 +380,7 @@ class PitchApp(App[None]):
             line = describe_event(game, event)
             if line is not None:
                 game.log.append(line)
-        self._switch("lobby" if table.state == "lobby" or view is None else "table")
+        self._switch("lobby" if table.state == TableState.LOBBY or view is None else "table")
         self.redraw()
 
     def redraw(self) -> None:

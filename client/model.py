@@ -28,6 +28,7 @@ from pitchnet.events import (
     TrickWon,
 )
 from pitchnet.protocol import MAX_NAME, TableInfo
+from pitchnet.rules import Phase
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -153,9 +154,9 @@ def refusal(view: SeatView, card: str) -> str | None:
     """
     if card in view.legal_plays:
         return None
-    if view.phase == "bidding":
+    if view.phase == Phase.BIDDING:
         return "The bidding is not over yet."
-    if view.phase != "playing":
+    if view.phase != Phase.PLAYING:
         return "This hand is over."
     if view.turn != view.seat:
         return "It is not your turn."

@@ -58,6 +58,8 @@ from pitchnet.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    SeatKind,
+    TableState,
     Welcome,
     parse_client_message,
 )
@@ -266,7 +268,7 @@ class Referee:
         """The table opens: after a resume every human is away until they reconnect, so
         each gets a grace period; then a first broadcast (bots may be due)."""
         for seat, info in enumerate(self.table.seats):
-            if info.kind == "human" and not info.connected:
+            if info.kind == SeatKind.HUMAN and not info.connected:
                 self._start_grace(seat, now)
         self._broadcast(now)
         return self._flush()
@@ -608,7 +610,11 @@ class Referee:
     # ---- table changes the referee starts itself ---------------------------------------------
 
     def _start_grace(self, seat: int, now: float) -> None:
-        if not self.shut and self.table.state == "playing" and self.table.options.substitute:
+        if (
+            not self.shut
+            and self.table.state == TableState.PLAYING
+            and self.table.options.substitute
+        ):
             self.grace_until[seat] = now + self.table.options.grace
             self._due(self.grace_until[seat])
 
@@ -645,7 +651,7 @@ class Referee:
                 if event.hand == 1:
                     log.info("table %s: match started", table.id)
         if dealt_or_won and self.journal is not None:
-            self._guarded(self.journal.set_meta, finished=table.state == "over")
+            self._guarded(self.journal.set_meta, finished=table.state == TableState.OVER)
         if self.holders:
             frames = table.state_frames(events)
             for seat, peer in self.holders.items():

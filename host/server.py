@@ -49,6 +49,7 @@ from pitchnet.protocol import (
     MAX_CLIENT_FRAME,
     MAX_HELLO_FRAME,
     FrameDecoder,
+    SeatKind,
 )
 
 if TYPE_CHECKING:
@@ -393,7 +394,7 @@ class HostServer:
         return Advert(
             table_id=self.table_id,
             name=self.name,
-            taken=sum(seat.kind != "empty" for seat in seats),
+            taken=sum(seat.kind != SeatKind.EMPTY for seat in seats),
             seats=len(seats),
             state=self.table.state,
             password=self.table.options.password is not None,

@@ -55,8 +55,10 @@ from pitchnet.protocol import (
     ProtocolError,
     Ready,
     SeatInfo,
+    SeatKind,
     Start,
     TableInfo,
+    TableState,
     state_frames,
 )
 from pitchnet.rules import Action, Match, Phase, RulesError, Settings
@@ -84,7 +86,7 @@ class Seat:
     """A seat and whoever holds it. A human's seat is kept while they are away."""
 
     name: str = ""
-    kind: str = "empty"  # empty | human | bot
+    kind: SeatKind = SeatKind.EMPTY
     token: str = ""
     connected: bool = False
     substitute: bool = False
@@ -94,7 +96,7 @@ class Seat:
 
     @property
     def played_by_bot(self) -> bool:
-        return self.kind == "bot" or self.substitute
+        return self.kind == SeatKind.BOT or self.substitute
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,7 @@ class Table:
             raise ValueError(f"unknown bot level {options.bot_level!r}")
         self.seats = [Seat() for _ in range(options.players)]
         self.match: Match | None = None
-        self.state = "lobby"
+        self.state = TableState.LOBBY
         self.seq = 0
         self.deal_deck = deal_deck
         self.journal: Journal = journal or NoJournal()
@@ -161,19 +163,19 @@ class Table:
     @property
     def starter(self) -> int | None:
         """The first human seated may start early; bots fill the rest."""
-        humans = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        humans = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
         return humans[0] if humans else None
 
     def _free_seat(self) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s.kind == "empty"), None)
+        return next((i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY), None)
 
     def _seat_bot(self, seat: int) -> None:
-        name = f"Bot {sum(s.kind == 'bot' for s in self.seats) + 1}"
+        name = f"Bot {sum(s.kind == SeatKind.BOT for s in self.seats) + 1}"
         self.journal.record(BotSeated(seat, name))  # the name, for `history`
-        self.seats[seat] = Seat(name=name, kind="bot", connected=True, ready=True)
+        self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
 
     def _unique(self, name: str, seat: int) -> str:
-        taken = {s.name for i, s in enumerate(self.seats) if i != seat and s.kind != "empty"}
+        taken = {s.name for i, s in enumerate(self.seats) if i != seat and s.kind != SeatKind.EMPTY}
         candidate, n = name, 2
         while candidate in taken:
             suffix = f" {n}"
@@ -198,7 +200,7 @@ class Table:
         ):
             raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
         seat = self._free_seat()
-        if seat is None or self.state != "lobby":
+        if seat is None or self.state != TableState.LOBBY:
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
         name = self._unique(display_name(hello.name, f"Player {seat + 1}"), seat)
         token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -210,12 +212,14 @@ class Table:
         return seat
 
     def _seat_human(self, seat: int, name: str, token: str, connected: bool) -> None:
-        self.seats[seat] = Seat(name=name, kind="human", token=token, connected=connected)
+        self.seats[seat] = Seat(name=name, kind=SeatKind.HUMAN, token=token, connected=connected)
         self._event(Joined(seat, name))
 
     def _rejoin(self, token: str) -> int:
         for index, seat in enumerate(self.seats):
-            if seat.kind == "human" and hmac.compare_digest(seat.token.encode(), token.encode()):
+            if seat.kind == SeatKind.HUMAN and hmac.compare_digest(
+                seat.token.encode(), token.encode()
+            ):
                 if seat.substitute:
                     seat.ready = False  # the stand-in was ready for them; they decide now
                 seat.connected, seat.substitute, seat.away_since = True, False, None
@@ -228,11 +232,11 @@ class Table:
 
     def disconnected(self, seat: int) -> None:
         s = self.seats[seat]
-        if s.kind != "human" or not s.connected:
+        if s.kind != SeatKind.HUMAN or not s.connected:
             return
         s.connected, s.away_since = False, self.clock()
         self._event(Disconnected(seat))
-        if self.state == "lobby":
+        if self.state == TableState.LOBBY:
             self.journal.record(SeatLeft(seat))
             self.seats[seat] = Seat()
             self._event(Left(seat))
@@ -241,7 +245,7 @@ class Table:
     def substitute_absent(self, seat: int) -> bool:
         """After the grace period a bot plays for an absent human; returns True if it did."""
         s = self.seats[seat]
-        if s.kind != "human" or s.connected or s.substitute or not self.options.substitute:
+        if s.kind != SeatKind.HUMAN or s.connected or s.substitute or not self.options.substitute:
             return False
         s.substitute = True
         self._event(StoodIn(seat))
@@ -288,14 +292,14 @@ class Table:
             self.seats[seat].last_id = action_id
 
     def _start_requested(self, seat: int, action_id: int | None) -> None:
-        if self.state != "lobby":
+        if self.state != TableState.LOBBY:
             raise ProtocolError("not_in_lobby", "The match has already started.")
         if seat != self.starter:
             raise ProtocolError("not_starter", "Only the first player to sit can start early.")
         self.journal.record(StartAsked(seat, action_id))
         self._applied(seat, action_id)
         for index, s in enumerate(self.seats):
-            if s.kind == "empty":
+            if s.kind == SeatKind.EMPTY:
                 self._seat_bot(index)
                 self._event(Joined(index, self.seats[index].name))
         self._start_match()
@@ -308,7 +312,7 @@ class Table:
         self.journal.record(MatchBegun(dealer))
         self.match = Match(self.settings, dealer=dealer)
         self.matches_started += 1
-        self.state = "playing"
+        self.state = TableState.PLAYING
 
     def _deal(self, deck_text: list[str] | None = None) -> None:
         assert self.match is not None
@@ -359,7 +363,7 @@ class Table:
             assert result is not None
             self._event(HandScored.of(result))
             if self.match.winner is not None:
-                self.state = "over"
+                self.state = TableState.OVER
                 self._event(MatchWon(self.match.winner))
 
     def _ready(self, seat: int, action_id: int | None) -> None:
@@ -377,12 +381,14 @@ class Table:
             return  # a replay deals exactly where the journal says it dealt
         if self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             return
-        waiting = [s for s in self.seats if s.kind == "human" and s.connected and not s.ready]
+        waiting = [
+            s for s in self.seats if s.kind == SeatKind.HUMAN and s.connected and not s.ready
+        ]
         if waiting:
             return
         if self.match.phase is Phase.MATCH_OVER:
             # A new match needs someone to play it: at least one human present and ready.
-            if any(s.kind == "human" and s.connected for s in self.seats):
+            if any(s.kind == SeatKind.HUMAN and s.connected for s in self.seats):
                 self._start_match()
                 self._deal()
         else:
@@ -391,10 +397,10 @@ class Table:
     def _leave(self, seat: int) -> None:
         s = self.seats[seat]
         self.journal.record(SeatLeft(seat))
-        if self.state == "lobby":
+        if self.state == TableState.LOBBY:
             self.seats[seat] = Seat()
         else:
-            s.kind, s.token, s.connected, s.ready = "bot", "", True, True
+            s.kind, s.token, s.connected, s.ready = SeatKind.BOT, "", True, True
             s.name = display_name(f"{s.name} (bot)", "Bot")
         self._event(Left(seat))
         self._advance_if_all_ready()
@@ -415,7 +421,7 @@ class Table:
             self._replaying, self.journal = False, journal
         now = self.clock()
         for seat in self.seats:
-            if seat.kind == "human":
+            if seat.kind == SeatKind.HUMAN:
                 seat.connected, seat.away_since = False, now
         self.events.clear()
 
@@ -447,7 +453,7 @@ class Table:
     def bot_to_act(self) -> int | None:
         """The seat a bot must act for now: its turn to bid or play, or (after a hand)
         nobody, since bots are always ready."""
-        if self.match is None or self.state != "playing":
+        if self.match is None or self.state != TableState.PLAYING:
             return None
         turn = self.match.turn
         if turn is not None and self.seats[turn].played_by_bot:

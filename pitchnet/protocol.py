@@ -14,6 +14,7 @@ import struct
 import types
 from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import Any, ClassVar, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
 
 import msgpack  # type: ignore[import-untyped]  # ships no type hints
@@ -455,8 +456,25 @@ def _map_entries(mapping: dict[str, Any]) -> bytes:
 
 # ---- the table part of a `state` message ------------------------------------------------------
 
-SEAT_KINDS = ("empty", "human", "bot")
-TABLE_STATES = ("lobby", "playing", "over")
+
+class SeatKind(StrEnum):
+    """Who holds a seat (`SeatInfo.kind` on the wire)."""
+
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class TableState(StrEnum):
+    """Where a table is (`TableInfo.state` on the wire, `state` in the advert)."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+SEAT_KINDS = tuple(SeatKind)
+TABLE_STATES = tuple(TableState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,7 +514,7 @@ class TableInfo:
 
     @property
     def taken(self) -> int:
-        return sum(seat.kind != "empty" for seat in self.seats)
+        return sum(seat.kind != SeatKind.EMPTY for seat in self.seats)
 
     @classmethod
     def from_wire(cls, data: Any) -> TableInfo:
