@@ -331,8 +331,7 @@ class Connection:
         if view is not None:
             # The turn our moves answer: a move resent after a reconnect that lands in a
             # later turn is refused by the host ("stale") instead of played there.
-            done = sum(len(trick.get("plays", ())) for trick in view.tricks)
-            self._turn = (view.hand_number, len(view.bids) + done + len(view.trick))
+            self._turn = (view.hand_number, view.step)
         self._emit(StateReceived(self, state.seq, table, view, events_from_wire(state.events)))
 
     def _error(self, error: ErrorMsg) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 
 from client.text import card_text, plain, suit_text
-from pitchnet.cards import Card, CardParseError, Suit
+from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
     Bid,
     Dealt,
@@ -147,11 +147,9 @@ def _describe(game: GameState, event: Event) -> Text | None:
 
 
 def refusal(view: SeatView, card: str) -> str | None:
-    """Why `card` may not be played now, or None if it may.
-
-    The sentences mirror the host's `must_follow` reasons (pitchnet.rules), so a dimmed
-    card explains itself without a round trip; the host still decides.
-    """
+    """Why `card` may not be played now, or None if it may. A dimmed card explains itself
+    without a round trip: the rule is the host's own sentence (`view.play_rule`), and the
+    host still decides."""
     if card in view.legal_plays:
         return None
     if view.phase == Phase.BIDDING:
@@ -160,16 +158,7 @@ def refusal(view: SeatView, card: str) -> str | None:
         return "This hand is over."
     if view.turn != view.seat:
         return "It is not your turn."
-    if view.trick and view.trump:
-        try:
-            trump = Suit.parse(view.trump)
-            led = Card.parse(view.trick[0][1]).suit or trump  # the joker led: trump
-        except (CardParseError, IndexError, TypeError):
-            return "That card may not be played now."
-        if led is trump:
-            return f"Trump was led: you must play {trump.plural}."
-        return f"You must follow {led.plural} or play a trump ({trump.plural})."
-    return "That card may not be played now."
+    return printable(view.play_rule or "That card may not be played now.", 200)
 
 
 def status_line(game: GameState) -> Text:

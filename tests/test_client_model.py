@@ -10,8 +10,9 @@ from client.demo import Scene, scene
 from client.model import GameState, describe_event, refusal
 from client.settings import choose_name, load_name
 from client.text import card_text, plain
+from pitchnet.cards import Card
 from pitchnet.events import Played, events_from_wire
-from pitchnet.rules import Phase
+from pitchnet.rules import Phase, RulesError
 from pitchnet.text import printable
 
 
@@ -108,7 +109,9 @@ def test_an_unplayable_card_gets_the_reason() -> None:
         view = s.view()
         illegal = next(c for c in view.hand if c not in view.legal_plays)
         reason = refusal(view, illegal)
-        assert reason is not None
+        with pytest.raises(RulesError) as refused:  # what the host answers that play with
+            s.match.check_play(0, Card.parse(illegal))
+        assert reason == refused.value.message
         assert reason.startswith(("You must follow", "Trump was led"))
         assert refusal(view, view.legal_plays[0]) is None
         return
