@@ -11,13 +11,18 @@ from pitchnet.views import seat_view
 
 
 class RecordingJournal:
-    """A journal in memory: `entries` is every entry the table recorded, in order."""
+    """A journal in memory: `entries` is every entry the table recorded, in order, and
+    `meta` what the referee noted about the table (its `finished` flag)."""
 
     def __init__(self) -> None:
         self.entries: list[Entry] = []
+        self.meta: dict[str, Any] = {}
 
     def record(self, entry: Entry) -> None:
         self.entries.append(entry)
+
+    def set_meta(self, **values: Any) -> None:
+        self.meta.update(values)
 
 
 def state_for(table: Table, seat: int, events: list[Any]) -> State:
