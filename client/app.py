@@ -18,15 +18,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
-from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
 from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
-from client.text import clean
 from client.tokens import SavedSeat, TokenStore
+from pitchnet.events import Event
+from pitchnet.protocol import MAX_NAME, TableInfo, TableState
+from pitchnet.text import printable
+from pitchnet.views import SeatView
 
 if TYPE_CHECKING:
     from client.screens.prompts import OfflineScreen
@@ -98,6 +102,14 @@ class AsciiScrollBarRender(ScrollBarRender):
 
     VERTICAL_BARS: ClassVar[list[str]] = [" "]
     HORIZONTAL_BARS: ClassVar[list[str]] = [" "]
+
+
+class ConnectionNews(Message):
+    """One piece of the connection's news (client.messages), carried on the app's queue."""
+
+    def __init__(self, news: News) -> None:
+        super().__init__()
+        self.news = news
 
 
 class PitchApp(App[None]):
@@ -182,7 +194,7 @@ class PitchApp(App[None]):
             host,
             port,
             name,
-            self.post_message,
+            self._post_news,
             password=password,
             table_id=table_id,
             remembered=(saved.table_id, saved.token) if saved else None,
@@ -224,7 +236,7 @@ class PitchApp(App[None]):
         from host.server import HostConfig
 
         if self.hosted is None:
-            name = clean(f"{self.options.name}'s table", 24)
+            name = printable(f"{self.options.name}'s table", MAX_NAME)
             fields = {"name": name, "interface": self.options.interface, "advertise": True}
             if resume:
                 fields["resume"] = resume
@@ -322,12 +334,25 @@ class PitchApp(App[None]):
 
     # ---- news from the connection ------------------------------------------------------------
 
-    def _current(self, message: Any) -> bool:
-        return message.connection is self.connection
+    def _post_news(self, news: News) -> None:
+        self.post_message(ConnectionNews(news))
 
-    def on_welcomed(self, message: Welcomed) -> None:
-        if not self._current(message):
+    def on_connection_news(self, message: ConnectionNews) -> None:
+        """News from the connection, on the app's own queue; news from a connection the
+        player already left is dropped."""
+        news = message.news
+        if news.connection is not self.connection:
             return
+        if isinstance(news, Welcomed):
+            self._welcomed(news)
+        elif isinstance(news, StateReceived):
+            self.apply_state(news.seq, news.table, news.view, news.events)
+        elif isinstance(news, HostError):
+            self._host_error(news)
+        else:
+            self._disconnected(news)
+
+    def _welcomed(self, message: Welcomed) -> None:
         welcome = message.welcome
         connection = message.connection
         self.tokens.remember(
@@ -338,18 +363,15 @@ class PitchApp(App[None]):
         self.game.start_log(welcome.table_id)
         self.game.seat = welcome.seat
         self.game.table_id = welcome.table_id
-        self.game.table_name = clean(welcome.table_name, 24)
+        self.game.table_name = printable(welcome.table_name, MAX_NAME)
         self._close_offline()
         if self.auto_start and self.connection is not None:
             self.auto_start = False
             self.connection.start()
 
-    def on_state_received(self, message: StateReceived) -> None:
-        if not self._current(message):
-            return
-        self.apply_state(message.seq, message.table, message.view, message.events)
-
-    def apply_state(self, seq: int, table: Any, view: Any, events: list[Any]) -> None:
+    def apply_state(
+        self, seq: int, table: TableInfo, view: SeatView | None, events: list[Event]
+    ) -> None:
         """Take a snapshot in and redraw (also used by tests to show a built view)."""
         game = self.game
         game.seq, game.table, game.view = seq, table, view
@@ -358,7 +380,7 @@ class PitchApp(App[None]):
             line = describe_event(game, event)
             if line is not None:
                 game.log.append(line)
-        self._switch("lobby" if table.state == "lobby" or view is None else "table")
+        self._switch("lobby" if table.state == TableState.LOBBY or view is None else "table")
         self.redraw()
 
     def redraw(self) -> None:
@@ -367,18 +389,16 @@ class PitchApp(App[None]):
             if callable(show):
                 show(self.game)
 
-    def on_host_error(self, message: HostError) -> None:
-        if not self._current(message) or message.fatal:
+    def _host_error(self, message: HostError) -> None:
+        if message.fatal:
             return  # a fatal refusal ends the connection: the offline screen says it
         severity = "warning"
         self.notify(
-            clean(message.message, 200), title="The host says", severity=severity, markup=False
+            printable(message.message, 200), title="The host says", severity=severity, markup=False
         )
         self.redraw()
 
-    def on_disconnected(self, message: Disconnected) -> None:
-        if not self._current(message):
-            return
+    def _disconnected(self, message: Disconnected) -> None:
         connection = message.connection
         if connection.refusal == "bad_password" and connection.seat is None:
             self._ask_password(connection)
@@ -388,7 +408,7 @@ class PitchApp(App[None]):
 
             self._offline = OfflineScreen()
             self.push_screen(self._offline)
-        self._offline.update_reason(clean(message.reason, 200), retrying=message.retrying)
+        self._offline.update_reason(printable(message.reason, 200), retrying=message.retrying)
 
     def _ask_password(self, refused: Connection) -> None:
         """The table wants a (different) password: ask, and try again with it."""

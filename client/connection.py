@@ -3,7 +3,8 @@
 It opens TCP, says hello, decodes frames, answers pings, pings the host every
 `heartbeat` seconds and calls the host dead after `dead_after` seconds of silence
 (TCP alone would take minutes). It never touches a widget: everything the player
-should see is posted as a Textual message (client.messages) through `post`.
+should see is handed to `post` as a plain dataclass (client.messages), so it runs
+without Textual (`pitchnet bot`) as well as inside the app.
 
 Once seated it holds the seat token, so a lost link is retried with backoff (capped
 near a second) and the same seat comes back. Actions get increasing ids and stay
@@ -21,8 +22,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from client.messages import Disconnected, HostError, StateReceived, Welcomed
+from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
+from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
+    DEFAULT_PORT,
     PROTOCOL_VERSION,
     Ack,
     BidMsg,
@@ -47,12 +50,11 @@ from pitchnet.views import SeatView, ViewError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 7373
 BACKOFF = (0.1, 0.2, 0.4, 0.8)
 BACKOFF_CAP = 1.0
+"""Retry delays: quick first tries, then about once a second (capped near 1 s)."""
 WATCH_TICK = 0.2
 """How often the watchdog looks at the clock (a silent host is noticed this late at most)."""
-"""Retry delays: quick first tries, then about once a second (issue 5: capped near 1 s)."""
 
 Locate = Callable[[str], Awaitable[tuple[str, int] | None]]
 """Finds a table's current address by its id (zeroconf), for a host that moved."""
@@ -101,7 +103,7 @@ class Connection:
         host: str,
         port: int,
         name: str,
-        post: Callable[[Any], object],
+        post: Callable[[News], object],
         *,
         password: str | None = None,
         table_id: str | None = None,
@@ -329,9 +331,8 @@ class Connection:
         if view is not None:
             # The turn our moves answer: a move resent after a reconnect that lands in a
             # later turn is refused by the host ("stale") instead of played there.
-            done = sum(len(trick.get("plays", ())) for trick in view.tricks)
-            self._turn = (view.hand_number, len(view.bids) + done + len(view.trick))
-        self._emit(StateReceived(self, state.seq, table, view, list(state.events)))
+            self._turn = (view.hand_number, view.step)
+        self._emit(StateReceived(self, state.seq, table, view, events_from_wire(state.events)))
 
     def _error(self, error: ErrorMsg) -> None:
         if error.id is not None:
@@ -353,7 +354,7 @@ class Connection:
         except (OSError, RuntimeError) as exc:
             log.debug("write failed: %s", exc)
 
-    def _emit(self, message: object) -> None:
+    def _emit(self, message: News) -> None:
         if not self._closing:
             self._post(message)
 

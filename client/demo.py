@@ -12,9 +12,10 @@ import random
 from typing import Any
 
 from pitchnet.cards import shuffled_deck
+from pitchnet.events import Bid, Dealt, Event, HandScored, MatchWon, Played, TrickWon
 from pitchnet.protocol import SeatInfo, TableInfo
 from pitchnet.rules import Match, Phase, Settings
-from pitchnet.views import SeatView, result_wire, seat_view
+from pitchnet.views import SeatView, seat_view
 
 NAMES = ("Ann", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5", "Bot 6")
 SCENES = ("lobby", "bidding", "playing", "trick_won", "hand_over", "match_over")
@@ -47,13 +48,13 @@ class Scene:
         self.match = Match(Settings(players=players))
         self.seat = seat
         self.names = list(NAMES[:players])
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         """What a host would have sent along, in its event format (for the log)."""
 
     def deal(self) -> None:
         self.events.clear()  # the log of a scene starts with its last deal
         hand = self.match.deal(shuffled_deck(self.deck_rng))
-        self.events.append({"kind": "deal", "hand": self.match.hand_number, "dealer": hand.dealer})
+        self.events.append(Dealt(self.match.hand_number, hand.dealer))
 
     def step(self) -> None:
         """One bid or one play by whoever's turn it is (a seeded random choice)."""
@@ -63,18 +64,18 @@ class Scene:
         if match.phase is Phase.BIDDING:
             amount = self.rng.choice(match.legal_bids(turn))
             match.bid(turn, amount)
-            self.events.append({"kind": "bid", "seat": turn, "bid": amount})
+            self.events.append(Bid(turn, amount))
             return
         card = self.rng.choice(sorted(match.legal_plays(turn)))
         trick = match.play(turn, card)
-        self.events.append({"kind": "play", "seat": turn, "card": str(card)})
+        self.events.append(Played(turn, str(card)))
         if trick is not None:
-            plays = [[seat, str(c)] for seat, c in trick.plays]
-            self.events.append({"kind": "trick", "winner": trick.winner, "cards": plays})
+            plays: list[list[Any]] = [[seat, str(c)] for seat, c in trick.plays]
+            self.events.append(TrickWon(trick.winner, plays))
         if match.phase is not Phase.PLAYING and match.last_result is not None:
-            self.events.append({"kind": "hand", **result_wire(match.last_result)})
+            self.events.append(HandScored.of(match.last_result))
         if match.winner is not None:
-            self.events.append({"kind": "match", "winner": match.winner})
+            self.events.append(MatchWon(match.winner))
 
     def until(self, done: Any, limit: int = 2000) -> None:
         for _ in range(limit):
@@ -101,7 +102,7 @@ def scene(name: str, seed: int = 7, players: int = 4) -> tuple[TableInfo, SeatVi
 
 def scene_with_events(
     name: str, seed: int = 7, players: int = 4
-) -> tuple[TableInfo, SeatView | None, list[dict[str, Any]]]:
+) -> tuple[TableInfo, SeatView | None, list[Event]]:
     """As `scene`, with the events of the hand so far (what the log would show)."""
     s = Scene(seed, players)
     if name == "lobby":

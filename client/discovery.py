@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from host.advertise import ZeroconfFactory, default_zeroconf, effective_interface
+from pitchnet.network import ZeroconfFactory, default_zeroconf, effective_interface
 from pitchnet.protocol import MAX_NAME, SERVICE_TYPE, TABLE_STATES
 from pitchnet.rules import MAX_PLAYERS
 from pitchnet.text import printable
@@ -58,10 +58,6 @@ class FoundTable:
     password: bool
 
 
-def clean_name(raw: str, limit: int = MAX_NAME) -> str:
-    return printable(raw, limit)
-
-
 def table_from_record(
     instance: str,
     properties: Mapping[bytes, bytes | None],
@@ -84,7 +80,7 @@ def table_from_record(
     seats = min(_short_int(txt, "seats"), MAX_PLAYERS)
     label = instance.removesuffix(SERVICE_TYPE).removesuffix(".")
     return FoundTable(
-        name=clean_name(txt.get("name", "")) or clean_name(label) or table_id,
+        name=printable(txt.get("name", ""), MAX_NAME) or printable(label, MAX_NAME) or table_id,
         table_id=table_id,
         host=pick_address(addresses, interface),
         port=port,
@@ -292,15 +288,6 @@ class TableBrowser:
         for waiter in self._waiters:
             if not waiter.done():
                 waiter.set_result(None)
-
-
-async def browse(
-    interface: str | None, seconds: float, *, zeroconf_factory: ZeroconfFactory | None = None
-) -> list[FoundTable]:
-    """Every table seen within `seconds` (a one-shot list for `pitchnet list`-style commands)."""
-    async with TableBrowser(interface, zeroconf_factory=zeroconf_factory) as browser:
-        await asyncio.sleep(seconds)  # browsing for a fixed time is the point here
-        return browser.tables
 
 
 async def find_table(

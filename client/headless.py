@@ -22,6 +22,7 @@ from client.discovery import locate
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.bots import make_bot
+from pitchnet.rules import Phase
 from pitchnet.search import TABLE_BUDGET
 
 log = logging.getLogger("pitchnet.bot")
@@ -105,7 +106,7 @@ class HeadlessPlayer:
     def _turn(self, news: StateReceived) -> int | None:
         view, table = news.view, news.table
         assert view is not None
-        if view.phase == "match_over":
+        if view.phase == Phase.MATCH_OVER:
             log.info("%s: match over, side %s wins", self.name, view.winner)
             if self.connection.table_id:
                 self.tokens.forget(self.connection.table_id, self.name)
@@ -113,10 +114,10 @@ class HeadlessPlayer:
         key = (view.hand_number, len(view.bids), len(view.tricks), len(view.trick))
         if key == self._acted or self.connection.pending:
             return None  # already answered this state, or the answer is still in flight
-        if view.phase == "hand_over" and not table.seats[view.seat].ready:
+        if view.phase == Phase.HAND_OVER and not table.seats[view.seat].ready:
             self._acted = key
             self._later(self.connection.ready)
-        elif view.my_turn and view.phase in ("bidding", "playing"):
+        elif view.my_turn and view.phase in (Phase.BIDDING, Phase.PLAYING):
             self._acted = key
             decision = self.bot.decide(view)
             if decision.kind == "bid":
@@ -135,9 +136,7 @@ class HeadlessPlayer:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from pitchnet.cli import DEFAULT_PORT
-
-    host, port = parse_address(args.address, DEFAULT_PORT)
+    host, port = parse_address(args.address)
     names = [args.name] if args.count == 1 else [f"{args.name} {i + 1}" for i in range(args.count)]
     think = max(0.0, getattr(args, "think", 0.0))
     players = [

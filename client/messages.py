@@ -1,16 +1,18 @@
-"""Textual messages the connection posts to the app.
+"""What the connection tells whoever runs it: plain dataclasses, no Textual.
 
-The connection never touches a widget: it only posts these, and the app (on its own
-message queue) decides what the screen shows. Each carries the `Connection` that sent
-it, so messages from a connection the player already left are ignored.
+The connection never touches a widget: it hands these to its `post` callback. The
+Textual app wraps each in one `ConnectionNews` message (client/app.py) so they reach
+it on its own message queue; `pitchnet bot` (client/headless.py) reads them from an
+asyncio queue without loading Textual at all. Each carries the `Connection` that
+sent it, so news from a connection the player already left is ignored.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from textual.message import Message
-
+from pitchnet.events import Event
 from pitchnet.protocol import TableInfo, Welcome
 from pitchnet.views import SeatView
 
@@ -18,49 +20,44 @@ if TYPE_CHECKING:
     from client.connection import Connection
 
 
-class ConnectionMessage(Message):
-    def __init__(self, connection: Connection) -> None:
-        super().__init__()
-        self.connection = connection
-
-
-class Welcomed(ConnectionMessage):
+@dataclass(frozen=True, eq=False)
+class Welcomed:
     """The host seated us (first join or a reconnect with the token)."""
 
-    def __init__(self, connection: Connection, welcome: Welcome) -> None:
-        super().__init__(connection)
-        self.welcome = welcome
+    connection: Connection
+    welcome: Welcome
 
 
-class StateReceived(ConnectionMessage):
+@dataclass(frozen=True, eq=False)
+class StateReceived:
     """A fresh snapshot of the table and our view, newer than any before."""
 
-    def __init__(
-        self,
-        connection: Connection,
-        seq: int,
-        table: TableInfo,
-        view: SeatView | None,
-        events: list[Any],
-    ) -> None:
-        super().__init__(connection)
-        self.seq, self.table, self.view, self.events = seq, table, view, events
+    connection: Connection
+    seq: int
+    table: TableInfo
+    view: SeatView | None
+    events: list[Event]
 
 
-class HostError(ConnectionMessage):
+@dataclass(frozen=True, eq=False)
+class HostError:
     """The host refused something; `message` is its sentence (untrusted text)."""
 
-    def __init__(self, connection: Connection, code: str, message: str, fatal: bool) -> None:
-        super().__init__(connection)
-        self.code, self.message, self.fatal = code, message, fatal
+    connection: Connection
+    code: str
+    message: str
+    fatal: bool
 
 
-class Disconnected(ConnectionMessage):
+@dataclass(frozen=True, eq=False)
+class Disconnected:
     """The link is gone. `retrying` says whether the connection will try again, in
     `delay` seconds; if not, `reason` is the last word."""
 
-    def __init__(
-        self, connection: Connection, reason: str, *, retrying: bool, delay: float = 0.0
-    ) -> None:
-        super().__init__(connection)
-        self.reason, self.retrying, self.delay = reason, retrying, delay
+    connection: Connection
+    reason: str
+    retrying: bool
+    delay: float = 0.0
+
+
+News = Welcomed | StateReceived | HostError | Disconnected

@@ -8,13 +8,28 @@ data) into plain `Text` for the log and the summaries.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.text import Text
 
-from client.text import card_text, clean, plain, suit_text
-from pitchnet.cards import Card, CardParseError, Suit
-from pitchnet.protocol import TableInfo
+from client.text import card_text, plain, suit_text
+from pitchnet.cards import Card, CardParseError
+from pitchnet.events import (
+    Bid,
+    Dealt,
+    Disconnected,
+    Event,
+    HandScored,
+    Joined,
+    Left,
+    MatchWon,
+    Played,
+    Reconnected,
+    StoodIn,
+    TrickWon,
+)
+from pitchnet.protocol import MAX_NAME, TableInfo
+from pitchnet.rules import Phase
+from pitchnet.text import printable
 from pitchnet.views import SeatView
 
 
@@ -40,7 +55,7 @@ class GameState:
         if seat is None:
             return "nobody"
         if self.table and 0 <= seat < len(self.table.seats):
-            name = clean(self.table.seats[seat].name, 24)
+            name = printable(self.table.seats[seat].name, MAX_NAME)
             if name:
                 return name
         return f"Seat {seat + 1}"
@@ -76,7 +91,7 @@ class GameState:
             self.log, self.log_table_id = [], table_id
 
 
-def bid_word(amount: Any, you: bool = False) -> str:
+def bid_word(amount: int | None, you: bool = False) -> str:
     """ "bids 2", "passes", "pitches (bids 4)"; without the -s after "You"."""
     s = "" if you else "s"
     if amount is None:
@@ -86,89 +101,64 @@ def bid_word(amount: Any, you: bool = False) -> str:
     return f"bid{s} {amount}"
 
 
-def describe_event(game: GameState, event: Any) -> Text | None:
-    """One log line for one host event, or None for events the log does not show.
-    Events are untrusted: anything malformed is skipped, never raised."""
-    if not isinstance(event, dict):
-        return None
+def describe_event(game: GameState, event: Event) -> Text | None:
+    """One log line for one host event, or None for events the log does not show. The
+    host is untrusted: a seat or card that makes no sense skips the line, never raises."""
     try:
         return _describe(game, event)
-    except (KeyError, TypeError, ValueError, CardParseError):
+    except (IndexError, ValueError, CardParseError):
         return None
 
 
-def _seat(event: dict[str, Any], key: str = "seat") -> int:
-    value = event[key]
-    if type(value) is not int:
-        raise TypeError(key)
-    return value
-
-
-def _describe(game: GameState, event: dict[str, Any]) -> Text | None:
-    kind = event.get("kind")
+def _describe(game: GameState, event: Event) -> Text | None:
     ascii_only = game.ascii_only
-    you = event.get("seat", event.get("dealer")) == game.seat
+    you = getattr(event, "seat", getattr(event, "dealer", None)) == game.seat
     s = "" if you else "s"
-    if kind == "deal":
-        hand = event.get("hand")
-        number = hand if type(hand) is int else game.view.hand_number if game.view else 0
-        line = Text(f"-- Hand {number}: ", style="bold")
-        return line.append(plain(game.who(_seat(event, "dealer")))).append(f" deal{s} --")
-    if kind == "bid":
-        return plain(game.who(_seat(event))).append(f" {bid_word(event['bid'], you)}")
-    if kind == "play":
-        card = Card.parse(event["card"])
-        line = plain(game.who(_seat(event))).append(f" play{s} ")
-        return line.append(card_text(card, ascii_only))
-    if kind == "trick":
-        line = plain(game.who(_seat(event, "winner")), style="bold")
-        return line.append(" won the trick", style="bold")
-    if kind == "hand":
-        pitcher, bid = _seat(event, "pitcher"), _seat(event, "bid")
-        was = "were" if pitcher == game.seat else "was"
-        made = event.get("made") is True
-        outcome = f" made the bid of {bid}" if made else f" {was} set back {bid}"
-        return plain(game.who(pitcher), style="bold").append(outcome, style="bold")
-    if kind == "match":
-        return plain(game.side_name(_seat(event, "winner")), style="bold").append(
-            " won the match!", style="bold"
-        )
-    sentences = {
-        "join": " sat down",
-        "leave": " left the table",
-        "connected": " are back" if you else " is back",
-        "disconnected": " lost the connection",
-        "substitute": ": a bot plays for now",
-    }
-    if kind in sentences:
-        return plain(game.who(_seat(event))).append(sentences[kind])
+    match event:
+        case Dealt(hand=hand, dealer=dealer):
+            line = Text(f"-- Hand {hand}: ", style="bold")
+            return line.append(plain(game.who(dealer))).append(f" deal{s} --")
+        case Bid(seat=seat, bid=amount):
+            return plain(game.who(seat)).append(f" {bid_word(amount, you)}")
+        case Played(seat=seat, card=card):
+            line = plain(game.who(seat)).append(f" play{s} ")
+            return line.append(card_text(Card.parse(card), ascii_only))
+        case TrickWon(winner=winner):
+            return plain(game.who(winner), style="bold").append(" won the trick", style="bold")
+        case HandScored(pitcher=int() as pitcher, bid=int() as bid, made=made):
+            was = "were" if pitcher == game.seat else "was"
+            outcome = f" made the bid of {bid}" if made else f" {was} set back {bid}"
+            return plain(game.who(pitcher), style="bold").append(outcome, style="bold")
+        case MatchWon(winner=winner):
+            return plain(game.side_name(winner), style="bold").append(
+                " won the match!", style="bold"
+            )
+        case Joined(seat=seat):
+            return plain(game.who(seat)).append(" sat down")
+        case Left(seat=seat):
+            return plain(game.who(seat)).append(" left the table")
+        case Reconnected(seat=seat):
+            return plain(game.who(seat)).append(" are back" if you else " is back")
+        case Disconnected(seat=seat):
+            return plain(game.who(seat)).append(" lost the connection")
+        case StoodIn(seat=seat):
+            return plain(game.who(seat)).append(": a bot plays for now")
     return None
 
 
 def refusal(view: SeatView, card: str) -> str | None:
-    """Why `card` may not be played now, or None if it may.
-
-    The sentences mirror the host's `must_follow` reasons (pitchnet.rules), so a dimmed
-    card explains itself without a round trip; the host still decides.
-    """
+    """Why `card` may not be played now, or None if it may. A dimmed card explains itself
+    without a round trip: the rule is the host's own sentence (`view.play_rule`), and the
+    host still decides."""
     if card in view.legal_plays:
         return None
-    if view.phase == "bidding":
+    if view.phase == Phase.BIDDING:
         return "The bidding is not over yet."
-    if view.phase != "playing":
+    if view.phase != Phase.PLAYING:
         return "This hand is over."
     if view.turn != view.seat:
         return "It is not your turn."
-    if view.trick and view.trump:
-        try:
-            trump = Suit.parse(view.trump)
-            led = Card.parse(view.trick[0][1]).suit or trump  # the joker led: trump
-        except (CardParseError, IndexError, TypeError):
-            return "That card may not be played now."
-        if led is trump:
-            return f"Trump was led: you must play {trump.plural}."
-        return f"You must follow {led.plural} or play a trump ({trump.plural})."
-    return "That card may not be played now."
+    return printable(view.play_rule or "That card may not be played now.", 200)
 
 
 def status_line(game: GameState) -> Text:

@@ -11,9 +11,9 @@ import getpass
 import json
 from pathlib import Path
 
-from client.text import clean
 from pitchnet.dirs import config_dir
 from pitchnet.protocol import MAX_NAME
+from pitchnet.text import printable
 
 
 def _settings_file() -> Path:
@@ -22,7 +22,7 @@ def _settings_file() -> Path:
 
 def login_name() -> str:
     try:
-        return clean(getpass.getuser(), MAX_NAME) or "Player"
+        return printable(getpass.getuser(), MAX_NAME) or "Player"
     except (OSError, KeyError, ImportError):
         return "Player"
 
@@ -35,7 +35,7 @@ def load_name() -> str | None:
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str):
         return None
-    return clean(name, MAX_NAME).strip() or None
+    return printable(name, MAX_NAME).strip() or None
 
 
 def save_name(name: str) -> None:
@@ -51,7 +51,7 @@ def choose_name(given: str | None) -> str:
     """The name to play under: the one given (and remember it), else the remembered
     one, else the login name. Always printable and at most MAX_NAME characters."""
     if given:
-        name = clean(given, MAX_NAME).strip() or login_name()
+        name = printable(given, MAX_NAME).strip() or login_name()
         save_name(name)
         return name
     return load_name() or login_name()

@@ -24,15 +24,9 @@ JOKER_STYLE = "bold #d787ff"
 """The joker (five-point Pitch) has no suit: a colour of its own."""
 
 
-def clean(value: object, limit: int = 64) -> str:
-    """The printable part of an untrusted value, at most `limit` characters (see
-    `pitchnet.text.printable`: no control, format or private-use characters)."""
-    return printable(value, limit)
-
-
 def plain(value: object, style: str = "", limit: int = 64) -> Text:
     """An untrusted value as plain `Text` (never interpreted as markup)."""
-    return Text(clean(value, limit), style=style)
+    return Text(printable(value, limit), style=style)
 
 
 def suit_text(suit: Suit | str | None, ascii_only: bool = False) -> Text:

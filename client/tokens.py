@@ -1,5 +1,5 @@
 """Seat tokens kept on disk, so a client that was killed and started again sits back
-down in its own seat (issue 5).
+down in its own seat.
 
 One small JSON file in the user's state directory (platformdirs), keyed by table id
 and player name: two people on one laptop under different names keep different seats,

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from client.app import ClientOptions
-from client.text import clean
 from pitchnet.protocol import MAX_NAME
+from pitchnet.text import printable
 
 TABLE_ENV = "PITCHNET_WEB_TABLE"
 NAME_ENV = "PITCHNET_WEB_NAME"
@@ -34,7 +34,7 @@ def options_from_environment(env: Mapping[str, str]) -> ClientOptions:
     """The app's options for one browser session (KeyError if the server set none)."""
     host, _, port = env[TABLE_ENV].rpartition(":")
     return ClientOptions(
-        name=clean(env[NAME_ENV], MAX_NAME).strip() or "Player",
+        name=printable(env[NAME_ENV], MAX_NAME).strip() or "Player",
         mode="web",
         address=(host.strip("[]"), int(port)),
         password=env.get(PASSWORD_ENV) or None,

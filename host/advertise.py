@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-import os
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
+from pitchnet import network
+from pitchnet.network import ZeroconfFactory, effective_interface
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, SERVICE_TYPE
 from pitchnet.text import printable
 
@@ -28,9 +29,6 @@ INSTANCE_LABEL_BYTES = 56
 """A DNS label holds 63 bytes; keep room for the "-NN" zeroconf appends on a name clash."""
 CLOSE_TIMEOUT = 3.0
 """Longest wait for the goodbye packets and socket teardown at shutdown."""
-
-ZeroconfFactory = Callable[[str | None], Any]
-"""Makes an AsyncZeroconf-like object for an interface address (None = every interface)."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +44,7 @@ class Advert:
     version: int = PROTOCOL_VERSION
 
     def txt(self) -> dict[str, str]:
-        """The TXT keys documented in HOST-API.md; every entry stays far below 255 bytes."""
+        """The TXT keys documented in PROTOCOL.md §13; every entry stays far below 255 bytes."""
         return {
             "v": str(self.version),
             "id": self.table_id[:64],
@@ -56,21 +54,6 @@ class Advert:
             "state": self.state,
             "pw": "1" if self.password else "0",
         }
-
-
-def effective_interface(interface: str | None) -> str | None:
-    """The interface to use: the one given, else PITCHNET_INTERFACE (the tests' loopback guard)."""
-    return interface or os.environ.get("PITCHNET_INTERFACE") or None
-
-
-def default_zeroconf(interface: str | None) -> Any:
-    """A real AsyncZeroconf on one address, or on every IPv4 interface when none is given."""
-    from zeroconf import InterfaceChoice, IPVersion
-    from zeroconf.asyncio import AsyncZeroconf
-
-    if interface:
-        return AsyncZeroconf(interfaces=[interface])
-    return AsyncZeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only)
 
 
 def instance_label(name: str) -> str:
@@ -110,7 +93,7 @@ class Advertiser:
     ) -> None:
         self.interface = effective_interface(interface)
         self.port = port
-        self._factory = zeroconf_factory or default_zeroconf
+        self._factory = zeroconf_factory or network.default_zeroconf
         self._lock = asyncio.Lock()
         self._zc: Any = None
         self._info: Any = None
@@ -203,23 +186,6 @@ class Advertiser:
         if isinstance(broadcast, asyncio.Future):
             self._broadcasts.add(broadcast)
             broadcast.add_done_callback(self._broadcasts.discard)
-
-
-class NullAdvertiser:
-    """Advertises nothing (advertise=False, most tests); remembers the last advert for asserts."""
-
-    def __init__(self) -> None:
-        self.advert: Advert | None = None
-        self.instance_name: str | None = None
-
-    async def start(self, advert: Advert) -> None:
-        self.advert = advert
-
-    async def update(self, advert: Advert) -> None:
-        self.advert = advert
-
-    async def close(self) -> None:
-        return None
 
 
 def _txt(advert: Advert | None) -> dict[str, str] | None:

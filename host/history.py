@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from host.entries import BidMade, BotSeated, CardPlayed, Entry, HandDealt, HumanSeated, MatchBegun
 from host.journal import JournalError, SqliteJournal, journal_path
 from pitchnet.cards import Card
 from pitchnet.house_rules import HouseRules, label
@@ -42,42 +43,40 @@ def rules_line(settings: Settings) -> str:
     return f"Rules: {label(settings.rules, settings.target)}{detail}"
 
 
-def describe(entries: list[dict[str, Any]], options: dict[str, Any]) -> Iterator[str]:
+def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
     settings = settings_of(options)
     yield rules_line(settings)
     names = [f"seat {i + 1}" for i in range(settings.players)]  # players count from 1
-    match: Match | None = None
+    game: Match | None = None
     matches = 0
     dealt: list[list[Card]] = []
     for entry in entries:
-        op = entry["op"]
-        if op == "join":
-            names[entry["seat"]] = entry["name"]
-        elif op == "bot":  # journals before 2026-11-29 did not record the bot's name
-            seat = entry["seat"]
-            names[seat] = entry.get("name") or f"Bot (seat {seat + 1})"
-        elif op == "match":
-            matches += 1
-            match = Match(settings, dealer=entry["dealer"])
-            yield f"=== Match {matches} ==="
-        elif op == "deal" and match is not None:
-            deck = [Card.parse(text) for text in entry["deck"]]
-            hand = match.deal(deck)
-            dealt = deal_hands(deck, settings, hand.dealer)
-            yield f"--- Hand {match.hand_number}, {names[hand.dealer]} deals ---"
-        elif op == "bid" and match is not None:
-            seat = entry["seat"]
-            match.bid(seat, entry["value"])
-            yield f"  {names[seat]} bids {_bid_text(entry['value'])}"
-            if match.hand is not None and match.hand.complete:  # thrown in: all passed
-                yield from _summary(match, dealt, names)
-        elif op == "play" and match is not None and match.hand is not None:
-            trick = match.play(entry["seat"], Card.parse(entry["value"]))
-            if trick is not None:
-                cards = " ".join(f"{c}({names[s]})" for s, c in trick.plays)
-                yield f"  trick {len(match.hand.tricks)}: {cards} -> {names[trick.winner]}"
-            if match.hand.complete:
-                yield from _summary(match, dealt, names)
+        match entry:
+            case HumanSeated(seat=seat, name=name):
+                names[seat] = name
+            case BotSeated(seat=seat, name=name):
+                names[seat] = name or f"Bot (seat {seat + 1})"  # older journals: no name
+            case MatchBegun(dealer=dealer):
+                matches += 1
+                game = Match(settings, dealer=dealer)
+                yield f"=== Match {matches} ==="
+            case HandDealt(deck=deck_text) if game is not None:
+                deck = [Card.parse(text) for text in deck_text]
+                hand = game.deal(deck)
+                dealt = deal_hands(deck, settings, hand.dealer)
+                yield f"--- Hand {game.hand_number}, {names[hand.dealer]} deals ---"
+            case BidMade(seat=seat, value=value) if game is not None:
+                game.bid(seat, value)
+                yield f"  {names[seat]} bids {_bid_text(value)}"
+                if game.hand is not None and game.hand.complete:  # thrown in: all passed
+                    yield from _summary(game, dealt, names)
+            case CardPlayed(seat=seat, value=card) if game is not None and game.hand is not None:
+                trick = game.play(seat, Card.parse(card))
+                if trick is not None:
+                    cards = " ".join(f"{c}({names[s]})" for s, c in trick.plays)
+                    yield f"  trick {len(game.hand.tricks)}: {cards} -> {names[trick.winner]}"
+                if game.hand.complete:
+                    yield from _summary(game, dealt, names)
 
 
 def side_name(settings: Settings, names: list[str], side: int) -> str:

@@ -2,9 +2,10 @@
 
 An entry is written (and committed) before its effect is sent to anyone, so a
 host that crashes and restarts with `--resume` rebuilds exactly the table its
-players last saw. Entries are small JSON maps (`{"op": "bid", "seat": 1, ...}`);
-`host.table.Table.replay` gives them meaning. The file holds the deck orders and
-the seat tokens, so it stays on the host: it is created readable by its owner only.
+players last saw. Entries are `host.entries` classes, stored as small JSON maps
+(`{"op": "bid", "seat": 1, ...}`); `host.table.Table.replay` gives them meaning. The
+file holds the deck orders and the seat tokens, so it stays on the host: it is
+created readable by its owner only.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from host.entries import Entry, EntryError, HandDealt, entry_from_json
 from pitchnet.dirs import state_dir
 
 SCHEMA_VERSION = 1
@@ -189,16 +191,16 @@ class SqliteJournal:
 
     # ---- writing -----------------------------------------------------------------------------
 
-    def record(self, entry: dict[str, Any]) -> None:
+    def record(self, entry: Entry) -> None:
         self.record_all([entry])
 
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
+    def record_all(self, entries: list[Entry]) -> None:
         """Append one change's entries as ONE transaction, committed when this returns:
         all of them or, if the write fails, none (JournalWriteError)."""
         now, link, seq = time.time(), self._chain, self._last_seq
         rows = []
         for entry in entries:
-            text = _ENCODE(entry)
+            text = _ENCODE(entry.to_json())
             link = chain_link(link, text)
             seq += 1
             rows.append((seq, now, text, link))
@@ -219,7 +221,7 @@ class SqliteJournal:
         self._chain, self._last_seq = link, seq
         self._commits += 1
         self._write_mark()
-        if self._commits % CHECKPOINT_EVERY == 0 or any(e.get("op") == "deal" for e in entries):
+        if self._commits % CHECKPOINT_EVERY == 0 or any(isinstance(e, HandDealt) for e in entries):
             self.checkpoint()
 
     def _write_mark(self) -> None:
@@ -260,7 +262,7 @@ class SqliteJournal:
         except ValueError:
             return row[0]
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[Entry]:
         """Every entry in order. Raises JournalError if any entry is unreadable, so a
         damaged journal is refused whole rather than half-loaded."""
         result = []
@@ -268,12 +270,12 @@ class SqliteJournal:
         until = self._intact_until if self._intact_until is not None else 2**62
         for seq, text in self.db.execute(query, (until,)):
             try:
-                entry = json.loads(text)
-            except ValueError:
-                raise JournalError(f"{self.path}: entry {seq} is not readable") from None
-            if not isinstance(entry, dict) or not isinstance(entry.get("op"), str):
-                raise JournalError(f"{self.path}: entry {seq} has no operation")
-            result.append(entry)
+                result.append(entry_from_json(json.loads(text)))
+            except ValueError as exc:  # EntryError, or JSON that does not parse
+                reason = exc if isinstance(exc, EntryError) else "not readable"
+                raise JournalError(
+                    f"{self.path} cannot be replayed: entry {seq}: {reason}"
+                ) from None
         return result
 
     def close(self) -> None:

@@ -44,6 +44,8 @@ from typing import Any
 from host.journal import JournalError
 from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
 from host.table import BotTurn, Table
+from pitchnet.events import Dealt, MatchWon, TrickWon
+from pitchnet.events import Event as TableEvent
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
     Ack,
@@ -56,6 +58,8 @@ from pitchnet.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    SeatKind,
+    TableState,
     Welcome,
     parse_client_message,
 )
@@ -154,7 +158,7 @@ class Abort:
 class Changed:
     """The table changed and its snapshots were sent; `events` are what happened."""
 
-    events: list[dict[str, Any]]
+    events: list[TableEvent]
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +277,7 @@ class Referee:
         """The table opens: after a resume every human is away until they reconnect, so
         each gets a grace period; then a first broadcast (bots may be due)."""
         for seat, info in enumerate(self.table.seats):
-            if info.kind == "human" and not info.connected:
+            if info.kind == SeatKind.HUMAN and not info.connected:
                 self._start_grace(seat, now)
         self._broadcast(now)
         return self._flush()
@@ -655,7 +659,11 @@ class Referee:
     # ---- table changes the referee starts itself ---------------------------------------------
 
     def _start_grace(self, seat: int, now: float) -> None:
-        if not self.shut and self.table.state == "playing" and self.table.options.substitute:
+        if (
+            not self.shut
+            and self.table.state == TableState.PLAYING
+            and self.table.options.substitute
+        ):
             self.grace_until[seat] = now + self.table.options.grace
             self._due(self.grace_until[seat])
 
@@ -708,15 +716,17 @@ class Referee:
         events = table.take_events()
         after_trick = dealt_or_won = False
         for event in events:
-            kind = event["kind"]
-            if kind == "trick":
+            if isinstance(event, TrickWon):
                 after_trick = True
-            elif kind == "match" or kind == "deal":
+            elif isinstance(event, MatchWon):
                 dealt_or_won = True
-                if event.get("hand", 1) == 1:
-                    log.info("table %s: %s", table.id, _describe(event))
+                log.info("table %s: match over, side %s wins", table.id, event.winner)
+            elif isinstance(event, Dealt):
+                dealt_or_won = True
+                if event.hand == 1:
+                    log.info("table %s: match started", table.id)
         if dealt_or_won and self.journal is not None:
-            self._guarded(self.journal.set_meta, finished=table.state == "over")
+            self._guarded(self.journal.set_meta, finished=table.state == TableState.OVER)
         if self.holders:
             frames = table.state_frames(events)
             for seat, peer in self.holders.items():
@@ -738,9 +748,3 @@ class Referee:
     def _flush(self) -> list[Effect]:
         out, self._out = self._out, []
         return out
-
-
-def _describe(event: dict[str, Any]) -> str:
-    if event["kind"] == "match":
-        return f"match over, side {event['winner']} wins"
-    return "match started"

@@ -42,11 +42,14 @@ from host.referee import (
 from host.table import BotTurn, TableOptions
 from host.tables import new_table, resume_table
 from pitchnet.bots import DEFAULT_LEVEL, make_bot
+from pitchnet.events import Event
 from pitchnet.protocol import (
+    DEFAULT_PORT,
     MAX_CLIENT_CONTAINER,
     MAX_CLIENT_FRAME,
     MAX_HELLO_FRAME,
     FrameDecoder,
+    SeatKind,
 )
 
 if TYPE_CHECKING:
@@ -67,7 +70,7 @@ __all__ = ["HEARTBEAT", "Connection", "HostConfig", "HostServer"]
 @dataclass
 class HostConfig:
     name: str | None = None
-    port: int = 7373
+    port: int = DEFAULT_PORT
     interface: str | None = None
     players: int = 4
     partnership: bool = False
@@ -201,7 +204,7 @@ class HostServer:
         self.referee = Referee(self.table, self.limits, pacing, self.journal)
         self.links: dict[int, Connection] = {}
         """Every open connection by its id (the referee's name for it)."""
-        self.on_broadcast: list[Callable[[list[dict[str, Any]]], None]] = []
+        self.on_broadcast: list[Callable[[list[Event]], None]] = []
         self._ids = itertools.count(1)
         self._server: asyncio.base_events.Server | None = None
         self._advertiser: Advertiser | None = None
@@ -366,7 +369,7 @@ class HostServer:
 
     # ---- after every change ------------------------------------------------------------------
 
-    def _changed(self, events: list[dict[str, Any]]) -> None:
+    def _changed(self, events: list[Event]) -> None:
         """The table changed (its snapshots are already queued): tell the listeners and
         refresh the advert."""
         for listener in self.on_broadcast:
@@ -391,7 +394,7 @@ class HostServer:
         return Advert(
             table_id=self.table_id,
             name=self.name,
-            taken=sum(seat.kind != "empty" for seat in seats),
+            taken=sum(seat.kind != SeatKind.EMPTY for seat in seats),
             seats=len(seats),
             state=self.table.state,
             password=self.table.options.password is not None,

@@ -16,8 +16,35 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from host.entries import (
+    BidMade,
+    BotSeated,
+    CardPlayed,
+    Entry,
+    HandDealt,
+    HumanSeated,
+    MatchBegun,
+    ReadySaid,
+    SeatLeft,
+    StartAsked,
+)
 from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from pitchnet.cards import Card, CardParseError
+from pitchnet.events import (
+    Bid,
+    Dealt,
+    Disconnected,
+    Event,
+    HandScored,
+    Joined,
+    Left,
+    MatchWon,
+    Played,
+    Reconnected,
+    SeatReady,
+    StoodIn,
+    TrickWon,
+)
 from pitchnet.protocol import (
     MAX_NAME,
     PROTOCOL_VERSION,
@@ -29,15 +56,16 @@ from pitchnet.protocol import (
     ProtocolError,
     Ready,
     SeatInfo,
+    SeatKind,
     Start,
-    State,
     TableInfo,
+    TableState,
     state_frames,
 )
 from pitchnet.rules import Action, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
 from pitchnet.text import display_name, player_name
-from pitchnet.views import SeatView, result_wire, seat_view, split_views
+from pitchnet.views import SeatView, seat_view, split_views
 
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
@@ -48,9 +76,9 @@ class Journal(Protocol):
     `record_all` writes one change's entries as ONE transaction: all or none. It raises
     `JournalError` if it cannot (and then wrote none); `entries` reads what is written."""
 
-    def record_all(self, entries: list[dict[str, Any]]) -> None: ...
+    def record_all(self, entries: list[Entry]) -> None: ...
 
-    def entries(self) -> list[dict[str, Any]]: ...
+    def entries(self) -> list[Entry]: ...
 
 
 class NoJournal:
@@ -58,19 +86,19 @@ class NoJournal:
     in memory, so a change can still be rolled back the same way."""
 
     def __init__(self) -> None:
-        self._entries: list[dict[str, Any]] = []
+        self._entries: list[Entry] = []
 
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
+    def record_all(self, entries: list[Entry]) -> None:
         self._entries.extend(entries)
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[Entry]:
         return list(self._entries)
 
 
 class _Discard(NoJournal):
     """What a replay writes to: nothing (the entries are already in the journal)."""
 
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
+    def record_all(self, entries: list[Entry]) -> None:
         pass
 
 
@@ -107,7 +135,7 @@ class Seat:
     """A seat and whoever holds it. A human's seat is kept while they are away."""
 
     name: str = ""
-    kind: str = "empty"  # empty | human | bot
+    kind: SeatKind = SeatKind.EMPTY
     token: str = ""
     connected: bool = False
     substitute: bool = False
@@ -117,7 +145,7 @@ class Seat:
 
     @property
     def played_by_bot(self) -> bool:
-        return self.kind == "bot" or self.substitute
+        return self.kind == SeatKind.BOT or self.substitute
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +172,9 @@ class TableOptions:
     """The level of the table's bots and of the stand-ins for absent players."""
 
 
-@dataclass
 class Table:
+    """One table's referee state. Compared by identity: two tables are never equal."""
+
     def __init__(
         self,
         table_id: str,
@@ -164,12 +193,12 @@ class Table:
             raise ValueError(f"unknown bot level {options.bot_level!r}")
         self.seats = [Seat() for _ in range(options.players)]
         self.match: Match | None = None
-        self.state = "lobby"
+        self.state = TableState.LOBBY
         self.seq = 0
         self.deal_deck = deal_deck
         self.journal: Journal = journal or NoJournal()
         self.clock = clock
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.matches_started = 0
         self._bots: dict[int, Bot] = {}
         self._replaying = False
@@ -180,7 +209,7 @@ class Table:
         the sentence its players are told (host/tables.py)."""
         self._start_pending = False
         """A replayed `start` whose bots and match are not (yet) in the journal."""
-        self._pending: list[dict[str, Any]] | None = None
+        self._pending: list[Entry] | None = None
         """The entries of the change under way (None: no change under way)."""
         self._before: tuple[int, list[tuple[Any, ...]]] | None = None
         """What a roll-back needs that the journal does not hold: how many events there
@@ -198,7 +227,7 @@ class Table:
 
     # ---- the journal: one change, one transaction ----------------------------------------
 
-    def _record(self, entry: dict[str, Any]) -> None:
+    def _record(self, entry: Entry) -> None:
         """Journal `entry` as part of the change under way (written when it ends)."""
         if self._pending is None:
             raise RuntimeError("a table change must be made inside a one_change method")
@@ -220,14 +249,14 @@ class Table:
         for seat, (kind, token, connected, substitute, away_since) in zip(
             self.seats, presence, strict=True
         ):
-            if seat.kind == kind == "human" and seat.token == token:
+            if seat.kind == kind == SeatKind.HUMAN and seat.token == token:
                 seat.connected, seat.substitute, seat.away_since = connected, substitute, away_since
         self.events = kept_events
 
     def _reset(self) -> None:
         self.seats = [Seat() for _ in range(self.options.players)]
         self.match = None
-        self.state = "lobby"
+        self.state = TableState.LOBBY
         self.matches_started = 0
         self._start_pending = False
 
@@ -236,19 +265,19 @@ class Table:
     @property
     def starter(self) -> int | None:
         """The first human seated may start early; bots fill the rest."""
-        humans = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        humans = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
         return humans[0] if humans else None
 
     def _free_seat(self) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s.kind == "empty"), None)
+        return next((i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY), None)
 
     def _seat_bot(self, seat: int) -> None:
-        name = f"Bot {sum(s.kind == 'bot' for s in self.seats) + 1}"
-        self._record({"op": "bot", "seat": seat, "name": name})  # for `history`
-        self.seats[seat] = Seat(name=name, kind="bot", connected=True, ready=True)
+        name = f"Bot {sum(s.kind == SeatKind.BOT for s in self.seats) + 1}"
+        self._record(BotSeated(seat, name))  # the name, for `history`
+        self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
 
     def _unique(self, name: str, seat: int) -> str:
-        taken = {s.name for i, s in enumerate(self.seats) if i != seat and s.kind != "empty"}
+        taken = {s.name for i, s in enumerate(self.seats) if i != seat and s.kind != SeatKind.EMPTY}
         candidate, n = name, 2
         while candidate in taken:
             suffix = f" {n}"
@@ -274,11 +303,11 @@ class Table:
         ):
             raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
         seat = self._free_seat()
-        if seat is None or self.state != "lobby":
+        if seat is None or self.state != TableState.LOBBY:
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
         name = self._unique(player_name(hello.name, f"Player {seat + 1}"), seat)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self._record({"op": "join", "seat": seat, "name": name, "token": token})
+        self._record(HumanSeated(seat, name, token))
         self._seat_human(seat, name, token, connected=True)
         if self._free_seat() is None:
             self._start_match()
@@ -286,16 +315,18 @@ class Table:
         return seat
 
     def _seat_human(self, seat: int, name: str, token: str, connected: bool) -> None:
-        self.seats[seat] = Seat(name=name, kind="human", token=token, connected=connected)
-        self._event(kind="join", seat=seat, name=name)
+        self.seats[seat] = Seat(name=name, kind=SeatKind.HUMAN, token=token, connected=connected)
+        self._event(Joined(seat, name))
 
     def _rejoin(self, token: str) -> int:
         for index, seat in enumerate(self.seats):
-            if seat.kind == "human" and hmac.compare_digest(seat.token.encode(), token.encode()):
+            if seat.kind == SeatKind.HUMAN and hmac.compare_digest(
+                seat.token.encode(), token.encode()
+            ):
                 if seat.substitute:
                     seat.ready = False  # the stand-in was ready for them; they decide now
                 seat.connected, seat.substitute, seat.away_since = True, False, None
-                self._event(kind="connected", seat=index)
+                self._event(Reconnected(index))
                 return index
         raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
 
@@ -305,38 +336,38 @@ class Table:
     @one_change
     def disconnected(self, seat: int) -> None:
         s = self.seats[seat]
-        if s.kind != "human" or not s.connected:
+        if s.kind != SeatKind.HUMAN or not s.connected:
             return
         s.connected, s.away_since = False, self.clock()
-        self._event(kind="disconnected", seat=seat)
-        if self.state == "lobby":
-            self._record({"op": "leave", "seat": seat})
+        self._event(Disconnected(seat))
+        if self.state == TableState.LOBBY:
+            self._record(SeatLeft(seat))
             self.seats[seat] = Seat()
-            self._event(kind="leave", seat=seat)
+            self._event(Left(seat))
         self._advance_if_all_ready()
 
     @one_change
     def free_absent_in_lobby(self) -> bool:
         """Free the lobby seats of humans who are gone (their `leave` could not be written
         when they went: the journal was failing). True if any was freed."""
-        if self.state != "lobby":
+        if self.state != TableState.LOBBY:
             return False
         freed = False
         for seat, s in enumerate(self.seats):
-            if s.kind == "human" and not s.connected:
-                self._record({"op": "leave", "seat": seat})
+            if s.kind == SeatKind.HUMAN and not s.connected:
+                self._record(SeatLeft(seat))
                 self.seats[seat] = Seat()
-                self._event(kind="leave", seat=seat)
+                self._event(Left(seat))
                 freed = True
         return freed
 
     def substitute_absent(self, seat: int) -> bool:
         """After the grace period a bot plays for an absent human; returns True if it did."""
         s = self.seats[seat]
-        if s.kind != "human" or s.connected or s.substitute or not self.options.substitute:
+        if s.kind != SeatKind.HUMAN or s.connected or s.substitute or not self.options.substitute:
             return False
         s.substitute = True
-        self._event(kind="substitute", seat=seat)
+        self._event(StoodIn(seat))
         return True
 
     # ---- actions ---------------------------------------------------------------------------
@@ -383,11 +414,11 @@ class Table:
             self.seats[seat].last_id = action_id
 
     def _start_requested(self, seat: int, action_id: int | None) -> bool:
-        if self.state != "lobby":
+        if self.state != TableState.LOBBY:
             return False  # started already (a resent or repeated start): nothing to do
         if seat != self.starter:
             raise ProtocolError("not_starter", "Only the first player to sit can start early.")
-        self._record({"op": "start", "seat": seat, "id": action_id})
+        self._record(StartAsked(seat, action_id))
         self._applied(seat, action_id)
         self._fill_with_bots()
         self._start_match()
@@ -396,19 +427,19 @@ class Table:
 
     def _fill_with_bots(self) -> None:
         for index, s in enumerate(self.seats):
-            if s.kind == "empty":
+            if s.kind == SeatKind.EMPTY:
                 self._seat_bot(index)
-                self._event(kind="join", seat=index, name=self.seats[index].name)
+                self._event(Joined(index, self.seats[index].name))
 
     def _start_match(self, dealer: int | None = None) -> None:
         """A new match at this table; the first dealer moves round from match to match."""
         if dealer is None:
             dealer = self.matches_started % self.settings.players
-        self._record({"op": "match", "dealer": dealer})
+        self._record(MatchBegun(dealer))
         self._start_pending = False
         self.match = Match(self.settings, dealer=dealer)
         self.matches_started += 1
-        self.state = "playing"
+        self.state = TableState.PLAYING
 
     def _deal(self, deck_text: list[str] | None = None) -> None:
         assert self.match is not None
@@ -418,17 +449,16 @@ class Table:
             deck = [Card.parse(text) for text in deck_text]
         dealer = self.match.dealer if self.match.hand is None else self.match.dealer + 1
         self._record(
-            {
-                "op": "deal",
-                "hand": self.match.hand_number + 1,
-                "dealer": dealer % self.settings.players,
-                "deck": [str(c) for c in deck],
-            }
+            HandDealt(
+                deck=[str(c) for c in deck],
+                hand=self.match.hand_number + 1,
+                dealer=dealer % self.settings.players,
+            )
         )
         hand = self.match.deal(deck)
         for s in self.seats:
             s.ready = s.played_by_bot
-        self._event(kind="deal", hand=self.match.hand_number, dealer=hand.dealer)
+        self._event(Dealt(self.match.hand_number, hand.dealer))
 
     def _apply(self, seat: int, kind: str, value: Any, action_id: int | None = None) -> None:
         if self.match is None:
@@ -439,42 +469,39 @@ class Table:
         else:
             self.match.check_play(seat, value)
         self._record(
-            {
-                "op": kind,
-                "seat": seat,
-                "value": str(value) if kind == "play" else value,
-                "id": action_id,
-            }
+            BidMade(seat, value, action_id)
+            if kind == "bid"
+            else CardPlayed(seat, str(value), action_id)
         )
         self._applied(seat, action_id)
         if kind == "bid":
             self.match.bid(seat, value)
-            self._event(kind="bid", seat=seat, bid=value)
+            self._event(Bid(seat, value))
             return
         hand = self.match.hand
         assert hand is not None
         trick = self.match.play(seat, value)
-        self._event(kind="play", seat=seat, card=str(value))
+        self._event(Played(seat, str(value)))
         if trick is not None:
-            plays = [[s, str(c)] for s, c in trick.plays]
-            self._event(kind="trick", winner=trick.winner, cards=plays)
+            plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
+            self._event(TrickWon(trick.winner, plays))
         if hand.complete:
             result = self.match.last_result
             assert result is not None
-            self._event(kind="hand", **result_wire(result))
+            self._event(HandScored.of(result))
             if self.match.winner is not None:
-                self.state = "over"
-                self._event(kind="match", winner=self.match.winner)
+                self.state = TableState.OVER
+                self._event(MatchWon(self.match.winner))
 
     def _ready(self, seat: int, action_id: int | None) -> bool:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             raise ProtocolError("not_now", "There is nothing to be ready for yet.")
         if self.seats[seat].ready and self._advance_due() is None:
             return False  # ready already: a repeat changes nothing, costs no journal entry
-        self._record({"op": "ready", "seat": seat, "id": action_id})
+        self._record(ReadySaid(seat, action_id))
         self._applied(seat, action_id)
         self.seats[seat].ready = True
-        self._event(kind="ready", seat=seat)
+        self._event(SeatReady(seat))
         self._advance_if_all_ready()
         return True
 
@@ -493,41 +520,43 @@ class Table:
             return None  # a replay deals exactly where the journal says it dealt
         if self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             return None
-        waiting = [s for s in self.seats if s.kind == "human" and s.connected and not s.ready]
+        waiting = [
+            s for s in self.seats if s.kind == SeatKind.HUMAN and s.connected and not s.ready
+        ]
         if waiting:
             return None
         if self.match.phase is Phase.MATCH_OVER:
             # A new match needs someone to play it: at least one human present and ready.
-            if any(s.kind == "human" and s.connected for s in self.seats):
+            if any(s.kind == SeatKind.HUMAN and s.connected for s in self.seats):
                 return "match"
             return None
         return "deal"
 
     def _leave(self, seat: int) -> None:
         s = self.seats[seat]
-        self._record({"op": "leave", "seat": seat})
-        if self.state == "lobby":
+        self._record(SeatLeft(seat))
+        if self.state == TableState.LOBBY:
             self.seats[seat] = Seat()
         else:
-            s.kind, s.token, s.connected, s.ready = "bot", "", True, True
+            s.kind, s.token, s.connected, s.ready = SeatKind.BOT, "", True, True
             s.name = display_name(f"{s.name} (bot)", "Bot")
-        self._event(kind="leave", seat=seat)
+        self._event(Left(seat))
         self._advance_if_all_ready()
 
     # ---- resuming from the journal ----------------------------------------------------------
 
-    def replay(self, entries: list[dict[str, Any]]) -> None:
+    def replay(self, entries: list[Entry]) -> None:
         """Rebuild the table from its journal. Every player comes back disconnected and
         finds their seat (and its grace period) waiting. Raises ValueError (or RulesError)
         if an entry does not fit, so a damaged journal is refused, not half-loaded."""
         self._replay_all(entries)
         now = self.clock()
         for seat in self.seats:
-            if seat.kind == "human":
+            if seat.kind == SeatKind.HUMAN:
                 seat.connected, seat.away_since = False, now
         self.events.clear()
 
-    def _replay_all(self, entries: list[dict[str, Any]]) -> None:
+    def _replay_all(self, entries: list[Entry]) -> None:
         saved = self._replaying, self.journal, self._pending, self._before
         self._replaying, self.journal, self._pending, self._before = True, _Discard(), [], None
         try:
@@ -544,7 +573,7 @@ class Table:
         triggered, had the host not stopped in between (a journal written before changes
         were one transaction each can end between a `ready` and its `deal`, after the
         last `join` without its `match`, or inside a `start`). True if it changed."""
-        if self.state == "lobby":
+        if self.state == TableState.LOBBY:
             if self._start_pending:
                 self._fill_with_bots()
                 self._start_match()
@@ -558,7 +587,7 @@ class Table:
         match = self.match
         if match is None or match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             return False
-        humans = [s for s in self.seats if s.kind == "human"]
+        humans = [s for s in self.seats if s.kind == SeatKind.HUMAN]
         if any(not s.ready for s in humans):
             return False
         if match.phase is Phase.MATCH_OVER:
@@ -568,42 +597,40 @@ class Table:
         self._deal()
         return True
 
-    def _replay_one(self, entry: dict[str, Any]) -> None:
-        op = entry["op"]
-        seat = entry.get("seat")
+    def _replay_one(self, entry: Entry) -> None:
+        seat = getattr(entry, "seat", None)
         if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.seats)):
             raise ValueError(f"journal entry names seat {seat!r}, not one of this table's")
-        if op == "join" and type(entry.get("name")) is str and seat is not None:
-            name = player_name(entry["name"], f"Player {seat + 1}")  # cleaned again
-            entry = {**entry, "name": name}
-        if op == "bot":
-            self._seat_bot(entry["seat"])
-        elif op == "join":
-            self._seat_human(entry["seat"], entry["name"], entry["token"], connected=False)
-        elif op == "start":
-            self._applied(entry["seat"], entry.get("id"))
-            self._start_pending = self.state == "lobby"  # its bots and match follow
-        elif op == "match":
-            self._start_match(entry["dealer"])
-        elif op == "deal":
-            self._deal(entry["deck"])
-        elif op == "bid":
-            self._apply(entry["seat"], "bid", entry["value"], entry.get("id"))
-        elif op == "play":
-            self._apply(entry["seat"], "play", Card.parse(entry["value"]), entry.get("id"))
-        elif op == "ready":
-            self._ready(entry["seat"], entry.get("id"))
-        elif op == "leave":
-            self._leave(entry["seat"])
-        else:
-            raise ValueError(f"unknown journal operation {op!r}")
+        match entry:
+            case BotSeated(seat=seat):
+                self._seat_bot(seat)
+            case HumanSeated(seat=seat, name=name, token=token):
+                name = player_name(name, f"Player {seat + 1}")  # cleaned again
+                self._seat_human(seat, name, token, connected=False)
+            case StartAsked(seat=seat, id=action_id):
+                self._applied(seat, action_id)
+                self._start_pending = self.state == TableState.LOBBY  # bots and match follow
+            case MatchBegun(dealer=dealer):
+                self._start_match(dealer)
+            case HandDealt(deck=deck):
+                self._deal(deck)
+            case BidMade(seat=seat, value=value, id=action_id):
+                self._apply(seat, "bid", value, action_id)
+            case CardPlayed(seat=seat, value=card, id=action_id):
+                self._apply(seat, "play", Card.parse(card), action_id)
+            case ReadySaid(seat=seat, id=action_id):
+                self._ready(seat, action_id)
+            case SeatLeft(seat=seat):
+                self._leave(seat)
+            case _:
+                raise ValueError(f"unknown journal entry {entry!r}")
 
     # ---- bots -------------------------------------------------------------------------------
 
     def bot_to_act(self) -> int | None:
         """The seat a bot must act for now: its turn to bid or play, or (after a hand)
         nobody, since bots are always ready."""
-        if self.match is None or self.state != "playing":
+        if self.match is None or self.state != TableState.PLAYING:
             return None
         turn = self.match.turn
         if turn is not None and self.seats[turn].played_by_bot:
@@ -655,10 +682,10 @@ class Table:
 
     # ---- views ------------------------------------------------------------------------------
 
-    def _event(self, **event: Any) -> None:
+    def _event(self, event: Event) -> None:
         self.events.append(event)
 
-    def take_events(self) -> list[dict[str, Any]]:
+    def take_events(self) -> list[Event]:
         """The events since the last broadcast; bumps the sequence number."""
         events, self.events = self.events, []
         self.seq += 1
@@ -701,16 +728,12 @@ class Table:
             self._wire_key, self._wire = key, self.info().to_wire()
         return self._wire
 
-    def state_for(self, seat: int, events: list[dict[str, Any]]) -> State:
-        view = seat_view(self.match, seat).to_wire() if self.match else None
-        return State(seq=self.seq, table=self.info().to_wire(), view=view, events=events)
-
-    def state_frames(self, events: list[dict[str, Any]]) -> list[bytes]:
-        """Every seat's encoded snapshot for one broadcast (what `state_for` gives, seat by
-        seat). The table, the events and the public part of the views are built and packed
-        once, not once per seat: this runs after every change."""
-        table = self._table_wire()
+    def state_frames(self, events: list[Event]) -> list[bytes]:
+        """Every seat's encoded snapshot for one broadcast. The table, the events and the
+        public part of the views are built and packed once, not once per seat: this runs
+        after every change."""
+        table, wire = self._table_wire(), [event.to_wire() for event in events]
         if self.match is None:
-            return state_frames(self.seq, table, events, None, [{}] * len(self.seats))
+            return state_frames(self.seq, table, wire, None, [{}] * len(self.seats))
         public, private = split_views(self.match)
-        return state_frames(self.seq, table, events, public, private)
+        return state_frames(self.seq, table, wire, public, private)

@@ -45,10 +45,10 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from client.text import clean
 from client.tokens import TokenStore
 from client.web_session import NAME_ENV, PASSWORD_ENV, REGIONS_ENV, SEATS_ENV, TABLE_ENV
 from pitchnet.protocol import MAX_NAME
+from pitchnet.text import printable
 
 log = logging.getLogger("pitchnet.web")
 
@@ -423,7 +423,7 @@ class WebServer:
         if identity is None:  # no cookie (or a forged one): start again with a fresh one
             raise web.HTTPSeeOther("/")
         form = await request.post()
-        name = clean(str(form.get("name", "")), MAX_NAME).strip()
+        name = printable(str(form.get("name", "")), MAX_NAME).strip()
         password = str(form.get("password", ""))[:200] or None
         if not name:
             return self._form(identity, "Type a name to play under.", 400)

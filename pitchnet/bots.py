@@ -24,7 +24,7 @@ from typing import ClassVar
 from pitchnet.cards import Card, Suit
 from pitchnet.handvalue import best_suit, bid_for
 from pitchnet.heuristic import Heuristic, _beats, _card_key, _suit, _winning
-from pitchnet.rules import Action, Bid, HouseRules
+from pitchnet.rules import Action, Bid, HouseRules, Phase
 from pitchnet.search import Budget, choose_bid, choose_play
 from pitchnet.views import SeatView
 
@@ -43,9 +43,9 @@ class Bot(ABC):
         progress)."""
         if view.turn != view.seat:
             raise ValueError(f"it is not seat {view.seat}'s turn")
-        if view.phase == "bidding" and view.legal_bids:
+        if view.phase == Phase.BIDDING and view.legal_bids:
             return Action.of_bid(view.seat, self.choose_bid(view))
-        if view.phase == "playing" and view.legal_plays:
+        if view.phase == Phase.PLAYING and view.legal_plays:
             return Action.of_play(view.seat, self.choose_play(view))
         raise ValueError(f"seat {view.seat} has nothing to decide in phase {view.phase!r}")
 

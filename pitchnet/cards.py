@@ -75,10 +75,6 @@ class Suit(Enum):
         """The suit's name as used in sentences: "hearts"."""
         return self.name.lower()
 
-    @property
-    def is_red(self) -> bool:
-        return self in (Suit.DIAMONDS, Suit.HEARTS)
-
     @classmethod
     def parse(cls, text: str) -> Suit:
         try:

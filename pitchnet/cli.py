@@ -7,22 +7,16 @@ zeroconf start-up costs, and keep the client's launch time down.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
 from pitchnet.bots import ALIASES, BOT_KINDS, DEFAULT_LEVEL, LEVELS
+from pitchnet.network import INTERFACE_ENV, effective_interface
+from pitchnet.protocol import DEFAULT_PORT
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.search import Budget
 
-DEFAULT_PORT = 7373
-INTERFACE_ENV = "PITCHNET_INTERFACE"
 ASCII_HELP = "plain ASCII: suits as letters, no symbols or box lines"
-
-
-def default_interface() -> str | None:
-    """The interface from PITCHNET_INTERFACE, or None for every interface."""
-    return os.environ.get(INTERFACE_ENV) or None
 
 
 def _players(text: str) -> int:
@@ -50,7 +44,7 @@ def _add_interface(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--interface",
         metavar="IP",
-        default=default_interface(),
+        default=effective_interface(),
         help=f"the local address to bind and advertise on (default: ${INTERFACE_ENV}, "
         "else every interface)",
     )

@@ -14,12 +14,15 @@ import struct
 import types
 from collections.abc import Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
-from typing import Any, ClassVar, Protocol, Union, get_args, get_origin, get_type_hints
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
 
 import msgpack  # type: ignore[import-untyped]  # ships no type hints
 
 PROTOCOL_VERSION = 1
 SERVICE_TYPE = "_pitchnet._tcp.local."
+DEFAULT_PORT = 7373
+"""Where a host listens unless told otherwise (and where a bare address is dialled)."""
 
 MAX_FRAME = 64 * 1024
 """Largest payload a host may send (a `state` frame); a larger length is refused
@@ -44,6 +47,9 @@ MAX_NAME = 24
 MAX_ID = 2**53 - 1
 """Largest action id (in size): every JavaScript number up to it is an exact integer."""
 STRING_LIMITS = {"name": MAX_NAME, "token": 64, "table_id": 64, "password": 128, "card": 2}
+
+
+_Shape = TypeVar("_Shape")
 
 
 class ProtocolError(Exception):
@@ -336,7 +342,7 @@ def _allowed_types(annotation: Any) -> tuple[type, ...]:
     return (origin or annotation,)
 
 
-def _schema(cls: type[Message]) -> list[tuple[str, tuple[type, ...], bool]]:
+def _schema(cls: type) -> list[tuple[str, tuple[type, ...], bool]]:
     hints = get_type_hints(cls)
     return [
         (
@@ -348,7 +354,10 @@ def _schema(cls: type[Message]) -> list[tuple[str, tuple[type, ...], bool]]:
     ]
 
 
-_SCHEMAS = {cls: _schema(cls) for cls in {*CLIENT_MESSAGES.values(), *HOST_MESSAGES.values()}}
+_SCHEMAS: dict[type, list[tuple[str, tuple[type, ...], bool]]] = {
+    cls: _schema(cls) for cls in {*CLIENT_MESSAGES.values(), *HOST_MESSAGES.values()}
+}
+"""Each shape's fields: name, allowed types, required (other shapes are added when first read)."""
 
 
 def _check_value(name: str, value: Any, allowed: tuple[type, ...]) -> None:
@@ -447,8 +456,25 @@ def _map_entries(mapping: dict[str, Any]) -> bytes:
 
 # ---- the table part of a `state` message ------------------------------------------------------
 
-SEAT_KINDS = ("empty", "human", "bot")
-TABLE_STATES = ("lobby", "playing", "over")
+
+class SeatKind(StrEnum):
+    """Who holds a seat (`SeatInfo.kind` on the wire)."""
+
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class TableState(StrEnum):
+    """Where a table is (`TableInfo.state` on the wire, `state` in the advert)."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+SEAT_KINDS = tuple(SeatKind)
+TABLE_STATES = tuple(TableState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,30 +514,35 @@ class TableInfo:
 
     @property
     def taken(self) -> int:
-        return sum(seat.kind != "empty" for seat in self.seats)
+        return sum(seat.kind != SeatKind.EMPTY for seat in self.seats)
 
     @classmethod
     def from_wire(cls, data: Any) -> TableInfo:
         """Rebuild from a host's frame, which the client treats as untrusted."""
         if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
             raise ProtocolError("bad_message", "a table must be a map with a list of seats")
-        seats = [_from_map(SeatInfo, seat) for seat in data["seats"]]
-        info = _from_map(cls, {**data, "seats": []})
+        seats = [from_map(SeatInfo, seat) for seat in data["seats"]]
+        info = from_map(cls, {**data, "seats": []})
         if info.state not in TABLE_STATES or any(s.kind not in SEAT_KINDS for s in seats):
             raise ProtocolError("bad_message", "a table has an unknown state or seat kind")
         return TableInfo(**{**asdict(info), "seats": seats})
 
 
-def _from_map(cls: type, data: Any) -> Any:
+def from_map(cls: type[_Shape], data: Any) -> _Shape:
+    """An instance of the dataclass `cls` from an untrusted map, each field checked
+    against its annotation (the one validator for every shape on the wire); extra keys
+    are ignored. Raises ProtocolError("bad_message") with the reason."""
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", f"{cls.__name__} must be a map")
-    hints = get_type_hints(cls)
     values: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            if f.default is MISSING and f.default_factory is MISSING:
-                raise ProtocolError("bad_message", f"{cls.__name__} needs {f.name!r}")
+    schema = _SCHEMAS.get(cls)
+    if schema is None:
+        schema = _SCHEMAS[cls] = _schema(cls)
+    for name, allowed, required in schema:
+        if name not in data:
+            if required:
+                raise ProtocolError("bad_message", f"{cls.__name__} needs {name!r}")
             continue
-        _check_value(f.name, data[f.name], _allowed_types(hints[f.name]))
-        values[f.name] = data[f.name]
+        _check_value(name, data[name], allowed)
+        values[name] = data[name]
     return cls(**values)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from pitchnet.cards import GAME_POINTS, JACK, Card, Suit, validate_deck
 from pitchnet.house_rules import PRESETS, TARGETS, HouseRules, Preset, RulesConfigError
@@ -42,7 +42,7 @@ class RulesError(Exception):
         self.message = message
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     BIDDING = "bidding"
     PLAYING = "playing"
     HAND_OVER = "hand_over"

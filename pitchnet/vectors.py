@@ -1,4 +1,4 @@
-"""Run the language-neutral rules vectors (format: rules-vectors/FORMAT.md) through the engine.
+"""Run the language-neutral rules vectors (the JSON files in tests/vectors/) through the engine.
 
 A vector is one hand with its expected outcome. `check_vector` returns the list of
 mismatches ("field: expected X, got Y"), empty when the engine agrees; a malformed

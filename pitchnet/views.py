@@ -16,7 +16,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from pitchnet.cards import JOKER_DECK, Card
-from pitchnet.rules import HandResult, Match, Phase, Trick
+from pitchnet.rules import HandResult, Match, Phase, RulesError, Trick
 
 
 class ViewError(ValueError):
@@ -49,6 +49,12 @@ class SeatView:
     winner: int | None
     rules: dict[str, Any] = field(default_factory=dict)
     """The table's house rules (`HouseRules.to_wire()`): what the bids and plays obey."""
+    step: int = 0
+    """The turn within the hand (bids and plays so far): a move echoes it with
+    `hand_number`, so one resent into a later turn is refused as stale."""
+    play_rule: str | None = None
+    """Why this seat's cards outside `legal_plays` may not be played now, in the host's
+    own words (None when every held card may be played, or it is not our turn to play)."""
 
     # ---- conveniences for bots and the client ----------------------------------------------
 
@@ -83,7 +89,9 @@ class SeatView:
         if not isinstance(data, dict):
             raise ViewError("a view must be a map")
         names = [f.name for f in fields(cls)]
-        required = [f.name for f in fields(cls) if f.default_factory is MISSING]
+        required = [
+            f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING
+        ]
         missing = [name for name in required if name not in data]
         if missing:
             raise ViewError(f"view lacks {', '.join(missing)}")
@@ -92,7 +100,7 @@ class SeatView:
         return view
 
 
-_INT_FIELDS = ("seat", "players", "target", "hand_number", "dealer")
+_INT_FIELDS = ("seat", "players", "target", "hand_number", "dealer", "step")
 _LIST_FIELDS = (
     "hand",
     "hand_counts",
@@ -161,6 +169,7 @@ def _check_values(view: SeatView) -> None:
             for t in view.tricks
         )
         and (view.last_result is None or isinstance(view.last_result, dict))
+        and (view.play_rule is None or isinstance(view.play_rule, str))
         and isinstance(view.rules, dict)
     )
     if not ok:
@@ -215,7 +224,8 @@ def seat_view(match: Match, seat: int) -> SeatView:
 
 def split_views(match: Match) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Every seat's view for one broadcast, as the part all seats share (built once) and
-    one map per seat of what only it sees (seat, hand, legal_bids, legal_plays). A seat's
+    one map per seat of what only it sees (seat, hand, legal_bids, legal_plays, play_rule).
+    A seat's
     view is `{**private[seat], **public}`: the host packs the shared part once."""
     return _public(match), [_private(match, seat) for seat in range(match.settings.players)]
 
@@ -238,6 +248,7 @@ def _public(match: Match) -> dict[str, Any]:
     }
     if hand is None:
         public.update(
+            step=0,
             hand_counts=[0] * settings.players,
             bids=[],
             high_bid=None,
@@ -249,6 +260,7 @@ def _public(match: Match) -> dict[str, Any]:
         )
         return public
     public.update(
+        step=hand.step,
         hand_counts=[len(cards) for cards in hand.hands],
         bids=[[bidder, amount] for bidder, amount in hand.bids],
         high_bid=hand.high_bid,
@@ -265,14 +277,26 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
     """What only `seat` may see: its own cards and choices."""
     hand = match.hand
     if hand is None:
-        return {"seat": seat, "hand": [], "legal_bids": [], "legal_plays": []}
+        return {"seat": seat, "hand": [], "legal_bids": [], "legal_plays": [], "play_rule": None}
     order = _HAND_ORDER.__getitem__
+    held, legal = hand.hands[seat], match.legal_plays(seat)
+    refused = next((card for card in held if card not in legal), None) if legal else None
     return {
         "seat": seat,
-        "hand": [str(card) for card in sorted(hand.hands[seat], key=order)],
+        "hand": [str(card) for card in sorted(held, key=order)],
         "legal_bids": list(match.legal_bids(seat)),
-        "legal_plays": [str(card) for card in sorted(match.legal_plays(seat), key=order)],
+        "legal_plays": [str(card) for card in sorted(legal, key=order)],
+        "play_rule": None if refused is None else _why_refused(match, seat, refused),
     }
+
+
+def _why_refused(match: Match, seat: int, card: Card) -> str | None:
+    """The sentence the host answers a play of `card` with: the rules' own words."""
+    try:
+        match.check_play(seat, card)
+    except RulesError as exc:
+        return exc.message
+    return None
 
 
 _HAND_ORDER = {card: (card.suit.value if card.suit else "Z", -card.rank) for card in JOKER_DECK}

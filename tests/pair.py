@@ -42,27 +42,10 @@ from pitchnet.protocol import (
     frame,
     parse_host_message,
 )
+from tests.table_doubles import RecordingJournal
 
 START = 1000.0
 """The pair's clock starts here (any value: the referee only compares times)."""
-
-
-class RecordingJournal:
-    """A journal that keeps its entries in a list."""
-
-    def __init__(self) -> None:
-        self.written: list[dict[str, Any]] = []
-        self.meta: dict[str, Any] = {}
-
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
-        """One change's entries, as one transaction (host/table.py `one_change`)."""
-        self.written.extend(entries)
-
-    def entries(self) -> list[dict[str, Any]]:
-        return list(self.written)
-
-    def set_meta(self, **values: Any) -> None:
-        self.meta.update(values)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Socket-level abuse of a running host (issue 6).
+"""Socket-level abuse of a running host.
 
 The main test plays the same seeded four-bot match twice on 127.0.0.1: once in peace,
 once while other connections send garbage, oversize lengths, half frames that never
@@ -27,6 +27,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from host.entries import BidMade
 from host.limits import Limits
 from host.server import HostServer
 from pitchnet.protocol import (
@@ -187,7 +188,7 @@ class Outcome:
 def journal_moves(server: HostServer) -> list[tuple[Any, ...]]:
     assert server.journal is not None
     moves = []
-    for entry in server.journal.entries():
+    for entry in (e.to_json() for e in server.journal.entries()):
         if entry["op"] == "deal":
             moves.append(("deal", entry["hand"], entry["dealer"], tuple(entry["deck"])))
         elif entry["op"] in ("bid", "play"):
@@ -458,11 +459,11 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
                 (
                     e
                     for e in reversed(server.journal.entries() if server.journal else [])
-                    if e["op"] == "bid" and e["seat"] == 0
+                    if isinstance(e, BidMade) and e.seat == 0
                 ),
                 None,
             )
-            replay = BidMsg(id=last["id"], bid=last["value"]) if last else None
+            replay = BidMsg(id=last.id, bid=last.value) if last else None
             seen["thief"] = await stolen_seat_flood(server, tokens[0], replay)
             (
                 seen["garbage"],

@@ -123,8 +123,6 @@ def test_names_and_pretty_forms() -> None:
     assert Card.parse("AS").name == "ace of spades"
     assert Card.parse("TD").pretty() == "T♦"
     assert Card.parse("TD").pretty(ascii_only=True) == "TD"
-    assert Suit.HEARTS.is_red and Suit.DIAMONDS.is_red
-    assert not Suit.CLUBS.is_red and not Suit.SPADES.is_red
     assert Suit.HEARTS.plural == "hearts"
 
 

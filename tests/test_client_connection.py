@@ -229,7 +229,7 @@ async def test_a_silent_host_is_noticed_within_the_deadline() -> None:
 
 
 async def test_an_unacknowledged_action_is_resent_after_reconnect() -> None:
-    """Issue 5: an action sent just before a drop is sent again, with the same id."""
+    """An action sent just before a drop is sent again, with the same id."""
     seen: list[tuple[int, Any]] = []
     resent = asyncio.Event()
 
@@ -323,7 +323,7 @@ async def test_ids_continue_after_the_last_one_the_host_applied() -> None:
 
 
 async def test_a_host_that_moved_is_found_again_by_table_id() -> None:
-    """Issue 5: the table came back on another address; `locate` (zeroconf in the app)
+    """The table came back on another address; `locate` (zeroconf in the app)
     finds it by id and the connection carries on there with its token."""
     asked: list[str] = []
 

@@ -9,8 +9,11 @@ from client.connection import BACKOFF_CAP, backoff_delay, parse_address
 from client.demo import Scene, scene
 from client.model import GameState, describe_event, refusal
 from client.settings import choose_name, load_name
-from client.text import card_text, clean, plain
-from pitchnet.rules import Phase
+from client.text import card_text, plain
+from pitchnet.cards import Card
+from pitchnet.events import Played, events_from_wire
+from pitchnet.rules import Phase, RulesError
+from pitchnet.text import printable
 
 
 def rendered(text: object) -> str:
@@ -52,8 +55,8 @@ def test_markup_in_a_name_is_shown_literally() -> None:
 
 
 def test_escape_and_control_characters_are_dropped() -> None:
-    assert clean("\x1b[31mEve\x07\u202e!") == "[31mEve!"
-    assert clean("a" * 100, 24) == "a" * 24
+    assert printable("\x1b[31mEve\x07\u202e!") == "[31mEve!"
+    assert printable("a" * 100, 24) == "a" * 24
 
 
 def test_cards_draw_with_symbols_or_letters() -> None:
@@ -65,20 +68,26 @@ def test_cards_draw_with_symbols_or_letters() -> None:
 def test_log_sentences_use_names_and_never_raise_on_garbage() -> None:
     table, view = scene("bidding")
     game = GameState(seat=0, table=table, view=view)
-    assert rendered(describe_event(game, {"kind": "bid", "seat": 1, "bid": 2})) == "Bot 1 bids 2"
-    assert rendered(describe_event(game, {"kind": "bid", "seat": 0, "bid": None})) == "You pass"
-    line = describe_event(game, {"kind": "play", "seat": 2, "card": "QS"})
-    assert rendered(line) == "Bot 2 plays Q♠"
+    wire = [
+        {"kind": "bid", "seat": 1, "bid": 2},
+        {"kind": "bid", "seat": 0, "bid": None},
+        {"kind": "play", "seat": 2, "card": "QS"},
+    ]
+    lines = [describe_event(game, event) for event in events_from_wire(wire)]
+    assert [rendered(line) for line in lines] == ["Bot 1 bids 2", "You pass", "Bot 2 plays Q♠"]
     garbage = [
         None,
         [],
         {"kind": "bid"},
         {"kind": "bid", "seat": "0", "bid": 1},
-        {"kind": "play", "seat": 1, "card": "ZZ"},
+        {"kind": "bid", "seat": True, "bid": 1},
         {"kind": "trick", "winner": None},
         {"kind": "mystery", "seat": 1},
     ]
-    assert [describe_event(game, event) for event in garbage] == [None] * len(garbage)
+    assert events_from_wire(garbage) == []  # each left out, none raises
+    assert events_from_wire({"kind": "bid"}) == []
+    # Well formed but meaningless: the line is skipped, nothing raises.
+    assert describe_event(game, Played(1, "ZZ")) is None
 
 
 def test_an_unplayable_card_gets_the_reason() -> None:
@@ -100,7 +109,9 @@ def test_an_unplayable_card_gets_the_reason() -> None:
         view = s.view()
         illegal = next(c for c in view.hand if c not in view.legal_plays)
         reason = refusal(view, illegal)
-        assert reason is not None
+        with pytest.raises(RulesError) as refused:  # what the host answers that play with
+            s.match.check_play(0, Card.parse(illegal))
+        assert reason == refused.value.message
         assert reason.startswith(("You must follow", "Trump was led"))
         assert refusal(view, view.legal_plays[0]) is None
         return

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions, ConnectionNews, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.match_end import MatchEnd
@@ -141,12 +141,18 @@ async def test_a_host_error_is_shown_as_a_notification(host: HostServer) -> None
         assert "ready" in app.notices[-1].lower()
 
 
+def news_into(seen: list[Any]) -> Callable[[Any], None]:
+    """A message hook that keeps the connection's news (unwrapped) and every other
+    message the app handles, in order."""
+    return lambda m: seen.append(m.news if isinstance(m, ConnectionNews) else m)
+
+
 async def test_a_full_table_says_why_and_offers_the_finder() -> None:
     config = HostConfig(port=0, interface="127.0.0.1", bots=4, bot_delay=0, advertise=False)
     async with HostServer(config) as server:
         seen: list[Any] = []
         app = join_app(server.port)
-        async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        async with app.run_test(size=SIZE, message_hook=news_into(seen)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, OfflineScreen), "the refusal")
             await pilot.pause()
             text = screen_text(app)
@@ -160,7 +166,7 @@ async def test_a_full_table_says_why_and_offers_the_finder() -> None:
 
 
 async def test_a_restarted_client_sits_back_down_in_its_seat(host: HostServer) -> None:
-    """Issue 5: the seat token is kept on disk, so a client that died mid-hand and is
+    """The seat token is kept on disk, so a client that died mid-hand and is
     started again gets the same seat and the same cards."""
     first = join_app(host.port)
     async with first.run_test(size=SIZE) as pilot:
@@ -301,7 +307,7 @@ async def test_a_dropped_link_is_shown_then_healed_by_itself(host: HostServer) -
     its token and is back at the same seat with the same cards, without a keypress."""
     seen: list[Any] = []
     app = join_app(host.port)
-    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+    async with app.run_test(size=SIZE, message_hook=news_into(seen)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("s")
         await until(pilot, lambda: app.game.view is not None, "the first deal")
@@ -331,7 +337,7 @@ async def test_the_log_outlasts_a_dropped_link(host: HostServer) -> None:
     still there, in the game state and on screen, with "You are back" after it."""
     seen: list[Any] = []
     app = join_app(host.port)
-    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+    async with app.run_test(size=SIZE, message_hook=news_into(seen)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("s")
         await until(pilot, lambda: any("deal" in line for line in log_lines(app)), "the deal")

@@ -1,4 +1,4 @@
-"""Hypothesis fuzzing of the host's message handling (issue 6).
+"""Hypothesis fuzzing of the host's message handling.
 
 Most cases drive `host.table.Table` directly, through the same path the server takes
 (frame -> FrameDecoder -> parse_client_message -> Table.handle), because that is fast
@@ -63,6 +63,7 @@ from pitchnet.protocol import (
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import SeatView, seat_view
 from tests.netclient import RawClient, play_as_bot
+from tests.table_doubles import RecordingJournal, state_for
 
 FUZZ = settings(
     derandomize=True,
@@ -163,14 +164,6 @@ steps = st.lists(
 # ---- a table driven the way the server drives it ---------------------------------------------
 
 
-class RecordingJournal:
-    def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
-
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
-        self.entries.extend(entries)
-
-
 def seated_table(seed: int, players: int = 4, password: str | None = None) -> Table:
     """A table whose seats are all taken by humans: the match is on, hand 1 dealt."""
     table = Table(
@@ -210,7 +203,7 @@ def check_frames(table: Table) -> None:
     frames = table.state_frames(events)
     for seat in range(len(table.seats)):
         data = frames[seat]
-        assert _decoded(data) == _decoded(table.state_for(seat, events).encode())
+        assert _decoded(data) == _decoded(state_for(table, seat, events).encode())
         assert len(data) <= MAX_FRAME + HEADER.size
         [payload] = list(FrameDecoder().feed(data))
         state = parse_host_message(payload)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
 
+from host.entries import BidMade, BotSeated, CardPlayed, Entry, HandDealt, HumanSeated, MatchBegun
 from host.history import describe
 from host.table import Table, TableOptions
 from pitchnet.bots import make_bot
@@ -13,33 +13,36 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, Hello
 from pitchnet.rules import Match, Phase, Settings
 from pitchnet.views import seat_view
+from tests.table_doubles import RecordingJournal
 
 
-def _journal_of_a_match(settings: Settings, seed: int) -> list[dict[str, Any]]:
+def _journal_of_a_match(settings: Settings, seed: int) -> list[Entry]:
     """The entries a host would journal for one whole seeded match played by bots."""
     rng = random.Random(seed)
     bot = make_bot("heuristic")
     match = Match(settings, dealer=0)
-    entries: list[dict[str, Any]] = [{"op": "match", "dealer": 0}]
+    entries: list[Entry] = [MatchBegun(dealer=0)]
     while match.phase is not Phase.MATCH_OVER:
         assert match.hand_number < 200, "a bot match should end long before this"
         if match.phase is Phase.HAND_OVER:
             deck = shuffled_deck(rng)
-            entries.append({"op": "deal", "deck": [str(card) for card in deck]})
+            entries.append(HandDealt([str(card) for card in deck], match.hand_number + 1))
             match.deal(deck)
             continue
         turn = match.turn
         assert turn is not None
         decision = bot.decide(seat_view(match, turn))
         decision.apply_to(match)
-        value = decision.bid if decision.kind == "bid" else str(decision.card)
-        entries.append({"op": decision.kind, "seat": turn, "value": value})
+        if decision.kind == "bid":
+            entries.append(BidMade(turn, decision.bid))
+        else:
+            entries.append(CardPlayed(turn, str(decision.card)))
     return entries
 
 
 def test_seats_are_numbered_from_one() -> None:
     settings = Settings(players=3)
-    entries = [{"op": "bot", "seat": 2}, *_journal_of_a_match(settings, seed=11)]
+    entries = [BotSeated(seat=2), *_journal_of_a_match(settings, seed=11)]
     text = "\n".join(describe(entries, {"players": 3}))
     assert "seat 0" not in text
     assert "seat 1 bids" in text or "seat 1 deals" in text
@@ -53,7 +56,8 @@ def test_seats_are_numbered_from_one() -> None:
 
 def test_partnership_sides_are_teams_a_and_b() -> None:
     settings = Settings(players=4, partnership=True)
-    entries = [{"op": "join", "seat": 0, "name": "Ann"}, *_journal_of_a_match(settings, seed=5)]
+    ann = HumanSeated(seat=0, name="Ann", token="t")
+    entries = [ann, *_journal_of_a_match(settings, seed=5)]
     text = "\n".join(describe(entries, {"players": 4, "partnership": True}))
     assert "team 0" not in text and "team 1" not in text
     teams = r"scores: team A \(Ann & seat 3\) -?\d+, team B \(seat 2 & seat 4\) -?\d+"
@@ -64,14 +68,7 @@ def test_partnership_sides_are_teams_a_and_b() -> None:
 def test_bots_are_named_as_the_table_named_them() -> None:
     """The names players saw at the table ("Bot 1"), from the journal the host wrote."""
 
-    class Recording:
-        def __init__(self) -> None:
-            self.entries: list[dict[str, Any]] = []
-
-        def record_all(self, entries: list[dict[str, Any]]) -> None:
-            self.entries.extend(entries)
-
-    journal = Recording()
+    journal = RecordingJournal()
     options = TableOptions(players=3, bots=2)
     table = Table("t1", "T", options, lambda key: shuffled_deck(random.Random(key)), journal)
     table.join(Hello(version=PROTOCOL_VERSION, name="Ann"))

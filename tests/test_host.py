@@ -17,11 +17,13 @@ from typing import Any
 import msgpack
 import pytest
 
+from host.entries import HandDealt
 from pitchnet.cards import Card
 from pitchnet.protocol import HEADER, MAX_FRAME, BidMsg, PlayMsg
 from pitchnet.rules import Settings, deal_hands
 from pitchnet.views import SeatView
 from tests.netclient import RawClient, play_as_bot, running_host
+from tests.table_doubles import RecordingJournal
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD_TEXT = re.compile(r"^[2-9TJQKA][CDHS]$")
@@ -79,14 +81,6 @@ def test_whole_match_host_and_four_bot_processes(tmp_path: Path) -> None:
     assert "closed" in host_log
 
 
-class RecordingJournal:
-    def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
-
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
-        self.entries.extend(entries)
-
-
 def _strings(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -108,9 +102,9 @@ async def test_no_frame_names_a_card_its_seat_could_not_see() -> None:
         assert finals[0].winner is not None
         settings = Settings(4)
         dealt_by_hand = {
-            e["hand"]: deal_hands([Card.parse(t) for t in e["deck"]], settings, e["dealer"])
+            e.hand: deal_hands([Card.parse(t) for t in e.deck], settings, e.dealer)
             for e in journal.entries
-            if e["op"] == "deal"
+            if isinstance(e, HandDealt)
         }
         assert len(dealt_by_hand) >= 2
         for seat, client in enumerate(clients):

@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from host.entries import (
+    ENTRIES,
+    BidMade,
+    BotSeated,
+    CardPlayed,
+    EntryError,
+    HandDealt,
+    HumanSeated,
+    MatchBegun,
+    ReadySaid,
+    SeatLeft,
+    StartAsked,
+    entry_from_json,
+)
 from host.history import print_history
 from host.journal import JournalError, SqliteJournal, journal_path
 from host.server import HostConfig, HostServer
@@ -30,7 +45,7 @@ async def _seat_four(server: HostServer) -> tuple[list[RawClient], list[dict[str
 def _deals(table_id: str) -> list[list[str]]:
     journal = SqliteJournal(journal_path(table_id), lock=False)  # the host may still run
     try:
-        return [e["deck"] for e in journal.entries() if e["op"] == "deal"]
+        return [e.deck for e in journal.entries() if isinstance(e, HandDealt)]
     finally:
         journal.close()
 
@@ -96,7 +111,7 @@ async def test_a_resumed_table_finishes_as_if_nothing_happened() -> None:
     assert _deals(table_id) == expected_deals
     journal = SqliteJournal(journal_path(table_id))
     actions = [
-        (e["op"], e["seat"], e["id"]) for e in journal.entries() if e["op"] in ("bid", "play")
+        (e.OP, e.seat, e.id) for e in journal.entries() if isinstance(e, BidMade | CardPlayed)
     ]
     journal.close()
     assert len(actions) == len(set(actions)), "an action was journaled twice"
@@ -180,3 +195,30 @@ def test_a_bad_journal_is_refused_with_a_clear_message(
     table_id = _journal_with(tmp_path, mutate)
     with pytest.raises(JournalError, match=words):
         resume_table(table_id, None)
+
+
+def test_every_entry_reads_back_as_written_and_nothing_else_does() -> None:
+    written = [
+        BotSeated(2, "Bot 1"),
+        HumanSeated(0, "Ann", "t" * 32),
+        StartAsked(0, 5),
+        MatchBegun(1),
+        HandDealt(["AS", "2C"], hand=1, dealer=1),
+        BidMade(1, None, 6),
+        CardPlayed(1, "AS"),
+        ReadySaid(0, 7),
+        SeatLeft(3),
+    ]
+    assert {type(e) for e in written} == set(ENTRIES.values())
+    assert [entry_from_json(json.loads(json.dumps(e.to_json()))) for e in written] == written
+    assert entry_from_json({"op": "bot", "seat": 2}) == BotSeated(2)  # before bot names
+    for bad in (
+        [],
+        {"seat": 1},
+        {"op": "teleport", "seat": 1},
+        {"op": "play", "seat": 0},
+        {"op": "bid", "seat": "1", "value": 2},
+        {"op": "join", "seat": 0, "name": "Ann", "token": "t" * 65},
+    ):
+        with pytest.raises(EntryError):
+            entry_from_json(bad)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from host.entries import BotSeated
 from host.journal import JournalError, JournalWriteError, SqliteJournal
 from host.table import Table, TableOptions
 from host.tables import resume_table
@@ -104,7 +105,7 @@ def drive(table: Table, kind: str) -> None:
 def facts(table: Table, written: list[dict[str, Any]]) -> tuple[Any, ...]:
     """What must come out the same: every entry (tokens aside: they are random) and the
     table's public state."""
-    entries = [{k: v for k, v in e.items() if k != "token"} for e in written]
+    entries = [{k: v for k, v in e.to_json().items() if k != "token"} for e in written]
     match = table.match
     assert match is not None
     return (
@@ -176,7 +177,7 @@ def test_a_journal_cut_inside_a_change_resumes_and_finishes_it(cut: str) -> None
     table = make_table(kind, clean)
     drive(table, kind)
     want = facts(table, clean.written)
-    ops = [e["op"] for e in clean.written]
+    ops = [e.OP for e in clean.written]
     if cut == "start":
         at = ops.index("start") + 1
     elif cut == "last join":
@@ -248,7 +249,7 @@ def test_set_meta_on_a_full_disk_is_a_journal_error_not_a_sqlite_one(tmp_path: P
     with pytest.raises(JournalWriteError):
         journal.set_meta(port=1)
     with pytest.raises(JournalWriteError):
-        journal.record_all([{"op": "bot", "seat": 0, "name": "Bot 1"}])
+        journal.record_all([BotSeated(0, "Bot 1")])
 
 
 # ---- loss: the checksum chain and the mark ------------------------------------------------------

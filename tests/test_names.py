@@ -7,6 +7,7 @@ from rich.table import Table as RichTable
 
 from client.model import GameState
 from client.widgets.seats import lobby_table
+from host.entries import HumanSeated
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, Hello, SeatInfo, TableInfo
@@ -97,15 +98,15 @@ def test_the_lobby_marks_the_viewers_seat_in_its_own_column_not_after_the_name()
 def test_a_journal_naming_seat_minus_one_is_refused() -> None:
     table = a_table(players=3, bots=0)
     with pytest.raises(ValueError, match="seat -1"):
-        table.replay([{"op": "join", "seat": -1, "name": "Eve", "token": "x" * 32}])
+        table.replay([HumanSeated(-1, "Eve", "x" * 32)])
 
 
 def test_a_tampered_journal_name_is_cleaned_again_on_replay() -> None:
     table = a_table(players=3, bots=0)
     table.replay(
         [
-            {"op": "join", "seat": 0, "name": "\x1b[31mEve\u3164", "token": "x" * 32},
-            {"op": "join", "seat": 1, "name": "Bot 1", "token": "y" * 32},
+            HumanSeated(0, "\x1b[31mEve\u3164", "x" * 32),
+            HumanSeated(1, "Bot 1", "y" * 32),
         ]
     )
     assert [s.name for s in table.seats[:2]] == ["[31mEve", "Player 2"]

@@ -1,4 +1,4 @@
-"""A table with a password (issue 6): who gets in, what the LAN hears, and the client's
+"""A table with a password: who gets in, what the LAN hears, and the client's
 lock and prompt.
 
 Everything binds and advertises on 127.0.0.1 only. The zeroconf tests need multicast on
@@ -20,7 +20,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-import host.advertise
+import pitchnet.network
 from client.app import ClientOptions, PitchApp
 from client.discovery import FoundTable, find_table
 from client.screens.finder import FinderScreen
@@ -198,7 +198,7 @@ async def test_the_advert_asks_for_a_password_and_never_holds_it(
 ) -> None:
     """Without the network: what the host hands zeroconf to publish."""
     fake = FakeFactory()
-    monkeypatch.setattr(host.advertise, "default_zeroconf", fake)
+    monkeypatch.setattr(pitchnet.network, "default_zeroconf", fake)
     config = HostConfig(
         name="Locked", port=0, interface=LOOPBACK, password=PASSWORD, bot_delay=0, advertise=True
     )

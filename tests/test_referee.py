@@ -16,6 +16,7 @@ import pytest
 from host.journal import JournalError
 from host.limits import Limits
 from host.referee import HEARTBEAT, Pacing, Phase, Referee, read_frames
+from pitchnet.events import Bid, Played, TrickWon
 from pitchnet.protocol import (
     HEADER,
     MAX_FRAME,
@@ -480,7 +481,7 @@ def test_bots_wait_bot_delay_and_a_longer_trick_pause_before_leading() -> None:
             next_id += 1
             continue
         due_since, events = pair.changes[-1]
-        after_trick = any(e["kind"] == "trick" for e in events)
+        after_trick = any(isinstance(e, TrickWon) for e in events)
         wait = pacing.trick_pause if after_trick else pacing.bot_delay
         changes = len(pair.changes)
         pair.advance(due_since + wait - 0.01 - pair.now)
@@ -488,7 +489,7 @@ def test_bots_wait_bot_delay_and_a_longer_trick_pause_before_leading() -> None:
         pair.advance(0.02)
         acted, events = pair.changes[changes]
         assert acted == due_since + wait
-        assert any(e.get("seat") == bot_seat and e["kind"] in ("bid", "play") for e in events)
+        assert any(isinstance(e, Bid | Played) and e.seat == bot_seat for e in events)
         waits["after_trick" if after_trick else "otherwise"].append(acted - due_since)
     assert waits["after_trick"] and waits["otherwise"]
 
@@ -556,7 +557,7 @@ class FailingJournal:
 
     def __init__(self, before: Any) -> None:
         self.fail = False
-        self.written: list[dict[str, Any]] = before.entries()
+        self.written: list[Any] = list(before.entries)
 
     def record_all(self, entries: list[dict[str, Any]]) -> None:
         if self.fail:

@@ -11,6 +11,7 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import seat_view
+from tests.table_doubles import state_for
 
 
 def _table(players: int = 2) -> tuple[Table, list[str]]:
@@ -22,6 +23,14 @@ def _table(players: int = 2) -> tuple[Table, list[str]]:
         seat = table.join(Hello(PROTOCOL_VERSION, f"P{i}"))
         tokens.append(table.token_of(seat))
     return table, tokens
+
+
+def test_two_tables_are_never_equal() -> None:
+    """Tables are compared by identity: a registry must never mistake one for another,
+    even two built alike (it was a dataclass once, and all tables compared equal)."""
+    first, second = _table()[0], _table()[0]
+    assert first != second and first == first
+    assert len({first, second}) == 2
 
 
 def test_stale_moves_change_nothing_and_current_ones_apply() -> None:
@@ -83,7 +92,7 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
     players: int, partnership: bool, bots: int
 ) -> None:
     """The broadcast packs the shared parts once; every seat must still get exactly the
-    snapshot `state_for` describes, from the lobby through a whole match."""
+    snapshot `state_for` builds seat by seat, from the lobby through a whole match."""
     options = TableOptions(players=players, partnership=partnership, target=7, bots=bots)
     table = Table("t1", "Test", options, lambda key: shuffled_deck(random.Random(key)))
     checked = 0
@@ -95,7 +104,7 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
         assert len(frames) == players
         for seat, data in enumerate(frames):
             [got] = FrameDecoder().feed(data)
-            [want] = FrameDecoder().feed(table.state_for(seat, events).encode())
+            [want] = FrameDecoder().feed(state_for(table, seat, events).encode())
             assert got == want
             checked += 1
 
@@ -118,7 +127,7 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
 
     def table_part() -> dict:
         [payload, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
-        assert payload["table"] == table.state_for(0, []).table
+        assert payload["table"] == state_for(table, 0, []).table
         return payload["table"]
 
     assert table_part()["seats"][1]["connected"] is True

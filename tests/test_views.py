@@ -15,7 +15,7 @@ import msgpack
 import pytest
 
 from pitchnet.cards import Card, CardParseError, deck, shuffled_deck
-from pitchnet.rules import DEFAULT_RULES, PRESETS, HouseRules, Match, Phase, Settings
+from pitchnet.rules import DEFAULT_RULES, PRESETS, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.views import SeatView, ViewError, result_wire, seat_view
 from tests.strategies import CONFIG_IDS, CONFIGS, legal_actions
 
@@ -243,6 +243,10 @@ MALFORMED: list[tuple[str, Any]] = [
     ("legal_bids", ["pass"]),
     ("legal_plays", ["AS", None]),
     ("last_result", "none"),
+    ("step", "3"),
+    ("step", None),
+    ("play_rule", 3),
+    ("play_rule", ["must follow"]),
 ]
 
 
@@ -254,12 +258,22 @@ def test_from_wire_refuses_malformed_fields(field: str, value: Any) -> None:
         SeatView.from_wire(wire)
 
 
-@pytest.mark.parametrize("field", sorted(set(a_wire_view()) - {"rules"}))
+OPTIONAL = {"rules", "step", "play_rule"}
+"""View fields an older host did not send (the view reads them as their defaults)."""
+
+
+@pytest.mark.parametrize("field", sorted(set(a_wire_view()) - OPTIONAL))
 def test_from_wire_refuses_a_missing_field(field: str) -> None:
     wire = a_wire_view()
     del wire[field]
     with pytest.raises(ViewError, match=field):
         SeatView.from_wire(wire)
+
+
+def test_a_view_from_an_older_host_has_no_step_or_play_rule() -> None:
+    wire = {k: v for k, v in a_wire_view().items() if k not in ("step", "play_rule")}
+    view = SeatView.from_wire(wire)
+    assert (view.step, view.play_rule) == (0, None)
 
 
 def test_a_view_without_rules_reads_as_the_defaults() -> None:
@@ -268,3 +282,23 @@ def test_a_view_without_rules_reads_as_the_defaults() -> None:
     assert wire["rules"]["joker"] == "off"
     del wire["rules"]
     assert SeatView.from_wire(wire).rules == {}
+
+
+def test_the_view_names_the_turn_and_the_hosts_reason_for_a_dimmed_card() -> None:
+    """`step` is the hand's step (moves echo it); `play_rule` is the sentence the host
+    refuses a play of a held card outside `legal_plays` with, for the seat to play only."""
+    explained = 0
+    for match in match_states(4, False, seed=3):
+        hand = match.hand
+        for seat in range(4):
+            view = seat_view(match, seat)
+            assert view.step == (hand.step if hand else 0)
+            refused = [c for c in view.hand if c not in view.legal_plays]
+            if view.legal_plays and refused:
+                with pytest.raises(RulesError) as why:
+                    match.check_play(seat, Card.parse(refused[0]))
+                assert view.play_rule == why.value.message
+                explained += 1
+            else:
+                assert view.play_rule is None
+    assert explained > 0

@@ -24,13 +24,12 @@ from client.discovery import (
     BadAdvert,
     FoundTable,
     TableBrowser,
-    clean_name,
     find_table,
     pick_address,
     table_from_record,
 )
-from host.advertise import Advert, Advertiser, NullAdvertiser, instance_label, server_name
-from pitchnet.protocol import PROTOCOL_VERSION, SERVICE_TYPE
+from host.advertise import Advert, Advertiser, instance_label, server_name
+from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, SERVICE_TYPE
 from pitchnet.rules import MAX_PLAYERS
 from tests.fakes_zeroconf import FakeFactory
 
@@ -294,14 +293,6 @@ async def test_interface_defaults_to_pitchnet_interface_so_tests_stay_on_loopbac
     assert factory.made[0].interface == LOOPBACK  # conftest sets PITCHNET_INTERFACE
 
 
-async def test_null_advertiser_keeps_the_last_advert() -> None:
-    null = NullAdvertiser()
-    await null.start(advert("abc"))
-    await null.update(advert("abc", taken=4))
-    await null.close()
-    assert null.advert == advert("abc", taken=4)
-
-
 # ---- pure helpers: names, addresses, TXT parsing ----------------------------------------------
 
 
@@ -325,9 +316,13 @@ def test_pick_address_prefers_the_interface_then_its_subnet_then_ipv4() -> None:
         pick_address(["fe80::1", "not an ip", "224.0.0.251", "::"], None)
 
 
-def test_clean_name_keeps_printable_text_only() -> None:
-    assert clean_name("\x1b[31mRed\x07 \u200bTable\t\n") == "[31mRed Table"
-    assert clean_name("x" * 100) == "x" * 24
+def test_an_advertised_name_keeps_printable_text_only() -> None:
+    properties = {b"v": b"1", b"id": b"abc", b"taken": b"1", b"seats": b"4", b"state": b"lobby"}
+    dirty = "\x1b[31mRed\x07 \u200bTable\t\n".encode()
+    table = table_from_record("x", {**properties, b"name": dirty}, 7373, ["127.0.0.1"], None)
+    assert table.name == "[31mRed Table"
+    long = table_from_record("x", {**properties, b"name": b"x" * 100}, 7373, ["127.0.0.1"], None)
+    assert long.name == "x" * MAX_NAME
 
 
 TXT_KEYS = st.sampled_from([b"v", b"id", b"name", b"taken", b"seats", b"state", b"pw", b"V", b"x"])

@@ -22,12 +22,9 @@ from textual.widgets import Button, DataTable, Footer, Input, Static
 from client.connection import parse_address
 from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
-from pitchnet.protocol import PROTOCOL_VERSION
+from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)
-
-PLAY_BROWSE_SECONDS = 1.5
-"""How long `pitchnet play` looks for tables before hosting one itself."""
 
 
 def _unfinished_table() -> Any:
@@ -52,7 +49,7 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     state = {"lobby": "in lobby", "playing": "playing", "over": "finished"}.get(found.state, "?")
     return (
         Text(lock),
-        plain(found.name, limit=24),
+        plain(found.name, limit=MAX_NAME),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
         Text(state, style="green" if found.state == "lobby" else "yellow"),

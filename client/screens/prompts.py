@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from client.text import plain
+from pitchnet.protocol import MAX_NAME
 
 
 class PasswordPrompt(ModalScreen[str | None]):
@@ -80,7 +81,7 @@ class ResumeOffer(ModalScreen[bool]):
             yield Static(
                 Text.assemble(
                     "Your table ",
-                    plain(self.table_name, style="bold", limit=24),
+                    plain(self.table_name, style="bold", limit=MAX_NAME),
                     " has an unfinished match. Resume it? Everyone gets their seat back.",
                 )
             )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,14 @@ _LANS = pytest.StashKey[list[Lan]]()
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "lan(players=N): how many player namespaces `lan` has")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is slow: `pytest -m "not slow"` leaves them out."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,33 @@
+"""Test doubles for `host.table.Table`, and its snapshot built the slow, obvious way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.entries import Entry
+from host.table import Table
+from pitchnet.protocol import State
+from pitchnet.views import seat_view
+
+
+class RecordingJournal:
+    """A journal in memory: `entries` is every entry the table recorded, in order, and
+    `meta` what the referee noted about the table (its `finished` flag)."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.meta: dict[str, Any] = {}
+
+    def record_all(self, entries: list[Entry]) -> None:
+        """One change's entries, one transaction (host/table.py `one_change`)."""
+        self.entries.extend(entries)
+
+    def set_meta(self, **values: Any) -> None:
+        self.meta.update(values)
+
+
+def state_for(table: Table, seat: int, events: list[Any]) -> State:
+    """The `state` message `seat` should receive: what `Table.state_frames` must encode."""
+    view = seat_view(table.match, seat).to_wire() if table.match else None
+    wire = [event.to_wire() for event in events]
+    return State(seq=table.seq, table=table.info().to_wire(), view=view, events=wire)
