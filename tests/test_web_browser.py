@@ -28,7 +28,7 @@ from tests.browser import (
 )
 from tests.netclient import until_true
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 PHONE = {"width": 390, "height": 760}
 """A phone in portrait: about 40 columns."""
