@@ -54,8 +54,6 @@ class PairClient:
 
     conn: int
     peer: str
-    received: list[dict[str, Any]] = field(default_factory=list)
-    """Every payload the referee sent it, in order."""
     closed: tuple[str, str] | None = None
     """("close", code) or ("abort", reason) once the referee ended it."""
     gone: bool = False
@@ -70,6 +68,22 @@ class PairClient:
     host_decoder: FrameDecoder = field(default_factory=FrameDecoder)
     """The host side's decoder for this connection, made as the adapter makes it."""
     unanswered: list[float] = field(default_factory=list)
+    _payloads: list[dict[str, Any]] = field(default_factory=list)
+    _read: int = 0
+    """How many of `writes` have been decoded (decoding waits until a test looks)."""
+
+    @property
+    def received(self) -> list[dict[str, Any]]:
+        """Every payload the referee sent it, in order, each checked well formed."""
+        while self._read < len(self.writes):
+            data = self.writes[self._read]
+            self._read += 1
+            for payload in self.decoder.feed(data):
+                parse_host_message(payload)  # the referee only sends well-formed frames
+                self._payloads.append(payload)
+                if payload["type"] == "ping":
+                    self.unanswered.append(payload["t"])
+        return self._payloads
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [p for p in self.received if p["type"] == kind]
@@ -151,6 +165,7 @@ class RefereePair:
     def pong(self) -> None:
         """Every client that answers pings answers the ones it has not yet."""
         for client in list(self.clients.values()):
+            client.received  # noqa: B018 (decoding it collects its pings)
             if client.answer_pings and client.unanswered and client.closed is None:
                 pending, client.unanswered = client.unanswered, []
                 self.send(client, *(Pong(t=t) for t in pending))
@@ -189,11 +204,6 @@ class RefereePair:
             elif isinstance(effect, Send):
                 assert client.closed is None, f"a frame after the close: {effect}"
                 client.writes.append(effect.data)
-                for payload in client.decoder.feed(effect.data):
-                    parse_host_message(payload)  # the referee only sends well-formed frames
-                    client.received.append(payload)
-                    if payload["type"] == "ping":
-                        client.unanswered.append(payload["t"])
             elif isinstance(effect, Close):
                 assert client.closed is None, f"closed twice: {effect}"
                 client.closed = ("close", effect.code)

@@ -1,11 +1,14 @@
 """Hypothesis fuzzing of the host's message handling.
 
-Most cases drive `host.table.Table` directly, through the same path the server takes
-(frame -> FrameDecoder -> parse_client_message -> Table.handle), because that is fast
-enough for tens of thousands of messages. Every message must end as an ack (applied or
-duplicate), an error (RulesError / non-fatal ProtocolError) or a close (fatal
-ProtocolError); nothing else may escape, and a refused or duplicate message must leave
-the table exactly as it was (every seat's snapshot, the seats, the journal, the events).
+Most cases drive the real referee (host/referee.py) without sockets, through the pair of
+tests/pair.py: bytes -> the connection's FrameDecoder -> parse_client_message (the
+adapter's `read_frames`) -> `Referee.handle` -> Table.handle, and the frames it answers
+with, decoded as a client decodes them. That is fast enough for tens of thousands of
+messages. Every message must end as an ack (applied or duplicate), an error (a rules
+error or a strike), a pong, or a close (fatal); nothing else may escape, and a refused
+or duplicate message must leave the table exactly as it was (every seat's snapshot, the
+seats, the journal, the events). A connection the referee closes comes back with its
+token, as a real client would.
 
 A smaller number of cases go over a real socket to a HostServer running in its own
 thread, to show that the server path answers every such input with well-formed frames
@@ -52,17 +55,17 @@ from pitchnet.protocol import (
     Message,
     Ping,
     PlayMsg,
-    Pong,
-    ProtocolError,
     Ready,
+    Start,
     TableInfo,
     frame,
     parse_client_message,
     parse_host_message,
 )
-from pitchnet.rules import Phase, RulesError
+from pitchnet.rules import Phase
 from pitchnet.views import SeatView, seat_view
 from tests.netclient import RawClient, play_as_bot
+from tests.pair import PairClient, RefereePair
 from tests.table_doubles import RecordingJournal, state_for
 
 FUZZ = settings(
@@ -161,23 +164,54 @@ steps = st.lists(
 )
 
 
-# ---- a table driven the way the server drives it ---------------------------------------------
+# ---- a table behind the real referee ------------------------------------------------------
+
+FUZZ_LIMITS = Limits(
+    messages_per_second=1e9,
+    burst=10**9,
+    decode_per_second=1e12,
+    decode_burst=10**12,
+    connect_burst=10**9,
+)
+"""The pair's clock stands still during a case, so the rate limits (tested in
+test_referee.py) are lifted here; every other rule is the referee's own."""
 
 
-def seated_table(seed: int, players: int = 4, password: str | None = None) -> Table:
-    """A table whose seats are all taken by humans: the match is on, hand 1 dealt."""
-    table = Table(
-        "fuzz1",
-        "Fuzz",
-        TableOptions(players=players, password=password),
-        deal_deck=deck_source(seed),
-        journal=RecordingJournal(),
-        clock=lambda: 100.0,
-    )
-    for seat in range(players):
-        table.join(Hello(version=PROTOCOL_VERSION, name=f"P{seat}", password=password))
-    table.take_events()
-    return table
+class FuzzTable:
+    """A table with four human seats, each with a live connection through the real
+    referee (tests/pair.py): the match is on, hand 1 dealt. A seat whose connection the
+    referee closed (struck out, or a fatal frame) takes its seat back on a new one with
+    its token, as a real client would."""
+
+    def __init__(self, seed: int, players: int = 4, password: str | None = None) -> None:
+        table = Table(
+            "fuzz1",
+            "Fuzz",
+            TableOptions(players=players, password=password),
+            deal_deck=deck_source(seed),
+            journal=RecordingJournal(),
+            clock=lambda: 100.0,
+        )
+        self.table = table
+        self.pair = RefereePair(table, limits=FUZZ_LIMITS)
+        self.clients = [
+            self.pair.join(f"P{seat}", f"10.0.0.{seat}:1", password=password)
+            for seat in range(players)
+        ]
+        self.tokens = [c.of_type("welcome")[0]["token"] for c in self.clients]
+        self.applied: dict[int, Message] = {}
+
+    def connection(self, seat: int, fresh: bool = False) -> PairClient | None:
+        """The seat's connection: a new one (taking the seat over by token) when asked,
+        or when the last was closed or holds half a frame; None once the seat has been
+        given up with `leave` (its token is void)."""
+        client = self.clients[seat]
+        if self.table.seats[seat].kind != "human":
+            return None
+        if fresh or client.closed is not None or client.host_decoder.pending:
+            client = self.pair.join(f"P{seat}", f"10.0.0.{seat}:2", token=self.tokens[seat])
+            self.clients[seat] = client
+        return client
 
 
 def snapshot(table: Table) -> Any:
@@ -196,8 +230,10 @@ def snapshot(table: Table) -> Any:
     }
 
 
-def check_frames(table: Table) -> None:
-    """Every seat's next snapshot still fits a frame and reads back as a client reads it."""
+def check_frames(fuzz: FuzzTable) -> None:
+    """Every seat's next snapshot still fits a frame and reads back as a client reads it,
+    and so did every state the referee sent."""
+    table = fuzz.table
     assert table.state in TABLE_STATES
     events = list(table.events)
     frames = table.state_frames(events)
@@ -205,11 +241,11 @@ def check_frames(table: Table) -> None:
         data = frames[seat]
         assert _decoded(data) == _decoded(state_for(table, seat, events).encode())
         assert len(data) <= MAX_FRAME + HEADER.size
-        [payload] = list(FrameDecoder().feed(data))
-        state = parse_host_message(payload)
-        TableInfo.from_wire(state.table)  # type: ignore[attr-defined]
-        if state.view is not None:  # type: ignore[attr-defined]
-            SeatView.from_wire(state.view)  # type: ignore[attr-defined]
+    for client in fuzz.pair.clients.values():
+        for payload in client.of_type("state")[-3:]:
+            TableInfo.from_wire(payload["table"])
+            if payload["view"] is not None:
+                SeatView.from_wire(payload["view"])
 
 
 def _decoded(data: bytes) -> dict:
@@ -217,70 +253,70 @@ def _decoded(data: bytes) -> dict:
     return payload
 
 
-Outcome = str  # "ack", "duplicate", "error", "close"
+Outcome = str  # "ack", "duplicate", "error", "close", "pong"
 
 
-def deliver(table: Table, seat: int, message: Message) -> Outcome:
-    """What the server's per-message path does with one parsed message."""
-    if isinstance(message, Ping | Pong):
-        return "ack"  # answered (ping) or ignored (pong) without touching the table
-    before = snapshot(table)
-    try:
-        applied = table.handle(seat, message)
-    except RulesError as exc:
-        assert exc.code and exc.message
-        outcome = "error"
-    except ProtocolError as exc:
-        assert exc.code and exc.message
-        outcome = "close" if exc.fatal else "error"
-    else:
-        if applied:
-            return "ack"
-        outcome = "duplicate"
-    assert snapshot(table) == before, f"a refused {message!r} changed the table ({outcome})"
-    return outcome
-
-
-def deliver_bytes(table: Table, seat: int, data: bytes) -> list[Outcome]:
-    """Feed raw bytes through a fresh decoder, as a new connection's reader would."""
+def deliver(
+    fuzz: FuzzTable, seat: int, data: bytes, fresh: bool = False, legal: bool = False
+) -> list[Outcome]:
+    """Send `data` from the seat's connection (a new one if `fresh`, as for bytes that
+    may leave half a frame) through the real referee, and name each answer. A refused
+    or duplicate message must leave the table exactly as it was (not checked for a
+    `legal` move, which the caller asserts is applied)."""
+    client = fuzz.connection(seat, fresh)
+    if client is None:
+        return []
+    before = None if legal else snapshot(fuzz.table)
     outcomes: list[Outcome] = []
-    before = snapshot(table)
-    try:
-        for payload in FrameDecoder().feed(data):
-            try:
-                message = parse_client_message(payload)
-            except ProtocolError as exc:
-                outcomes.append("close" if exc.fatal else "error")
-                continue
-            outcomes.append(deliver(table, seat, message))
-            if outcomes[-1] == "close":
-                break
-    except ProtocolError as exc:
-        assert exc.fatal, "framing errors always close the connection"
-        outcomes.append("close")
-    if "ack" not in outcomes:
-        assert snapshot(table) == before
+    for payload in fuzz.pair.send_bytes(client, data):
+        kind = payload["type"]
+        if kind == "ack":
+            outcomes.append("duplicate" if payload["duplicate"] else "ack")
+        elif kind == "error":
+            assert payload["code"] and payload["message"]
+            outcomes.append("close" if payload["fatal"] else "error")
+        elif kind == "pong":
+            outcomes.append("pong")
+        elif kind == "bye":
+            assert payload["code"] == "left"
+    if outcomes.count("close"):
+        assert outcomes[-1] == "close" and client.closed == ("close", client.closed[1])
+    if client.closed is not None:
+        assert "close" in outcomes or client.closed[1] == "left"
+    if before is not None and "ack" not in outcomes and client.closed is None:
+        assert snapshot(fuzz.table) == before, f"a refused {data!r} changed the table"
     return outcomes
 
 
-def advance(table: Table, moves: int, applied: dict[int, Message]) -> None:
-    """Play `moves` legal steps: the seat on turn bids or plays (a heuristic bot decides),
-    after a hand every human says ready, bots act for bot seats."""
-    bot = make_bot("heuristic")
+def deliver_message(fuzz: FuzzTable, seat: int, message: Message, legal: bool = False) -> Outcome:
+    [outcome] = deliver(fuzz, seat, message.encode(), legal=legal)
+    return outcome
+
+
+def advance(fuzz: FuzzTable, moves: int) -> None:
+    """Play `moves` legal steps through the referee: the seat on turn bids or plays (a
+    heuristic bot decides for it), after a hand every human says ready, bots act when
+    the referee wakes them."""
+    table, bot = fuzz.table, make_bot("heuristic")
     for _ in range(moves):
         match = table.match
         assert match is not None
         if table.bot_to_act() is not None:
-            assert table.act_for_bot()
+            changes = len(fuzz.pair.changes)
+            fuzz.pair.advance(0.0)  # bots have no delay here: they act at once
+            assert len(fuzz.pair.changes) > changes
             continue
         if match.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
             waiting = [i for i, s in enumerate(table.seats) if s.kind == "human" and not s.ready]
             if not waiting:
                 return  # nobody left to say ready (every seat given up)
             for seat in waiting:
+                now = table.match
+                if now is None or now.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+                    break  # dealt on already: the seats still waiting were away
                 msg = Ready(id=table.seats[seat].last_id + 1)
-                assert table.handle(seat, msg) is True
-                applied[seat] = msg
+                assert deliver_message(fuzz, seat, msg, legal=True) == "ack"
+                fuzz.applied[seat] = msg
             continue
         seat = match.turn
         assert seat is not None
@@ -291,16 +327,16 @@ def advance(table: Table, moves: int, applied: dict[int, Message]) -> None:
             msg = BidMsg(id=next_id, bid=decision.bid)
         else:
             msg = PlayMsg(id=next_id, card=str(decision.card))
-        assert table.handle(seat, msg) is True
-        applied[seat] = msg
+        assert deliver_message(fuzz, seat, msg, legal=True) == "ack"
+        fuzz.applied[seat] = msg
 
 
 def out_of_turn(table: Table, seat: int, pick: int) -> Message | None:
     """A well-formed bid or play (a card of the seat's own hand) from a seat whose turn
-    it is not, with a fresh id; None when `seat` is on turn."""
+    it is not, with a fresh id; None when `seat` is on turn or is no longer a person's."""
     match = table.match
     assert match is not None
-    if match.turn == seat:
+    if match.turn == seat or table.seats[seat].kind != "human":
         return None
     next_id = table.seats[seat].last_id + 1
     hand = seat_view(match, seat).hand
@@ -311,33 +347,32 @@ def out_of_turn(table: Table, seat: int, pick: int) -> Message | None:
 
 @settings(FUZZ, max_examples=700)
 @given(seed=st.integers(0, 2**16), script=steps)
-def test_the_table_survives_any_message_and_refusals_change_nothing(
+def test_the_referee_survives_any_message_and_refusals_change_nothing(
     seed: int, script: list[tuple[Any, ...]]
 ) -> None:
-    table = seated_table(seed)
-    applied: dict[int, Message] = {}
+    fuzz = FuzzTable(seed)
     for step in script:
         kind = step[0]
         if kind == "advance":
-            advance(table, step[1], applied)
+            advance(fuzz, step[1])
         elif kind == "payload":
             _, seat, payload = step
             data = HEADER.pack(0)
             with contextlib.suppress(ValueError):  # a value too big for one frame
                 data = frame(payload) if isinstance(payload, dict) else _frame_any(payload)
-            deliver_bytes(table, seat, data)
+            deliver(fuzz, seat, data, fresh=True)
         elif kind == "bytes":
             _, seat, data = step
-            deliver_bytes(table, seat, data)
+            deliver(fuzz, seat, data, fresh=True)
         elif kind == "replay":
-            message = applied.get(step[1])
-            if message is not None:
-                assert deliver(table, step[1], message) == "duplicate"
+            message = fuzz.applied.get(step[1])
+            if message is not None and fuzz.table.seats[step[1]].kind == "human":
+                assert deliver_message(fuzz, step[1], message) == "duplicate"
         elif kind == "out_of_turn":
-            message = out_of_turn(table, step[1], step[2])
+            message = out_of_turn(fuzz.table, step[1], step[2])
             if message is not None:
-                assert deliver(table, step[1], message) == "error"
-    check_frames(table)
+                assert deliver_message(fuzz, step[1], message) == "error"
+    check_frames(fuzz)
 
 
 def _frame_any(value: Any) -> bytes:
@@ -345,6 +380,7 @@ def _frame_any(value: Any) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
+@pytest.mark.timeout(600)  # 700 matches played up to 150 moves deep, through the referee
 @settings(FUZZ, max_examples=700)
 @given(seed=st.integers(0, 2**16), moves=st.integers(0, 150), payload=near_messages())
 def test_a_nearly_right_message_at_any_point_of_a_match(
@@ -352,15 +388,19 @@ def test_a_nearly_right_message_at_any_point_of_a_match(
 ) -> None:
     """Deeper into a match than the scripts above reach: play `moves` legal steps, then
     send one message of a real type with one field possibly wrong, from every seat."""
-    table = seated_table(seed)
-    advance(table, moves, {})
+    fuzz = FuzzTable(seed)
+    advance(fuzz, moves)
     for seat in range(4):
-        outcomes = deliver_bytes(table, seat, frame(payload))
-        assert len(outcomes) == 1
+        outcomes = deliver(fuzz, seat, frame(payload), fresh=True)
+        if fuzz.table.seats[seat].kind != "human":
+            continue
+        answers = [o for o in outcomes if o != "pong"] or outcomes
+        silent = not answers and payload.get("type") in ("leave", "pong")  # no id: no ack
+        assert len(answers) == 1 or silent, outcomes
         kind = payload.get("type")
         known = isinstance(kind, str) and kind in CLIENT_MESSAGES
-        event(f"{kind if known else 'bad type'}: {outcomes[0]}")
-    check_frames(table)
+        event(f"{kind if known else 'bad type'}: {answers[0] if answers else 'none'}")
+    check_frames(fuzz)
 
 
 # ---- joining: every hello a stranger could send ----------------------------------------------
@@ -409,41 +449,43 @@ def test_any_hello_seats_cleanly_or_is_refused_with_a_code(
         journal=RecordingJournal(),
         clock=lambda: 100.0,
     )
-    for seat in range(taken):
-        table.join(Hello(version=PROTOCOL_VERSION, name=f"P{seat}", password="sesame"))
+    pair = RefereePair(table, limits=FUZZ_LIMITS)
+    seated = [pair.join(f"P{seat}", f"10.0.0.{seat}:1", password="sesame") for seat in range(taken)]
     if go and taken:
-        table.handle(0, parse_client_message({"type": "start", "id": 1}))  # bots fill the rest
-    table.take_events()
+        assert [p["type"] for p in pair.send(seated[0], Start(id=1))][:1] == ["ack"]  # bots fill
     if fields_["token"] == "VALID":
         fields_["token"] = table.seats[seat_of_token].token or "stale-token"
     payload = {"type": "hello", **{k: v for k, v in fields_.items() if v is not None}}
-    try:
-        hello = parse_client_message(payload)
-    except ProtocolError as exc:
-        assert exc.code == "bad_message"  # e.g. a name over MAX_NAME (never generated here)
-        return
-    assert isinstance(hello, Hello)
     before = snapshot(table)
-    try:
-        seat = table.join(hello)
-    except ProtocolError as exc:
-        event(exc.code)
-        assert exc.fatal and exc.code in FATAL_JOIN_CODES, exc.code
-        assert exc.message
+    stranger = pair.open("10.0.0.9:1")
+    answer = [p for p in pair.send(stranger, payload) if p["type"] != "ping"]
+    if answer[0]["type"] == "error":
+        code = answer[0]["code"]
+        event(code)
+        assert [p["type"] for p in answer] == ["error"] and answer[0]["fatal"]
+        assert code in FATAL_JOIN_CODES or code == "bad_message", code
+        assert answer[0]["message"]
+        assert stranger.closed == ("close", code)
         assert snapshot(table) == before
         return
+    hello = parse_client_message(payload)
+    assert isinstance(hello, Hello)
+    assert [p["type"] for p in answer] == ["welcome", "state"]
+    seat = answer[0]["seat"]
     event("rejoined" if hello.token else "seated")
     s = table.seats[seat]
     assert s.kind == "human" and s.connected
+    assert pair.referee.seated()[seat] == stranger.conn
     assert _printable_name(s.name), repr(s.name)
+    assert answer[1]["table"]["seats"][seat]["name"] == s.name
     assert hello.version == PROTOCOL_VERSION
     assert hello.table_id in (None, "", table.id)
     if hello.token:
         assert before["seats"][seat]["token"] == hello.token  # only the seat's own token gets it
+        assert seated[seat].closed == ("close", "replaced")
     else:
         assert hello.password == "sesame"
         assert len(s.token) >= 32  # 24 random bytes, url-safe
-    check_frames(table)
 
 
 # ---- the same inputs over a real socket ------------------------------------------------------
