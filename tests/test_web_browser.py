@@ -260,3 +260,17 @@ async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself(
             timeout=60,
         )
         await until_true(lambda: shown_cards(identity) == cards, "the same cards on screen")
+
+
+async def test_the_table_password_taken_on_the_page_seats_the_browser() -> None:
+    async with web_table({"password": "swordfish"}) as (host, web), browser() as chromium:
+        page = await (await chromium.new_context()).new_page()
+        await page.goto(url(web))
+        await page.fill("#name", "Ann")
+        await page.fill("#password", "wrong")
+        await page.click("button[type=submit]")
+        assert "not the table" in await page.locator("#error").inner_text()
+        assert not web.sessions
+        await page.fill("#password", "swordfish")
+        await page.click("button[type=submit]")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated with it")
