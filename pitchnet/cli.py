@@ -162,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=0.6,
         metavar="SECONDS",
-        help="pause before a computer player acts, so people can follow (default 0.6)",
+        help="pause before a computer player acts, so people can follow (default 0.6; "
+        "2.5 times as long before a bot leads after a finished trick)",
     )
     host.add_argument(
         "--bot-level",
