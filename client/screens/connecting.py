@@ -8,13 +8,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from client.screens.base import PitchScreen
 from client.text import plain
 
 
-class ConnectingScreen(Screen[None]):
+class ConnectingScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
 
     def compose(self) -> ComposeResult:
@@ -23,18 +23,18 @@ class ConnectingScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.show_target()
-        self.call_after_refresh(self.app.dial)  # type: ignore[attr-defined]
+        self.call_after_refresh(self.app.dial)
 
     def on_screen_resume(self) -> None:
         self.show_target()
-        self.call_after_refresh(self.app.dial)  # type: ignore[attr-defined]
+        self.call_after_refresh(self.app.dial)
 
     def show_target(self) -> None:
         """Name the table we are dialling (the screen is reused for every join)."""
-        target = plain(self.app.connecting_to)  # type: ignore[attr-defined]
+        target = plain(self.app.connecting_to)
         text = Text("pitchnet", style="bold").append("\n\nConnecting to ")
         for label in self.query("#connecting").results(Static):
             label.update(text.append_text(target).append("..."))
 
     def action_back(self) -> None:
-        self.app.leave_table()  # type: ignore[attr-defined]
+        self.app.leave_table()

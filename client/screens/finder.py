@@ -16,10 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Static
 
 from client.connection import parse_address
+from client.screens.base import PitchScreen
 from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION
@@ -56,7 +56,7 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     )
 
 
-class FinderScreen(Screen[None]):
+class FinderScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "host", "Host a table here"),
         Binding("a", "address", "Enter an address"),
@@ -84,7 +84,7 @@ class FinderScreen(Screen[None]):
         tables = self.query_one("#tables", DataTable)
         for label, width in (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 9)):
             tables.add_column(label, width=width)
-        self.app_options = self.app.options  # type: ignore[attr-defined]
+        self.app_options = self.app.options
         self._auto_host_pending = self.app_options.mode == "play"
         if self._auto_host_pending:
             self.set_timer(self.app_options.play_browse_seconds, self._auto_host)
@@ -112,7 +112,7 @@ class FinderScreen(Screen[None]):
             await browser.close()
 
     async def _browse(self) -> None:
-        factory = self.app.browser_factory  # type: ignore[attr-defined]
+        factory = self.app.browser_factory
         try:
             self.browser = factory(self.app_options.interface, self._tables_changed)
             await self.browser.start()
@@ -164,7 +164,7 @@ class FinderScreen(Screen[None]):
             def answered(resume: bool | None) -> None:
                 if resume:
                     self._status(f"Resuming {unfinished.name}...")
-                    self.app.host_here(auto_start=False, resume=unfinished.table_id)  # type: ignore[attr-defined]
+                    self.app.host_here(auto_start=False, resume=unfinished.table_id)
                 else:
                     self._host_new()
 
@@ -174,7 +174,7 @@ class FinderScreen(Screen[None]):
 
     def _host_new(self) -> None:
         self._status("No tables found: hosting one here...")
-        self.app.host_here(auto_start=True)  # type: ignore[attr-defined]
+        self.app.host_here(auto_start=True)
 
     # ---- joining ----------------------------------------------------------------------------
 
@@ -226,11 +226,11 @@ class FinderScreen(Screen[None]):
             self.notify(f"Not an address: {exc}", severity="error", markup=False)
             return
         self._auto_host_pending = False
-        self.app.join(host, port)  # type: ignore[attr-defined]
+        self.app.join(host, port)
 
     def action_host(self) -> None:
         self._auto_host_pending = False
-        self.app.host_here(auto_start=False)  # type: ignore[attr-defined]
+        self.app.host_here(auto_start=False)
 
     def action_address(self) -> None:
         self.query_one("#address", Input).focus()

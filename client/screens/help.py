@@ -9,8 +9,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from client.screens.base import PitchModal
 
 KEYS = [
     ("Bidding", ""),
@@ -42,7 +43,7 @@ def keys_table(ascii_only: bool = False) -> Table:
     return grid
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(PitchModal[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,enter,q", "close", "Close"),
     ]
@@ -50,7 +51,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Keys", classes="dialog-title")
-            yield Static(keys_table(self.app.game.ascii_only))  # type: ignore[attr-defined]
+            yield Static(keys_table(self.app.game.ascii_only))
 
     def action_close(self) -> None:
         self.dismiss()

@@ -12,10 +12,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
 from client.model import GameState
+from client.screens.base import PitchScreen
 from client.text import plain
 from client.widgets.seats import lobby_table
 
@@ -49,7 +49,7 @@ def lobby_hint(game: GameState) -> Text:
     )
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start with bots"),
         Binding("escape", "leave", "Leave"),
@@ -74,7 +74,7 @@ class LobbyScreen(Screen[None]):
 
     def _first_show(self) -> None:
         self._shown = True
-        self.show(self.app.game)  # type: ignore[attr-defined]
+        self.show(self.app.game)
 
     def show(self, game: GameState) -> None:
         if not self._shown:
@@ -87,14 +87,14 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
-            return self.app.game.is_starter  # type: ignore[attr-defined]  # hidden otherwise
+            return self.app.game.is_starter  # hidden otherwise
         return True
 
     def action_start(self) -> None:
-        self.app.send_start()  # type: ignore[attr-defined]
+        self.app.send_start()
 
     def action_leave(self) -> None:
-        self.app.confirm_leave()  # type: ignore[attr-defined]
+        self.app.confirm_leave()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

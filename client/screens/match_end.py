@@ -44,4 +44,4 @@ class MatchEnd(HandSummary):
         return match_body(game)
 
     def action_leave(self) -> None:
-        self.app.leave_table()  # type: ignore[attr-defined]
+        self.app.leave_table()

@@ -12,14 +12,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from client.screens.base import PitchModal
 from client.text import plain
 from pitchnet.protocol import MAX_NAME
 
 
-class PasswordPrompt(ModalScreen[str | None]):
+class PasswordPrompt(PitchModal[str | None]):
     """Asks for a table's password; dismisses with it, or None if cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
@@ -43,7 +43,7 @@ class PasswordPrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConfirmLeave(ModalScreen[bool]):
+class ConfirmLeave(PitchModal[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Leave"),
         Binding("n,escape", "answer(False)", "Stay"),
@@ -64,7 +64,7 @@ class ConfirmLeave(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class ResumeOffer(ModalScreen[bool]):
+class ResumeOffer(PitchModal[bool]):
     """`pitchnet play` found a table hosted here that never finished: carry it on?"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -97,7 +97,7 @@ class ResumeOffer(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class OfflineScreen(ModalScreen[None]):
+class OfflineScreen(PitchModal[None]):
     """Shown the moment the link to the host is lost: while retrying it says so; when
     the connection has given up it offers the way back to the finder."""
 
@@ -124,7 +124,7 @@ class OfflineScreen(ModalScreen[None]):
             self._draw()
 
     def _draw(self) -> None:
-        seated = self.app.game.seat is not None  # type: ignore[attr-defined]
+        seated = self.app.game.seat is not None
         title = "Connection lost" if seated else "Could not join"
         self.query_one("#offline-title", Static).update(title)
         text = plain(self.reason, limit=200).append("\n\n")
@@ -138,4 +138,4 @@ class OfflineScreen(ModalScreen[None]):
 
     def action_back(self) -> None:
         # The host cannot be told we leave, so it keeps the seat for us: keep its token.
-        self.app.leave_table(keep_seat=True)  # type: ignore[attr-defined]
+        self.app.leave_table(keep_seat=True)

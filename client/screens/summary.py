@@ -15,10 +15,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from client.model import GameState
+from client.screens.base import PitchModal
 from client.text import card_text, plain, signed, suit_text
 
 
@@ -114,7 +114,7 @@ def waiting_text(game: GameState) -> Text:
     return Text("Waiting for: ", style="dim").append(plain(", ".join(waiting), limit=120))
 
 
-class HandSummary(ModalScreen[None]):
+class HandSummary(PitchModal[None]):
     """Shown over the table when a hand is scored."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -129,7 +129,7 @@ class HandSummary(ModalScreen[None]):
         self.sent_ready = False
 
     def action_leave(self) -> None:
-        self.app.confirm_leave()  # type: ignore[attr-defined]
+        self.app.confirm_leave()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -146,7 +146,7 @@ class HandSummary(ModalScreen[None]):
 
     def _first_show(self) -> None:
         self._shown = True
-        self.show(self.app.game)  # type: ignore[attr-defined]
+        self.show(self.app.game)
 
     def body(self, game: GameState) -> RenderableType:
         return summary_body(game)
@@ -165,8 +165,8 @@ class HandSummary(ModalScreen[None]):
     def action_ready(self) -> None:
         if not self.sent_ready:
             self.sent_ready = True
-            self.app.send_ready()  # type: ignore[attr-defined]
-            self.show(self.app.game)  # type: ignore[attr-defined]
+            self.app.send_ready()
+            self.show(self.app.game)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -13,10 +13,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from client.model import GameState, refusal, status_line
+from client.screens.base import PitchScreen
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.widgets.bidbar import BidBar
@@ -26,7 +27,7 @@ from client.widgets.seats import SeatsPanel
 from client.widgets.trick import TrickView
 
 
-class TableScreen(Screen[None]):
+class TableScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", "Play card"),
         Binding("left", "move(-1)", "Prev card", show=False),
@@ -45,7 +46,7 @@ class TableScreen(Screen[None]):
 
     @property
     def game(self) -> GameState:
-        return self.app.game  # type: ignore[attr-defined]
+        return self.app.game
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status", markup=False)
@@ -100,7 +101,7 @@ class TableScreen(Screen[None]):
     def _follow_phase(self, phase: str) -> None:
         wanted = {"hand_over": HandSummary, "match_over": MatchEnd}.get(phase)
         if self._shown_modal is not None and type(self._shown_modal) is not wanted:
-            self.app.close_modal(self._shown_modal)  # type: ignore[attr-defined]
+            self.app.close_modal(self._shown_modal)
             self._shown_modal = None
         if wanted is not None and self._shown_modal is None:
             self._shown_modal = wanted()
@@ -154,7 +155,7 @@ class TableScreen(Screen[None]):
             offers = ", ".join("pass" if b is None else str(b) for b in view.legal_bids)
             self.notify(f"You may bid: {offers}.", severity="warning", markup=False)
         elif self._once():
-            self.app.send_bid(bid)  # type: ignore[attr-defined]
+            self.app.send_bid(bid)
 
     def try_play(self, card: str) -> None:
         view = self.game.view
@@ -164,7 +165,7 @@ class TableScreen(Screen[None]):
         if reason is not None:
             self.notify(reason, severity="warning", markup=False)
         elif self._once():
-            self.app.send_play(card)  # type: ignore[attr-defined]
+            self.app.send_play(card)
 
     def _once(self) -> bool:
         """One action per snapshot: a second key press before the host answers is
@@ -175,14 +176,14 @@ class TableScreen(Screen[None]):
         return True
 
     def action_leave(self) -> None:
-        self.app.confirm_leave()  # type: ignore[attr-defined]
+        self.app.confirm_leave()
 
     def on_hand_view_chosen(self, event: HandView.Chosen) -> None:
         """A click plays the card. In a browser (a phone, by touch) a tap picks it and a
         second tap on it plays it, like its number key, so one stray tap never plays a
         card; a card that cannot be played now says why at the first tap."""
         view = self.game.view
-        two_taps = self.app.options.one_table  # type: ignore[attr-defined]
+        two_taps = self.app.options.one_table
         reason = refusal(view, event.card) if view is not None else None
         if not two_taps or event.card == self._armed or reason is not None:
             self._armed = None
