@@ -85,6 +85,7 @@ async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
             await until(pilot, lambda seq=seq: app.game.seq != seq, "the host's answer")
             assert game is app.game
         await until(pilot, lambda: isinstance(app.screen, HandSummary), "the hand summary")
+        await until(pilot, lambda: "Score" in screen_text(app), "the summary drawn")
         text = screen_text(app)
         for word in ("High", "Low", "Jack", "Game", "Before", "Score"):
             assert word in text

@@ -12,6 +12,7 @@ import logging
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -235,9 +236,12 @@ class FinderScreen(PitchScreen[None]):
     def action_address(self) -> None:
         self.query_one("#address", Input).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#host")
+    def _host_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "host":
-            self.action_host()
-        elif event.button.id == "join-address":
-            self.join_address(self.query_one("#address", Input).value)
+        self.action_host()
+
+    @on(Button.Pressed, "#join-address")
+    def _join_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.join_address(self.query_one("#address", Input).value)

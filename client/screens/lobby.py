@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -96,9 +97,12 @@ class LobbyScreen(PitchScreen[None]):
     def action_leave(self) -> None:
         self.app.confirm_leave()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "start":
-            self.action_start()
-        elif event.button.id == "leave":
-            self.action_leave()
+        self.action_start()
+
+    @on(Button.Pressed, "#leave")
+    def _leave_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_leave()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -59,9 +60,15 @@ class ConfirmLeave(PitchModal[bool]):
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#yes")
+    def _yes_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "yes")
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def _no_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(False)
 
 
 class ResumeOffer(PitchModal[bool]):
@@ -92,9 +99,15 @@ class ResumeOffer(PitchModal[bool]):
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#yes")
+    def _yes_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "yes")
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def _no_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(False)
 
 
 class OfflineScreen(PitchModal[None]):

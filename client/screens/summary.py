@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -168,7 +169,7 @@ class HandSummary(PitchModal[None]):
             self.app.send_ready()
             self.show(self.app.game)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#ready")
+    def _ready_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "ready":
-            self.action_ready()
+        self.action_ready()
