@@ -44,18 +44,8 @@ class PasswordPrompt(PitchModal[str | None]):
         self.dismiss(None)
 
 
-class ConfirmLeave(PitchModal[bool]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
-    ]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static("Leave the table? A bot will take your seat if a match is on.")
-            with Horizontal(classes="buttons"):
-                yield Button("Leave (y)", id="yes", variant="error", compact=True)
-                yield Button("Stay (n)", id="no", compact=True)
+class YesNo(PitchModal[bool]):
+    """A question with two buttons, `#yes` and `#no`, and keys bound to `answer(...)`."""
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -71,7 +61,21 @@ class ConfirmLeave(PitchModal[bool]):
         self.dismiss(False)
 
 
-class ResumeOffer(PitchModal[bool]):
+class ConfirmLeave(YesNo):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Leave the table? A bot will take your seat if a match is on.")
+            with Horizontal(classes="buttons"):
+                yield Button("Leave (y)", id="yes", variant="error", compact=True)
+                yield Button("Stay (n)", id="no", compact=True)
+
+
+class ResumeOffer(YesNo):
     """`pitchnet play` found a table hosted here that never finished: carry it on?"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -95,19 +99,6 @@ class ResumeOffer(PitchModal[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Resume (r)", id="yes", variant="primary", compact=True)
                 yield Button("New table (n)", id="no", compact=True)
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed, "#yes")
-    def _yes_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#no")
-    def _no_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(False)
 
 
 class OfflineScreen(PitchModal[None]):
