@@ -11,7 +11,6 @@ PITCHNET_REQUIRE_LAN=1 makes that a failure, as in tests/test_zeroconf.py.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -21,21 +20,11 @@ import pytest
 from client.discovery import FoundTable, TableBrowser, find_table
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import PROTOCOL_VERSION, SERVICE_TYPE, Start
+from tests.multicast import LOOPBACK
 from tests.netclient import RawClient
-from tests.test_zeroconf import LOOPBACK, _loopback_multicast_works
 
 DEADLINE = 15.0
 """mDNS probing and announcing take a second or two; a slow box may take longer."""
-
-
-@pytest.fixture(scope="module")
-def lan() -> None:
-    reason = _loopback_multicast_works()
-    if reason is None:
-        return
-    if os.environ.get("PITCHNET_REQUIRE_LAN") == "1":
-        pytest.fail(f"PITCHNET_REQUIRE_LAN=1 but {reason}")
-    pytest.skip(reason)
 
 
 def _config(**changes: Any) -> HostConfig:
@@ -81,7 +70,7 @@ def _shows(table_id: str, **want: Any) -> Callable[[list[FoundTable]], bool]:
 
 
 async def test_a_hosted_table_is_browsed_with_its_txt_and_follows_the_seats(
-    lan: None, hosting: Any
+    multicast: None, hosting: Any
 ) -> None:
     server = await hosting(_config(players=4))
     clients: list[RawClient] = []
@@ -117,7 +106,7 @@ async def test_a_hosted_table_is_browsed_with_its_txt_and_follows_the_seats(
         assert await browser.wait_until(lambda ts: _the(ts, server.table_id) is None, DEADLINE)
 
 
-async def test_the_raw_txt_record_has_every_documented_key(lan: None, hosting: Any) -> None:
+async def test_the_raw_txt_record_has_every_documented_key(multicast: None, hosting: Any) -> None:
     """PROTOCOL.md lists the TXT keys; a client in another language reads exactly these."""
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
@@ -142,7 +131,7 @@ async def test_the_raw_txt_record_has_every_documented_key(lan: None, hosting: A
         await zc.async_close()
 
 
-async def test_find_table_sees_a_password_table(lan: None, hosting: Any) -> None:
+async def test_find_table_sees_a_password_table(multicast: None, hosting: Any) -> None:
     server = await hosting(_config(players=2, password="pw"))
     found = await find_table(LOOPBACK, server.table_id, DEADLINE)
     assert found is not None

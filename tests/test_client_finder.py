@@ -4,10 +4,7 @@ unless PITCHNET_REQUIRE_LAN=1 makes that a failure, as in tests/test_zeroconf.py
 
 from __future__ import annotations
 
-import os
 import secrets
-import socket
-import struct
 
 import pytest
 from textual.widgets import DataTable
@@ -16,40 +13,10 @@ from client.app import ClientOptions, PitchApp
 from client.screens.finder import FinderScreen
 from client.screens.lobby import LobbyScreen
 from host.server import HostConfig, HostServer
+from tests.multicast import LOOPBACK
 from tests.pilot import screen_text, until
 
-LOOPBACK = "127.0.0.1"
 SIZE = (80, 24)
-
-
-def _loopback_multicast_problem() -> str | None:
-    group = "224.0.0.251"
-    with (
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx,
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx,
-    ):
-        try:
-            rx.bind(("", 0))
-            mreq = socket.inet_aton(group) + socket.inet_aton(LOOPBACK)
-            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(LOOPBACK))
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, struct.pack("B", 1))
-            rx.settimeout(2.0)  # a receive deadline, not a sleep
-            tx.sendto(b"pitchnet-probe", (group, rx.getsockname()[1]))
-            data = rx.recv(64)
-        except OSError as exc:
-            return f"multicast on {LOOPBACK} failed: {exc}"
-    return None if data == b"pitchnet-probe" else "multicast probe came back altered"
-
-
-@pytest.fixture
-def lan() -> None:
-    problem = _loopback_multicast_problem()
-    if problem is None:
-        return
-    if os.environ.get("PITCHNET_REQUIRE_LAN") == "1":
-        pytest.fail(f"PITCHNET_REQUIRE_LAN=1 but {problem}")
-    pytest.skip(problem)
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +25,7 @@ def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
-async def test_the_finder_shows_an_advertised_table_and_joins_it(lan: None) -> None:
+async def test_the_finder_shows_an_advertised_table_and_joins_it(multicast: None) -> None:
     name = f"Finder {secrets.token_hex(3)}"
     config = HostConfig(name=name, port=0, interface=LOOPBACK, bot_delay=0, advertise=True)
     async with HostServer(config) as server:

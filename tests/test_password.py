@@ -9,7 +9,6 @@ PITCHNET_REQUIRE_LAN=1 makes that a failure, as in tests/test_zeroconf.py.
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -32,23 +31,13 @@ from host.server import HostConfig, HostServer
 from pitchnet.cli import build_parser
 from pitchnet.protocol import PROTOCOL_VERSION, SERVICE_TYPE, STRING_LIMITS, Hello, TableInfo
 from tests.fakes_zeroconf import FakeFactory
+from tests.multicast import LOOPBACK
 from tests.netclient import RawClient, running_host
 from tests.pilot import screen_text, until
-from tests.test_zeroconf import LOOPBACK, _loopback_multicast_works
 
 PASSWORD = "Corn-Flakes 42"
 SIZE = (80, 24)
 DEADLINE = 15.0
-
-
-@pytest.fixture(scope="module")
-def lan() -> None:
-    reason = _loopback_multicast_works()
-    if reason is None:
-        return
-    if os.environ.get("PITCHNET_REQUIRE_LAN") == "1":
-        pytest.fail(f"PITCHNET_REQUIRE_LAN=1 but {reason}")
-    pytest.skip(reason)
 
 
 async def refused(client: RawClient) -> dict[str, Any]:
@@ -216,7 +205,7 @@ async def test_the_advert_asks_for_a_password_and_never_holds_it(
         assert PASSWORD not in info.name and PASSWORD not in info.server
 
 
-async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(lan: None) -> None:
+async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(multicast: None) -> None:
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
     name = f"Locked {secrets.token_hex(3)}"
@@ -327,7 +316,9 @@ async def test_the_finder_shows_a_lock_and_asks_for_the_password() -> None:
             await app.close_network()
 
 
-async def test_the_finder_shows_a_real_advertised_locked_table_and_joins_it(lan: None) -> None:
+async def test_the_finder_shows_a_real_advertised_locked_table_and_joins_it(
+    multicast: None,
+) -> None:
     name = f"Locked {secrets.token_hex(3)}"
     config = HostConfig(
         name=name, port=0, interface=LOOPBACK, password=PASSWORD, bot_delay=0, advertise=True

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import socket
-import struct
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -32,8 +30,8 @@ from host.advertise import Advert, Advertiser, instance_label, server_name
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, SERVICE_TYPE
 from pitchnet.rules import MAX_PLAYERS
 from tests.fakes_zeroconf import FakeFactory
+from tests.multicast import LOOPBACK
 
-LOOPBACK = "127.0.0.1"
 DEADLINE = 15.0
 """Generous: mDNS probing plus announcement takes about 1-2 s; a slow CI box may take longer."""
 _ids = iter(range(10**6))
@@ -58,42 +56,6 @@ def one(tables: list[FoundTable], table_id: str) -> FoundTable:
     return table
 
 
-# ---- is multicast on loopback usable here? ----------------------------------------------------
-
-
-def _loopback_multicast_works() -> str | None:
-    """None if a datagram sent to the mDNS group via 127.0.0.1 comes back; else the reason."""
-    group = "224.0.0.251"
-    with (
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx,
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx,
-    ):
-        try:
-            rx.bind(("", 0))  # a private port: no real mDNS stack sees the probe
-            mreq = socket.inet_aton(group) + socket.inet_aton(LOOPBACK)
-            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(LOOPBACK))
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, struct.pack("B", 1))
-            rx.settimeout(2.0)  # a receive deadline, not a sleep
-            tx.sendto(b"pitchnet-probe", (group, rx.getsockname()[1]))
-            data = rx.recv(64)
-        except OSError as exc:
-            return f"multicast on {LOOPBACK} failed: {exc}"
-        return None if data == b"pitchnet-probe" else "multicast probe came back altered"
-
-
-@pytest.fixture(scope="module")
-def lan() -> None:
-    """Skip the socket tests where loopback multicast is impossible, with the reason; with
-    PITCHNET_REQUIRE_LAN=1 that is a failure instead (CI sets it where mDNS must work)."""
-    reason = _loopback_multicast_works()
-    if reason is None:
-        return
-    if os.environ.get("PITCHNET_REQUIRE_LAN") == "1":
-        pytest.fail(f"PITCHNET_REQUIRE_LAN=1 but {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture
 async def closing() -> AsyncIterator[Callable[[Any], Any]]:
     """Register anything with an async close(); it is closed after the test whatever happens."""
@@ -106,7 +68,7 @@ async def closing() -> AsyncIterator[Callable[[Any], Any]]:
 
 
 @pytest.fixture
-async def raw_zeroconf(lan: None) -> AsyncIterator[Any]:
+async def raw_zeroconf(multicast: None) -> AsyncIterator[Any]:
     """A bare AsyncZeroconf on loopback, for publishing records our Advertiser never would."""
     from zeroconf.asyncio import AsyncZeroconf
 
@@ -120,7 +82,7 @@ async def raw_zeroconf(lan: None) -> AsyncIterator[Any]:
 # ---- real zeroconf on loopback ----------------------------------------------------------------
 
 
-async def test_browser_sees_advert_then_update_then_removal(lan: None, closing: Any) -> None:
+async def test_browser_sees_advert_then_update_then_removal(multicast: None, closing: Any) -> None:
     table_id = unique("life")
     lists: list[list[FoundTable]] = []
     browser = closing(TableBrowser(LOOPBACK, lists.append))
@@ -156,7 +118,7 @@ async def test_browser_sees_advert_then_update_then_removal(lan: None, closing: 
 
 
 async def test_find_table_returns_the_right_one_of_two_with_one_name(
-    lan: None, closing: Any
+    multicast: None, closing: Any
 ) -> None:
     name = f"Twin {os.getpid()}"
     first, second = unique("twa"), unique("twb")
@@ -173,12 +135,12 @@ async def test_find_table_returns_the_right_one_of_two_with_one_name(
     assert found is not None and found.port == 40201 and found.name == name
 
 
-async def test_find_table_gives_none_for_an_unknown_id(lan: None) -> None:
+async def test_find_table_gives_none_for_an_unknown_id(multicast: None) -> None:
     assert await find_table(LOOPBACK, unique("nobody"), timeout=1.0) is None
 
 
 async def test_malformed_adverts_are_skipped_and_a_valid_one_still_found(
-    lan: None, raw_zeroconf: Any, closing: Any, caplog: pytest.LogCaptureFixture
+    multicast: None, raw_zeroconf: Any, closing: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     from zeroconf.asyncio import AsyncServiceInfo
 
