@@ -85,7 +85,7 @@ class NormalBot(Heuristic, Bot):
     kind = "normal"
 
 
-MISTAKE_RATE = 0.3
+MISTAKE_RATE = 0.5
 """How often the `easy` bot plays a beginner's card instead of a considered one."""
 
 
@@ -106,7 +106,7 @@ class EasyBot(Heuristic, Bot):
         rules = HouseRules.from_wire(view.rules)
         cards = view.cards
         _, strength = best_suit(cards, view.players, view.partnership, rules)
-        wanted = bid_for(strength + dice.gauss(0.0, 0.5), rules, any(c.is_joker for c in cards))
+        wanted = bid_for(strength + dice.gauss(0.0, 0.7), rules, any(c.is_joker for c in cards))
         amounts = [b for b in view.legal_bids if b is not None and b <= wanted]
         if amounts:
             return max(amounts)
