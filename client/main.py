@@ -27,6 +27,7 @@ def options_from_args(args: argparse.Namespace) -> ClientOptions:
     if getattr(args, "address", None):
         address = parse_address(args.address)
     mode = "play" if args.command == "play" else ("join" if address else "find")
+    level = getattr(args, "bot_level", None)
     return ClientOptions(
         name=choose_name(getattr(args, "name", None)),
         ascii_only=bool(getattr(args, "ascii", False)),
@@ -34,6 +35,7 @@ def options_from_args(args: argparse.Namespace) -> ClientOptions:
         mode=mode,
         address=address,
         password=getattr(args, "password", None) or None,
+        host_options={"bot_level": level} if level else None,
     )
 
 

@@ -103,6 +103,16 @@ def _count(text: str) -> int:
     return value
 
 
+def _add_bot_level(parser: argparse.ArgumentParser, whose: str) -> None:
+    parser.add_argument(
+        "--bot-level",
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help=f"how well the computer players of {whose} play, stand-ins for absent "
+        f"players included: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitchnet",
@@ -116,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", help="your display name (default: remembered, else login name)")
     play.add_argument("--ascii", action="store_true", help=ASCII_HELP)
     _add_password(play, "; a table hosted here has none")
+    _add_bot_level(play, "a table hosted here")
     _add_interface(play)
 
     join = commands.add_parser("join", help="join a table (without an address: find one)")
@@ -165,13 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="pause before a computer player acts, so people can follow (default 0.6; "
         "2.5 times as long before a bot leads after a finished trick)",
     )
-    host.add_argument(
-        "--bot-level",
-        choices=LEVELS,
-        default=DEFAULT_LEVEL,
-        help=f"how well the table's computer players play, and the stand-ins for absent "
-        f"players (default {DEFAULT_LEVEL})",
-    )
+    _add_bot_level(host, "the table")
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
     _add_web(host)

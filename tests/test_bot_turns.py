@@ -108,3 +108,10 @@ def test_an_unknown_level_is_refused() -> None:
         build_parser().parse_args(["host", "--bot-level", "expert"])
     with pytest.raises(ValueError, match="unknown bot level"):
         Table("t", "T", TableOptions(bot_level="expert"), lambda key: shuffled_deck())
+
+
+def test_pitchnet_play_hosts_at_the_level_asked_for() -> None:
+    from client.main import options_from_args
+
+    args = build_parser().parse_args(["play", "--bot-level", "hard", "--name", "Ann"])
+    assert options_from_args(args).host_options == {"bot_level": "hard"}
