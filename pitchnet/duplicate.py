@@ -84,7 +84,7 @@ def _play(
     deck_rng = random.Random(deck_seed)
     match = Match(settings, dealer=dealer)
     while match.phase is not Phase.MATCH_OVER and match.hand_number < MAX_HANDS:
-        match.deal(shuffled_deck(deck_rng))
+        match.deal(shuffled_deck(deck_rng, joker=settings.rules.has_joker))
         while match.phase in (Phase.BIDDING, Phase.PLAYING):
             seat = match.turn
             assert seat is not None

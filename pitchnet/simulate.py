@@ -64,7 +64,7 @@ def play_match(
     match = Match(settings, dealer=dealer)
     hands = 0
     while match.phase is not Phase.MATCH_OVER and hands < MAX_HANDS:
-        match.deal(shuffled_deck(deck_rng))
+        match.deal(shuffled_deck(deck_rng, joker=settings.rules.has_joker))
         hands += 1
         while match.phase in (Phase.BIDDING, Phase.PLAYING):
             seat = match.turn

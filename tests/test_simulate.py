@@ -173,3 +173,13 @@ def test_duplicate_seats_every_kind_in_every_seat() -> None:
         assert tallies["normal"].matches == 3 and tallies["random"].matches == 6
         # Each match has exactly one winning seat: 3 matches per deal.
         assert tallies["normal"].wins + tallies["random"].wins == 3
+
+
+def test_duplicate_plays_the_house_rules_it_is_given() -> None:
+    from pitchnet.duplicate import duplicate
+    from pitchnet.rules import HouseRules
+
+    settings = Settings(4, target=10, rules=HouseRules(joker="on", smudge="on"))
+    result = duplicate(settings, ["normal", "easy", "easy", "easy"], 2, seed=3)
+    assert all(t["normal"].matches == 4 for t in result.per_deal)
+    assert result.unfinished == 0 and result.hands > 8
