@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,24 @@ def test_pitchnet_play_hosts_at_the_level_asked_for() -> None:
 
     args = build_parser().parse_args(["play", "--bot-level", "hard", "--name", "Ann"])
     assert options_from_args(args).host_options == {"bot_level": "hard"}
+
+
+async def test_a_real_host_lets_a_hard_bot_think_in_a_worker_thread() -> None:
+    """A whole match against a hard bot on a real host: every one of its turns goes out
+    as a `Think` and comes back through `Referee.thought`."""
+    from tests.netclient import RawClient, play_as_bot, running_host
+
+    async with running_host(players=2, bots=1, bot_level="hard") as server:
+        thoughts = []
+        real = server.referee.thought
+
+        def counting(*args):  # type: ignore[no-untyped-def]
+            thoughts.append(threading.current_thread() is threading.main_thread())
+            return real(*args)
+
+        server.referee.thought = counting  # type: ignore[method-assign]
+        client = await RawClient.connect(server)
+        await client.hello("Person")
+        final = await play_as_bot(client, "normal")
+        assert final.winner is not None
+        assert len(thoughts) > 5 and all(thoughts)  # answers are applied on the loop's thread
