@@ -23,8 +23,8 @@ from typing import ClassVar
 
 from pitchnet.cards import Card, Suit
 from pitchnet.handvalue import best_suit, bid_for
-from pitchnet.heuristic import Heuristic, _beats, _card_key, _suit, _winning
-from pitchnet.rules import Action, Bid, HouseRules, Phase
+from pitchnet.heuristic import Heuristic, beats, card_key, winning
+from pitchnet.rules import Action, Bid, HouseRules, Phase, suit_as_played
 from pitchnet.search import Budget, choose_bid, choose_play
 from pitchnet.views import SeatView
 
@@ -118,14 +118,14 @@ class EasyBot(Heuristic, Bot):
         legal = view.playable
         if len(legal) == 1 or view_dice(self.seed, view).random() >= MISTAKE_RATE:
             return super().choose_play(view)
-        by_rank = sorted(legal, key=_card_key)
+        by_rank = sorted(legal, key=card_key)
         if not view.trick or view.trump is None:
             return by_rank[-1]
         trump = Suit(view.trump)
         trick = [(seat, Card.parse(text)) for seat, text in view.trick]
-        led = _suit(trick[0][1], trump)
-        _, best = _winning(trick, trump)
-        headers = [c for c in by_rank if c.suit is led and _beats(c, best, led, trump)]
+        led = suit_as_played(trick[0][1], trump)
+        _, best = winning(trick, trump)
+        headers = [c for c in by_rank if c.suit is led and beats(c, best, led, trump)]
         return headers[-1] if headers else by_rank[0]
 
 

@@ -15,27 +15,22 @@ from dataclasses import dataclass, field
 from pitchnet.cards import JACK, Card, Suit, deck
 from pitchnet.handvalue import SMUDGE_STRENGTH, best_suit, bid_for
 from pitchnet.inference import shown_voids, trick_plays
-from pitchnet.rules import Bid, HouseRules
+from pitchnet.rules import Bid, HouseRules, suit_as_played
 from pitchnet.views import SeatView
 
 
-def _suit(card: Card, trump: Suit | None) -> Suit | None:
-    """The suit a card plays as: the joker is a trump."""
-    return trump if card.suit is None else card.suit
-
-
-def _beats(card: Card, best: Card, led: Suit | None, trump: Suit) -> bool:
+def beats(card: Card, best: Card, led: Suit | None, trump: Suit) -> bool:
     """Would `card` take the trick from `best`, the card winning it so far?"""
-    if _suit(card, trump) is trump:
-        return _suit(best, trump) is not trump or card.rank > best.rank
-    return _suit(best, trump) is not trump and card.suit is led and card.rank > best.rank
+    if suit_as_played(card, trump) is trump:
+        return suit_as_played(best, trump) is not trump or card.rank > best.rank
+    return suit_as_played(best, trump) is not trump and card.suit is led and card.rank > best.rank
 
 
-def _winning(trick: list[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
-    led = _suit(trick[0][1], trump)
+def winning(trick: list[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
+    led = suit_as_played(trick[0][1], trump)
     seat, best = trick[0]
     for player, card in trick[1:]:
-        if _beats(card, best, led, trump):
+        if beats(card, best, led, trump):
             seat, best = player, card
     return seat, best
 
@@ -82,7 +77,7 @@ class _Table:
     def may_hold(self, seat: int, suit: Suit) -> bool:
         """Whether `seat` may still hold a card of `suit`, as far as we can tell."""
         return suit.value not in self.voids.get(seat, ()) and any(
-            _suit(c, self.trump) is suit for c in self.unseen
+            suit_as_played(c, self.trump) is suit for c in self.unseen
         )
 
     def may_trump(self, seats: list[int]) -> bool:
@@ -90,11 +85,11 @@ class _Table:
         return self.trump is not None and any(self.may_hold(s, self.trump) for s in seats)
 
     def unseen_trump_ranks(self) -> list[int]:
-        return [c.rank for c in self.unseen if _suit(c, self.trump) is self.trump]
+        return [c.rank for c in self.unseen if suit_as_played(c, self.trump) is self.trump]
 
     def is_boss(self, card: Card) -> bool:
         """No trump we cannot see could beat this trump."""
-        return _suit(card, self.trump) is self.trump and all(
+        return suit_as_played(card, self.trump) is self.trump and all(
             r < card.rank for r in self.unseen_trump_ranks()
         )
 
@@ -105,7 +100,7 @@ class _Table:
 
     def is_low_candidate(self, card: Card) -> bool:
         """A trump that may well be the lowest in play (the Low point)."""
-        if _suit(card, self.trump) is not self.trump:
+        if suit_as_played(card, self.trump) is not self.trump:
             return False
         return card.rank <= 3 or all(r > card.rank for r in self.unseen_trump_ranks())
 
@@ -113,7 +108,7 @@ class _Table:
 def _discard_cost(card: Card, table: _Table) -> float:
     """How much it hurts to give this card away: low for small off-suit cards, high for
     tens and trumps, highest for the jack of trump."""
-    if _suit(card, table.trump) is table.trump:
+    if suit_as_played(card, table.trump) is table.trump:
         if card.rank == JACK:
             return 200.0
         if table.point_to_capture(card):
@@ -133,7 +128,7 @@ def _smudge_worth_trying(view: SeatView, rules: HouseRules, strength: float) -> 
     return strength >= SMUDGE_STRENGTH
 
 
-def _card_key(card: Card) -> tuple[int, str]:
+def card_key(card: Card) -> tuple[int, str]:
     """A total order for tie-breaks, so equal choices always resolve the same way."""
     return (card.rank, card.suit.value if card.suit else "")
 
@@ -186,9 +181,9 @@ class Heuristic:
         unguarded jack (which any higher trump would capture)."""
         rules = HouseRules.from_wire(view.rules)
         suit, _ = best_suit(table.hand, view.players, view.partnership, rules)
-        trumps = sorted((c for c in table.legal if c.suit is suit), key=_card_key, reverse=True)
+        trumps = sorted((c for c in table.legal if c.suit is suit), key=card_key, reverse=True)
         if not trumps:  # only the joker makes spades our suit: leading it names them
-            return next((c for c in table.legal if c.is_joker), max(table.legal, key=_card_key))
+            return next((c for c in table.legal if c.is_joker), max(table.legal, key=card_key))
         lead = trumps[0]
         if lead.rank == JACK and len(trumps) > 1 and trumps[1].rank > 3:
             lead = trumps[1]
@@ -196,31 +191,31 @@ class Heuristic:
 
     def _lead(self, table: _Table) -> Card:
         trump = table.trump
-        trumps = sorted((c for c in table.legal if _suit(c, trump) is trump), key=_card_key)
+        trumps = sorted((c for c in table.legal if suit_as_played(c, trump) is trump), key=card_key)
         unseen_trumps = table.unseen_trump_ranks()
         if trumps and table.is_boss(trumps[-1]):
             if unseen_trumps:
                 return trumps[-1]  # draw trumps with a card nobody can beat
             return trumps[0]  # nobody else can hold a trump: every one of ours wins
-        off = [c for c in table.legal if _suit(c, trump) is not trump]
+        off = [c for c in table.legal if suit_as_played(c, trump) is not trump]
         plain = [c for c in off if c.game_points == 0]
         if plain:
-            return min(plain, key=_card_key)
-        return min(table.legal, key=lambda c: (_discard_cost(c, table), _card_key(c)))
+            return min(plain, key=card_key)
+        return min(table.legal, key=lambda c: (_discard_cost(c, table), card_key(c)))
 
     def _follow(self, table: _Table) -> Card:
         trump = table.trump
         assert trump is not None
         trick = table.trick
-        led = _suit(trick[0][1], trump)
-        winner, best = _winning(trick, trump)
+        led = suit_as_played(trick[0][1], trump)
+        winner, best = winning(trick, trump)
         after_me = table.players - len(trick) - 1
         legal = table.legal
-        winners = [c for c in legal if _beats(c, best, led, trump)]
+        winners = [c for c in legal if beats(c, best, led, trump)]
         losers = [c for c in legal if c not in winners]
 
         def cheapest(cards: list[Card]) -> Card:
-            return min(cards, key=lambda c: (_discard_cost(c, table), _card_key(c)))
+            return min(cards, key=lambda c: (_discard_cost(c, table), card_key(c)))
 
         later = [(table.seat + step) % table.players for step in range(1, after_me + 1)]
 
@@ -228,7 +223,7 @@ class Heuristic:
             """Nobody playing after us can take the trick from this card."""
             if after_me == 0:
                 return True
-            if _suit(card, trump) is trump:
+            if suit_as_played(card, trump) is trump:
                 return table.is_boss(card)
             higher = [c for c in table.unseen if c.suit is card.suit and c.rank > card.rank]
             return not any(
@@ -243,24 +238,24 @@ class Heuristic:
                 if secure(best):
                     gifts = [c for c in losers if _gift(c, table) > 0]
                     if gifts:
-                        return max(gifts, key=lambda c: (_gift(c, table), _card_key(c)))
+                        return max(gifts, key=lambda c: (_gift(c, table), card_key(c)))
                 return cheapest(losers)
             return cheapest(winners)
 
         stake = _stake(trick, table)
         safe = [c for c in winners if secure(c)]
         if safe:
-            jack = [c for c in safe if _suit(c, trump) is trump and c.rank == JACK]
+            jack = [c for c in safe if suit_as_played(c, trump) is trump and c.rank == JACK]
             if jack:
                 return jack[0]  # capture our own jack
             tens = [c for c in safe if c.game_points == 10 or table.point_to_capture(c)]
             if tens:
-                return max(tens, key=_card_key)  # bank a ten, or our own Low
+                return max(tens, key=card_key)  # bank a ten, or our own Low
             if stake > 0 or after_me == 0:
-                return min(safe, key=lambda c: (_suit(c, trump) is trump, _card_key(c)))
-            plain = [c for c in safe if _suit(c, trump) is not trump]
+                return min(safe, key=lambda c: (suit_as_played(c, trump) is trump, card_key(c)))
+            plain = [c for c in safe if suit_as_played(c, trump) is not trump]
             if plain:
-                return min(plain, key=_card_key)
+                return min(plain, key=card_key)
         if stake >= 10:
             # Worth a gamble, but not with a card of our own that gives the trick more
             # points if it is beaten: a plain counter could be trumped by a later seat
@@ -270,10 +265,14 @@ class Heuristic:
                 for c in winners
                 if c.rank != JACK
                 and c.game_points != 10
-                and (_suit(c, trump) is trump or c.game_points == 0 or not table.may_trump(later))
+                and (
+                    suit_as_played(c, trump) is trump
+                    or c.game_points == 0
+                    or not table.may_trump(later)
+                )
             ]
             if risky:
-                return max(risky, key=lambda c: (_suit(c, trump) is trump, _card_key(c)))
+                return max(risky, key=lambda c: (suit_as_played(c, trump) is trump, card_key(c)))
         if losers:
             return cheapest(losers)
         return cheapest(winners)
@@ -281,7 +280,7 @@ class Heuristic:
 
 def _gift(card: Card, table: _Table) -> float:
     """Worth to our side of throwing this card on a trick our partner surely wins."""
-    if _suit(card, table.trump) is table.trump:
+    if suit_as_played(card, table.trump) is table.trump:
         if card.rank == JACK:
             return 15.0
         if table.point_to_capture(card):
@@ -295,7 +294,7 @@ def _stake(trick: list[tuple[int, Card]], table: _Table) -> float:
     value = 0.0
     for _, card in trick:
         value += card.game_points
-        if _suit(card, table.trump) is table.trump:
+        if suit_as_played(card, table.trump) is table.trump:
             if card.rank == JACK:
                 value += 10
             elif card.rank >= 13 or table.point_to_capture(card) or table.is_boss(card):
