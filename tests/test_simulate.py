@@ -183,3 +183,12 @@ def test_duplicate_plays_the_house_rules_it_is_given() -> None:
     result = duplicate(settings, ["normal", "easy", "easy", "easy"], 2, seed=3)
     assert all(t["normal"].matches == 4 for t in result.per_deal)
     assert result.unfinished == 0 and result.hands > 8
+
+
+def test_duplicate_with_the_search_bot_is_reproducible_with_a_count_budget(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ("--duplicate", "--games", "1", "--bots", "hard,normal", "--samples", "3", "--seed", "9")
+    first = _run(capsys, *args)
+    assert first[0] == 0 and first[1].startswith("duplicate: 1 deals x 4 seatings")
+    assert _run(capsys, *args) == first
