@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"deals the hard bot samples per decision (default {Budget().samples})",
     )
     simulate.add_argument(
-        "--think",
+        "--search-seconds",
         type=_seconds,
         metavar="SECONDS",
         help="also stop the hard bot's search after this long (default: no time limit, "

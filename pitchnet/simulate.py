@@ -156,7 +156,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None
     except ValueError as exc:
         err.write(f"pitchnet simulate: {exc}\n")
         return 2
-    budget = Budget(args.samples, args.think)
+    budget = Budget(args.samples, args.search_seconds)
     if args.duplicate:
         from pitchnet.duplicate import duplicate, report_duplicate
 
