@@ -9,6 +9,7 @@ screen changes.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,8 @@ from pitchnet.protocol import MAX_NAME, TableInfo, TableState
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
     from client.screens.prompts import OfflineScreen
 
@@ -46,11 +49,11 @@ class ClientOptions:
     name: str
     ascii_only: bool = False
     interface: str | None = None
-    mode: str = "find"  # "join" (address given), "find", "play"; "idle" (tests) starts blank
+    mode: str = "find"  # "join"/"watch" (address given), "find", "play"; "idle" (tests)
     # "web": one table only, served to a browser by host/web.py (leaving ends the session)
     address: tuple[str, int] | None = None
     password: str | None = None
-    play_browse_seconds: float = 1.5
+    play_browse_seconds: float = 1.0
     host_options: dict[str, Any] | None = None
     """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
     seats_file: Path | None = None
@@ -150,8 +153,15 @@ class PitchApp(App[None]):
         self._undialled: Connection | None = None
         self.hosted: Any = None
         self.connecting_to = "{}:{}".format(*options.address) if options.address else ""
-        self.auto_start = False
+        self.may_move = False
+        """The table hosted here came from `play`: while its creator sits there alone, it
+        yields to an older open table on the network (the creator moves there)."""
+        self._mover: Any = None
         self._offline: OfflineScreen | None = None
+        self.play_again = False
+        """`play` should look for a table again when the finder next shows."""
+        self.finder_note = ""
+        """A sentence for the finder to show when it next appears (why we are back)."""
         self.notices: list[str] = []
         """Every notification shown, newest last (tests read it; so could a log)."""
         if options.ascii_only:
@@ -171,7 +181,8 @@ class PitchApp(App[None]):
     def on_mount(self) -> None:
         if self.options.address is not None:
             host, port = self.options.address
-            self.join(host, port, password=self.options.password)
+            watch = self.options.mode == "watch"
+            self.join(host, port, password=self.options.password, watch=watch)
 
     # ---- joining and leaving -----------------------------------------------------------------
 
@@ -183,13 +194,15 @@ class PitchApp(App[None]):
         password: str | None = None,
         table_id: str | None = None,
         label: str | None = None,
+        watch: bool = False,
     ) -> Connection:
-        """Connect to a table; the screens follow from the host's answers."""
+        """Connect to a table (to watch it, with `watch`); the screens follow from the
+        host's answers."""
         self._drop_connection()
         self.game.reset()
         self.connecting_to = f"{label} ({host}:{port})" if label else f"{host}:{port}"
         name = self.options.name
-        saved = self.tokens.find(name, table_id=table_id, address=(host, port))
+        saved = None if watch else self.tokens.find(name, table_id=table_id, address=(host, port))
         connection = Connection(
             host,
             port,
@@ -199,6 +212,7 @@ class PitchApp(App[None]):
             table_id=table_id,
             remembered=(saved.table_id, saved.token) if saved else None,
             locate=self._locate,
+            watch=watch,
         )
         self.connection = connection
         self._undialled = connection
@@ -225,32 +239,130 @@ class PitchApp(App[None]):
                 exit_on_error=False,
             )
 
-    def host_here(self, *, auto_start: bool, resume: str | None = None) -> None:
-        """Host a table in this process (advertised on the LAN) and sit down at it; with
-        `resume`, the unfinished table of that id comes back from its journal."""
-        work = partial(self._host_here, auto_start, resume)
+    def host_here(
+        self,
+        *,
+        settings: dict[str, Any] | None = None,
+        resume: str | None = None,
+        may_move: bool = False,
+    ) -> None:
+        """Host a table in this process (advertised on the LAN) and sit down in its
+        lobby; `settings` are the setup screen's choices; with `resume`, the unfinished
+        table of that id comes back from its journal. `may_move`: see `self.may_move`."""
+        work = partial(self._host_here, settings or {}, resume, may_move)
         self.run_worker(work, group="host", exclusive=True)  # type: ignore[arg-type]  # Textual#6386
 
-    async def _host_here(self, auto_start: bool, resume: str | None = None) -> None:
+    async def _host_here(
+        self, settings: dict[str, Any], resume: str | None, may_move: bool
+    ) -> None:
+        from dataclasses import fields as dataclass_fields
+
         from host.journal import JournalError
         from host.server import HostConfig
+        from pitchnet.errors import describe_os_error
 
         if self.hosted is None:
             name = printable(f"{self.options.name}'s table", MAX_NAME)
-            fields = {"name": name, "interface": self.options.interface, "advertise": True}
+            known = {f.name for f in dataclass_fields(HostConfig)}
+            chosen = {key: value for key, value in settings.items() if key in known}
+            fields: dict[str, Any] = {
+                "name": name,
+                "interface": self.options.interface,
+                "advertise": True,
+            }
+            fields.update(chosen)
             if resume:
                 fields["resume"] = resume
             config = HostConfig(**{**fields, **(self.options.host_options or {})})
             try:
                 server = self.host_factory(config)
                 await server.start()
-            except (OSError, JournalError) as exc:
+            except JournalError as exc:
                 self.notify(f"Could not host a table: {exc}", severity="error", markup=False)
                 return
+            except OSError as exc:
+                text = describe_os_error(exc, host=config.interface, port=config.port)
+                self.notify(f"Could not host a table. {text}", severity="error", markup=False)
+                return
             self.hosted = server
-        self.auto_start = auto_start
+        self.may_move = may_move and not resume
         address = self.options.interface or "127.0.0.1"
         self.join(address, self.hosted.port, table_id=self.hosted.table_id)
+        if self.may_move:
+            self.run_worker(self._yield_to_older_tables(), group="mover", exclusive=True)
+
+    # ---- two lone tables opened at once: the younger one yields ---------------------------
+
+    def _alone_here(self) -> bool:
+        """Our hosted table (from `play`) is still a lobby nobody has started."""
+        hosted = self.hosted
+        if hosted is None or not self.may_move:
+            return False
+        return hosted.table.state == "lobby" and hosted.table.matches_started == 0
+
+    def older_open_table(self, tables: list[Any]) -> Any:
+        """An older open lobby on the network with a seat for everyone at ours (the
+        oldest): our lobby moves there. Only the younger of two tables ever moves, so
+        two tables never swap their people."""
+        from pitchnet.protocol import PROTOCOL_VERSION
+
+        hosted = self.hosted
+        if hosted is None:
+            return None
+        ours = (hosted.born, hosted.table_id)
+        people = sum(s.kind == "human" for s in hosted.table.seats)
+        older = [
+            t
+            for t in tables
+            if t.table_id != hosted.table_id
+            and t.state == "lobby"
+            and t.open > 0
+            and t.born > 0
+            and not t.password
+            and t.version == PROTOCOL_VERSION
+            and t.open >= max(1, people)
+            and (t.born, t.table_id) < ours
+        ]
+        return min(older, key=lambda t: (t.born, t.table_id), default=None)
+
+    async def _yield_to_older_tables(self) -> None:
+        """While we sit alone at the table hosted here, watch the network: if an older
+        table's lobby is open, close ours (nobody else is there) and sit down there."""
+        import asyncio
+        import contextlib
+
+        changed = asyncio.Event()
+        browser = self.browser_factory(self.options.interface, lambda _: changed.set())
+        self._mover = browser
+        try:
+            await browser.start()
+            while self._alone_here():
+                target = self.older_open_table(list(browser.tables))
+                if target is not None:
+                    await self._move_to(target)
+                    return
+                changed.clear()
+                # Woken by the network, or after half a second to look at our own table
+                # again (someone may have sat down, which ends the watch).
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), 0.5)
+        except Exception as exc:  # browsing is a nicety here; hosting goes on without it
+            log.warning("cannot look for older tables: %s", exc)
+        finally:
+            self._mover = None
+            await browser.close()
+
+    async def _move_to(self, target: Any) -> None:
+        """Close our lobby, telling everyone in it (us too) to join `target`."""
+        hosted, self.hosted = self.hosted, None
+        self.may_move = False
+        log.info("an older open table %s exists: moving there", target.table_id)
+        if self.game.table_id:
+            self.tokens.forget(self.game.table_id, self.options.name)
+        self._drop_connection()
+        if hosted is not None:
+            await hosted.close(moved_to=(f"{target.host}:{target.port}", target.table_id))
+        self.join(target.host, target.port, table_id=target.table_id, label=target.name)
 
     def leave_table(self, *, keep_seat: bool = False) -> None:
         """Back to the finder, giving up the seat; or, with `keep_seat` (the link is down,
@@ -276,6 +388,9 @@ class PitchApp(App[None]):
         self.exit()
 
     def confirm_leave(self) -> None:
+        if self.hosting_here():
+            self.confirm_host_quit()
+            return
         from client.screens.prompts import ConfirmLeave
 
         def answered(leave: bool | None) -> None:
@@ -283,6 +398,48 @@ class PitchApp(App[None]):
                 self.leave_table()
 
         self.push_screen(ConfirmLeave(), answered)
+
+    def hosting_here(self) -> bool:
+        """This window hosts a table that people may be playing at."""
+        return self.hosted is not None
+
+    def confirm_host_quit(self) -> None:
+        """The window that hosts asks before it goes: end the table for everyone, or keep
+        it running in the background (a detached `pitchnet host --resume`)."""
+        from client.screens.prompts import HostQuit
+
+        def answered(choice: str | None) -> None:
+            if choice == "end":
+                self.run_worker(self._end_hosted_table(), group="quit", exclusive=True)
+            elif choice == "keep":
+                self.run_worker(self._keep_hosting_in_background(), group="quit", exclusive=True)
+
+        if not isinstance(self.screen, HostQuit):
+            self.push_screen(HostQuit(self.hosted.name if self.hosted else ""), answered)
+
+    async def _end_hosted_table(self) -> None:
+        hosted, self.hosted = self.hosted, None
+        if hosted is not None:
+            await hosted.close(on_purpose=True)  # every client: "The host closed the table"
+        await self.close_network()
+        self.exit()
+
+    async def _keep_hosting_in_background(self) -> None:
+        """Hand the table to a detached `pitchnet host --resume` on the same port: the
+        clients see a short break and reconnect by themselves."""
+        from client.background import resume_in_background
+
+        hosted, self.hosted = self.hosted, None
+        if hosted is None:
+            return
+        await self.close_network()
+        await hosted.close()  # "back in a moment": clients keep retrying
+        try:
+            command = resume_in_background(hosted.table_id, hosted.port, self.options.interface)
+        except OSError as exc:
+            self.notify(f"Could not keep the table running: {exc.strerror}.", markup=False)
+            command = ""
+        self.exit(message=f"The table goes on in the background ({command})." if command else None)
 
     def _drop_connection(self, *, leave: bool = False) -> None:
         self._close_offline()
@@ -293,14 +450,20 @@ class PitchApp(App[None]):
 
     async def close_network(self) -> None:
         """Close the connection and any table hosted here (called on the way out)."""
+        mover, self._mover = self._mover, None
+        if mover is not None:
+            await mover.close()
         connection, self.connection = self.connection, None
         if connection is not None:
             await connection.close()
         hosted, self.hosted = self.hosted, None
         if hosted is not None:
-            await hosted.close()
+            await hosted.close(on_purpose=True)
 
     async def action_quit(self) -> None:
+        if self.hosting_here():
+            self.confirm_host_quit()
+            return
         await self.close_network()
         self.exit()
 
@@ -313,6 +476,10 @@ class PitchApp(App[None]):
     def send_start(self) -> None:
         if self.connection:
             self.connection.start()
+
+    def send_sit(self, seat: int) -> None:
+        if self.connection:
+            self.connection.sit(seat)
 
     def send_bid(self, amount: int | None) -> None:
         if self.connection:
@@ -355,19 +522,25 @@ class PitchApp(App[None]):
     def _welcomed(self, message: Welcomed) -> None:
         welcome = message.welcome
         connection = message.connection
-        self.tokens.remember(
-            SavedSeat(
-                welcome.table_id, connection.name, connection.host, connection.port, welcome.token
+        watching = bool(getattr(welcome, "spectator", False))
+        if not watching:
+            self.tokens.remember(
+                SavedSeat(
+                    welcome.table_id,
+                    connection.name,
+                    connection.host,
+                    connection.port,
+                    welcome.token,
+                )
             )
-        )
         self.game.start_log(welcome.table_id)
-        self.game.seat = welcome.seat
+        self.game.seat = None if watching else welcome.seat
+        self.game.watching = watching
+        self.game.hosting = self.hosted is not None and self.hosted.table_id == welcome.table_id
         self.game.table_id = welcome.table_id
         self.game.table_name = printable(welcome.table_name, MAX_NAME)
         self._close_offline()
-        if self.auto_start and self.connection is not None:
-            self.auto_start = False
-            self.connection.start()
+        self.redraw()
 
     def apply_state(
         self, seq: int, table: TableInfo, view: SeatView | None, events: list[Event]
@@ -403,12 +576,44 @@ class PitchApp(App[None]):
         if connection.refusal == "bad_password" and connection.seat is None:
             self._ask_password(connection)
             return
+        if message.closed:
+            self.host_closed()
+            return
+        if message.moved is not None:
+            host, port, table_id = message.moved
+            if self.game.table_id:
+                self.tokens.forget(self.game.table_id, self.options.name)
+            self.join(host, port, table_id=table_id)
+            return
+        if (
+            self.options.mode == "play"
+            and connection.seat is None
+            and not message.retrying
+            and connection.refusal in (None, "table_full")
+        ):
+            # `play` picked a table that closed (or filled) before we sat down: look again.
+            self.play_again = True
+            self.finder_note = "That table went away before you sat down; looking again."
+            self.leave_table(keep_seat=True)
+            self.redraw()
+            return
         if self._offline is None:
             from client.screens.prompts import OfflineScreen
 
             self._offline = OfflineScreen()
             self.push_screen(self._offline)
-        self._offline.update_reason(printable(message.reason, 200), retrying=message.retrying)
+        self._offline.update_reason(
+            printable(message.reason, 200), retrying=message.retrying, trying_for=message.trying_for
+        )
+
+    def host_closed(self) -> None:
+        """The host ended the table on purpose: back to the finder, the seat's token kept
+        (a table resumed later is joined again from the finder, to the same seat)."""
+        name = self.game.table_name or "the table"
+        self.leave_table(keep_seat=True)
+        self.finder_note = f"The host closed the table ({name}). It is remembered: if it "
+        self.finder_note += "comes back, join it again to sit in your seat."
+        self.notify("The host closed the table.", severity="warning", markup=False, timeout=10)
 
     def _ask_password(self, refused: Connection) -> None:
         """The table wants a (different) password: ask, and try again with it."""

@@ -40,6 +40,7 @@ from pitchnet.protocol import (
     Pong,
     ProtocolError,
     Ready,
+    Sit,
     Start,
     State,
     TableInfo,
@@ -95,6 +96,23 @@ class Lost(Exception):
     """The link broke; worth retrying if we hold a seat token."""
 
 
+class Moved(Exception):
+    """The lobby closed in favour of an older table: join that one instead."""
+
+    def __init__(self, host: str, port: int, table_id: str | None) -> None:
+        super().__init__("The table moved.")
+        self.host, self.port, self.table_id = host, port, table_id
+
+
+class HostClosed(Exception):
+    """The host ended the table on purpose: stop, but keep the seat's token (the table
+    may be resumed later, and joining it again takes the seat back)."""
+
+
+GIVE_UP_AFTER = 180.0
+"""Seconds of failed reconnecting after which the connection stops trying."""
+
+
 class Connection:
     """One player's connection to one table; `run()` until `close()`."""
 
@@ -113,6 +131,8 @@ class Connection:
         dead_after: float = 3.0,
         connect_timeout: float = 5.0,
         locate: Locate | None = None,
+        give_up_after: float = GIVE_UP_AFTER,
+        watch: bool = False,
     ) -> None:
         self.host, self.port, self.name = host, port, name
         self.password, self.table_id, self.token = password, table_id, token
@@ -122,6 +142,9 @@ class Connection:
             connect_timeout,
         )
         self.locate = locate
+        self.give_up_after = give_up_after
+        self.watch = watch
+        """A spectator: sits nowhere, sees what is public."""
         self._asked_table_id = table_id
         self._stored = False
         """The token came from disk: if the host no longer knows it, join afresh."""
@@ -147,6 +170,10 @@ class Connection:
 
     def start(self) -> int:
         return self._act(lambda i: Start(id=i))
+
+    def sit(self, seat: int) -> int:
+        """Move to another open seat in the lobby (0-based)."""
+        return self._act(lambda i: Sit(id=i, seat=seat))
 
     def bid(self, amount: int | None) -> int:
         hand, step = self._turn
@@ -193,10 +220,20 @@ class Connection:
     async def run(self) -> None:
         """Connect and serve; on a lost link retry with backoff while we hold a token."""
         attempt = 0
+        lost_at: float | None = None
         while not self._closing:
             try:
                 await self._session()
                 reason = "The host closed the connection."
+            except HostClosed as exc:
+                self.connected = False
+                self._emit(Disconnected(self, str(exc), retrying=False, closed=True))
+                return
+            except Moved as exc:
+                self.connected = False
+                moved = (exc.host, exc.port, exc.table_id)
+                self._emit(Disconnected(self, str(exc), retrying=False, moved=moved))
+                return
             except Refused as exc:
                 if self._stored and self.refusal in ("bad_token", "wrong_table"):
                     self._forget_stored_seat()
@@ -204,17 +241,30 @@ class Connection:
                 self._emit(Disconnected(self, str(exc), retrying=False))
                 return
             except (Lost, ProtocolError, OSError, TimeoutError) as exc:
-                reason = _reason(exc)
+                reason = _reason(exc, self.host, self.port)
             if self._closing:
                 return
-            if self.connected:
-                attempt = 0
+            now = time.monotonic()
+            if self.connected or lost_at is None:
+                attempt, lost_at = 0, now
             self.connected = False
-            if not self.reconnect or self.token is None:
+            if not self.reconnect or (self.token is None and not self.watch):
                 self._emit(Disconnected(self, reason, retrying=False))
                 return
+            trying_for = now - lost_at
+            if trying_for >= self.give_up_after:
+                minutes = max(1, round(self.give_up_after / 60))
+                reason = (
+                    f"Stopped trying after {minutes} minute{'s' if minutes > 1 else ''}: "
+                    "the table did not come back. Your seat is remembered; join the "
+                    "table again from the finder when it is back."
+                )
+                self._emit(Disconnected(self, reason, retrying=False, trying_for=trying_for))
+                return
             delay = backoff_delay(attempt)
-            self._emit(Disconnected(self, reason, retrying=True, delay=delay))
+            self._emit(
+                Disconnected(self, reason, retrying=True, delay=delay, trying_for=trying_for)
+            )
             await asyncio.sleep(delay)  # a retry pause, not synchronisation
             attempt += 1
             if self.locate is not None and self.table_id and attempt % 3 == 0:
@@ -238,7 +288,9 @@ class Connection:
         )
         self._writer = writer
         self._last_heard = asyncio.get_running_loop().time()
-        hello = Hello(PROTOCOL_VERSION, self.name, self.token, self.table_id, self.password)
+        hello = Hello(
+            PROTOCOL_VERSION, self.name, self.token, self.table_id, self.password, self.watch
+        )
         self._send(hello)
         tasks = [asyncio.create_task(self._read(reader)), asyncio.create_task(self._watch())]
         try:
@@ -301,6 +353,14 @@ class Connection:
         elif isinstance(message, ErrorMsg):
             self._error(message)
         elif isinstance(message, Bye):
+            if message.code == "closed":
+                raise HostClosed("The host closed the table.")
+            if message.code == "moved" and message.address:
+                try:
+                    host, port = parse_address(message.address)
+                except ValueError:
+                    raise Lost("The host moved the table to an unreadable address.") from None
+                raise Moved(host, port, message.table_id)
             if message.code != "shutdown":
                 raise Refused(f"The host closed this seat: {message.reason}")
             raise Lost("The host shut the table down.")
@@ -359,13 +419,15 @@ class Connection:
             self._post(message)
 
 
-def _reason(exc: BaseException) -> str:
+def _reason(exc: BaseException, host: str | None = None, port: int | None = None) -> str:
     if isinstance(exc, Lost):
         return str(exc)
     if isinstance(exc, ProtocolError):
         return f"The host sent something unreadable: {exc.message}"
     if isinstance(exc, TimeoutError):
         return "The host did not answer in time."
-    if isinstance(exc, ConnectionRefusedError):
-        return "Nobody is hosting a table there (connection refused)."
-    return f"Network error: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+    if isinstance(exc, OSError):
+        from pitchnet.errors import describe_os_error
+
+        return describe_os_error(exc, host=host, port=port)
+    return str(exc)

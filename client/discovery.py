@@ -56,6 +56,15 @@ class FoundTable:
     seats: int
     state: str
     password: bool
+    open: int = 0
+    """Seats a newcomer can take now or at the next hand."""
+    born: int = 0
+    """When the table opened (Unix ms; 0 if its host does not say)."""
+
+    @property
+    def joinable(self) -> bool:
+        """`pitchnet play` offers it: its lobby has a free seat, or a bot plays a seat."""
+        return self.open > 0
 
 
 def table_from_record(
@@ -89,7 +98,23 @@ def table_from_record(
         seats=seats,
         state=txt["state"],
         password=txt.get("pw") == "1",
+        open=_open_seats(txt, seats),
+        born=_born(txt),
     )
+
+
+def _open_seats(txt: dict[str, str], seats: int) -> int:
+    """The advert's open seats; a host too old to say has the lobby's empty seats."""
+    if _SHORT_INT.fullmatch(txt.get("open", "")):
+        return min(int(txt["open"]), seats)
+    if txt["state"] != "lobby":
+        return 0
+    return max(0, seats - min(_short_int(txt, "taken"), seats))
+
+
+def _born(txt: dict[str, str]) -> int:
+    text = txt.get("born", "")
+    return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else 0
 
 
 def pick_address(addresses: Sequence[str], interface: str | None) -> str:

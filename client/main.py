@@ -27,6 +27,8 @@ def options_from_args(args: argparse.Namespace) -> ClientOptions:
     if getattr(args, "address", None):
         address = parse_address(args.address)
     mode = "play" if args.command == "play" else ("join" if address else "find")
+    if args.command == "watch":
+        mode = "watch"
     level = getattr(args, "bot_level", None)
     return ClientOptions(
         name=choose_name(getattr(args, "name", None)),

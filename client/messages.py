@@ -52,12 +52,19 @@ class HostError:
 @dataclass(frozen=True, eq=False)
 class Disconnected:
     """The link is gone. `retrying` says whether the connection will try again, in
-    `delay` seconds; if not, `reason` is the last word."""
+    `delay` seconds; if not, `reason` is the last word. `closed`: the host ended the
+    table on purpose (not a lost link). `trying_for`: seconds since the link was lost."""
 
     connection: Connection
     reason: str
     retrying: bool
     delay: float = 0.0
+    closed: bool = False
+    """The host ended the table on purpose (not a lost link)."""
+    trying_for: float = 0.0
+    """Seconds since the link was lost (while reconnecting)."""
+    moved: tuple[str, int, str | None] | None = None
+    """(host, port, table id) of the table this lobby moved to: join it."""
 
 
 News = Welcomed | StateReceived | HostError | Disconnected

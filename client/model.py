@@ -15,6 +15,7 @@ from client.text import card_text, plain, suit_text
 from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
     Bid,
+    Claimed,
     Dealt,
     Disconnected,
     Event,
@@ -24,7 +25,9 @@ from pitchnet.events import (
     MatchWon,
     Played,
     Reconnected,
+    SeatChanged,
     StoodIn,
+    TookOver,
     TrickWon,
 )
 from pitchnet.protocol import MAX_NAME, TableInfo
@@ -49,6 +52,10 @@ class GameState:
     """The table the log is about: rejoining it keeps the log, another table starts afresh."""
     received_at: float = 0.0
     """time.monotonic() when the latest snapshot arrived (away times count on from it)."""
+    hosting: bool = False
+    """This window hosts the table (its header says so; quitting asks first)."""
+    watching: bool = False
+    """A spectator: no seat, no hand, no moves."""
 
     def name(self, seat: int | None) -> str:
         """A seat's display name, cleaned; "Seat N" if the seat is unknown or unnamed."""
@@ -143,6 +150,17 @@ def _describe(game: GameState, event: Event) -> Text | None:
             return plain(game.who(seat)).append(" lost the connection")
         case StoodIn(seat=seat):
             return plain(game.who(seat)).append(": a bot plays for now")
+        case Claimed(seat=seat, name=name):
+            line = plain(printable(name, MAX_NAME), style="bold")
+            return line.append(" takes over from ").append_text(
+                plain(game.name(seat)).append(" at the next hand")
+            )
+        case TookOver(seat=seat, name=name, was=was):
+            line = plain(printable(name, MAX_NAME), style="bold")
+            line.append(f" took over seat {seat + 1} (was ")
+            return line.append_text(plain(printable(was, MAX_NAME))).append(")")
+        case SeatChanged(seat=seat):
+            return plain(game.who(seat)).append(f" moved to seat {seat + 1}")
     return None
 
 
@@ -165,6 +183,10 @@ def status_line(game: GameState) -> Text:
     """The one-line header of the table: hand, dealer, trump, high bid, target."""
     view = game.view
     line = plain(game.table_name or "pitchnet", style="bold")
+    if game.hosting:
+        line.append("  (hosted here)", style="yellow")
+    if game.watching:
+        line.append("  (watching)", style="yellow")
     if view is None:
         return line
     line.append(f"  Hand {view.hand_number}  Trump ")

@@ -42,6 +42,11 @@ class Advert:
     state: str  # lobby / playing / over
     password: bool = False
     version: int = PROTOCOL_VERSION
+    open: int = 0
+    """Seats a newcomer can take: empty ones in the lobby, bot-played ones in a match."""
+    born: int = 0
+    """When the table was opened (Unix milliseconds): of two tables opened at the same
+    moment, the younger one's creator moves to the older one (`pitchnet play`)."""
 
     def txt(self) -> dict[str, str]:
         """The TXT keys documented in PROTOCOL.md §13; every entry stays far below 255 bytes."""
@@ -53,6 +58,8 @@ class Advert:
             "seats": str(self.seats),
             "state": self.state,
             "pw": "1" if self.password else "0",
+            "open": str(self.open),
+            "born": str(self.born),
         }
 
 

@@ -110,6 +110,34 @@ class SeatLeft(Entry):
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class SeatClaimed(Entry):
+    """A newcomer claimed a bot-played seat during a match: they sit at the next deal
+    (at once between hands), with `token` as the seat's new secret."""
+
+    OP: ClassVar[str] = "claim"
+    seat: int
+    name: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDropped(Entry):
+    """The newcomer who claimed `seat` went before sitting down: the bot plays on."""
+
+    OP: ClassVar[str] = "unclaim"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMoved(Entry):
+    """In the lobby the player in `seat` moved to the open seat `to`."""
+
+    OP: ClassVar[str] = "move"
+    seat: int
+    to: int
+
+
 ENTRIES: dict[str, type[Entry]] = {
     cls.OP: cls
     for cls in (
@@ -122,6 +150,9 @@ ENTRIES: dict[str, type[Entry]] = {
         CardPlayed,
         ReadySaid,
         SeatLeft,
+        SeatClaimed,
+        ClaimDropped,
+        SeatMoved,
     )
 }
 

@@ -1,4 +1,8 @@
-"""`pitchnet history TABLE_ID`: the hands of a table, read back from its journal.
+"""`pitchnet history [TABLE_ID]`: the tables hosted on this laptop, or one table's hands,
+read back from the journals.
+
+Without an id it lists every table: name, when it last changed, who sat there and how
+far it got (finished, in the lobby, or unfinished, with the hand that was cut off).
 
 Each hand is printed once it is over: the cards dealt to each seat, the bids, the
 six tricks, who took High, Low, Jack (and the Joker) and Game, and the scores. A hand
@@ -10,11 +14,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from host.entries import BidMade, BotSeated, CardPlayed, Entry, HandDealt, HumanSeated, MatchBegun
-from host.journal import JournalError, SqliteJournal, journal_path
+from host.entries import (
+    BidMade,
+    BotSeated,
+    CardPlayed,
+    Entry,
+    HandDealt,
+    HumanSeated,
+    MatchBegun,
+    SeatClaimed,
+)
+from host.journal import JournalError, SqliteJournal, TableRecord, journal_path, list_tables
 from pitchnet.cards import Card
 from pitchnet.house_rules import HouseRules, label
 from pitchnet.rules import HandResult, Match, RulesError, Settings, deal_hands
@@ -155,8 +169,61 @@ def print_history(table_id: str, out: TextIO) -> None:
         journal.close()
 
 
+def table_state(entries: list[Entry], settings: Settings, finished: bool) -> str:
+    """How far a table got, replayed from its journal: a hand dealt but never scored
+    is marked unfinished."""
+    if finished:
+        return "finished"
+    game: Match | None = None
+    for entry in entries:
+        match entry:
+            case MatchBegun(dealer=dealer):
+                game = Match(settings, dealer=dealer)
+            case HandDealt(deck=deck) if game is not None:
+                game.deal([Card.parse(text) for text in deck])
+            case BidMade(seat=seat, value=value) if game is not None:
+                game.bid(seat, value)
+            case CardPlayed(seat=seat, value=card) if game is not None:
+                game.play(seat, Card.parse(card))
+    if game is None or game.hand is None:
+        return "never started (lobby)"
+    if not game.hand.complete:
+        return f"unfinished: hand {game.hand_number} was cut off before it was scored"
+    return f"unfinished: stopped after hand {game.hand_number}"
+
+
+def table_lines(records: list[TableRecord]) -> Iterator[str]:
+    """One line per table hosted here, most recent first."""
+    if not records:
+        yield "No tables have been hosted on this computer yet."
+        return
+    for record in records:
+        journal = SqliteJournal(record.path, lock=False)
+        try:
+            entries = journal.entries()
+            options = journal.meta("options", {}) or {}
+        finally:
+            journal.close()
+        names: dict[int, str] = {}
+        for entry in entries:
+            if isinstance(entry, HumanSeated | BotSeated | SeatClaimed):
+                names[entry.seat] = entry.name or f"Bot (seat {entry.seat + 1})"
+        options = options if isinstance(options, dict) else {}
+        seats = options.get("players", len(names))
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.updated))
+        players = ", ".join(names[seat] for seat in sorted(names)) or "nobody sat down"
+        state = table_state(entries, settings_of(options), record.finished)
+        yield f"{record.table_id}  {record.name!r}  {when}  {seats} seats: {players}  [{state}]"
+
+
 def main(args: argparse.Namespace) -> int:
     try:
+        if args.table_id is None:
+            for line in table_lines(list_tables()):
+                print(line)
+            if list_tables():
+                print("`pitchnet history TABLE_ID` prints a table's hands.")
+            return 0
         print_history(args.table_id, sys.stdout)
     except JournalError as exc:
         print(f"pitchnet history: {exc}", file=sys.stderr)

@@ -12,6 +12,8 @@ from pathlib import Path
 from host.journal import JournalError
 from host.limits import Limits
 from host.server import HostConfig, HostServer
+from pitchnet.cli import DEFAULT_PORT
+from pitchnet.errors import describe_os_error
 from pitchnet.protocol import STRING_LIMITS
 from pitchnet.rules import Settings
 
@@ -34,7 +36,8 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         raise ValueError(f"the password is longer than the {limit} characters a client can send")
     return HostConfig(
         name=args.name,
-        port=args.port,
+        port=DEFAULT_PORT if args.port is None else args.port,
+        port_fallback=args.port is None,
         interface=args.interface,
         players=args.players,
         partnership=args.partnership,
@@ -47,7 +50,15 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         bot_delay=args.bot_delay,
         bot_level=args.bot_level,
         resume=args.resume,
+        ready_limit=args.ready,
+        spectators=not args.no_spectators,
     )
+
+
+def resume_command(server: HostServer, interface: str | None) -> str:
+    """The exact command that brings this table back on the same port."""
+    command = f"pitchnet host --resume {server.table_id} --port {server.port}"
+    return command + (f" --interface {interface}" if interface else "")
 
 
 async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
@@ -80,8 +91,8 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
             raise
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.close()))
-
+        # Ctrl+C ends the table on purpose: every client is told the host closed it.
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.close(on_purpose=True)))
     print(f"Table {server.name!r} is open: id {server.table_id}", flush=True)
     for address in addresses:
         print(f"Players join with: pitchnet join {address}:{server.port}", flush=True)
@@ -95,6 +106,11 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
     finally:
         if web_server is not None:
             await web_server.close()
+    if server.table.state != "over" and server.table.matches_started:
+        print(f"Table {server.name!r} closed. To carry on where it stopped, run:", flush=True)
+        print(f"  {resume_command(server, config.interface)}", flush=True)
+    else:
+        print(f"Table {server.name!r} closed.", flush=True)
     return 0
 
 
@@ -107,13 +123,24 @@ def main(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
     except OSError as exc:
-        print(f"pitchnet host: cannot read the password file: {exc}", file=sys.stderr)
+        reason = (exc.strerror or "unreadable").lower()
+        print(
+            f"pitchnet host: cannot read the password file {args.password_file}: {reason}.",
+            file=sys.stderr,
+        )
         return 2
     except ValueError as exc:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 2
     try:
         return asyncio.run(serve(config, args))
-    except (OSError, JournalError) as exc:
+    except JournalError as exc:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:
+        text = describe_os_error(exc, host=config.interface, port=config.port)
+        print(f"pitchnet host: {text}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # before the signal handlers were in place
+        print("pitchnet host: stopped before the table opened.", file=sys.stderr)
+        return 130

@@ -59,6 +59,7 @@ from pitchnet.protocol import (
     Pong,
     ProtocolError,
     SeatKind,
+    Sit,
     TableState,
     Welcome,
     parse_client_message,
@@ -73,6 +74,7 @@ HEARTBEAT = 1.0
 SLOW_DOWN = "Too many messages; slow down."
 JOURNAL_RETRY = 1.0
 """Seconds between retries of the host's own changes while its journal cannot write."""
+CLOSED_ON_PURPOSE = "The host closed the table."
 INFINITY = float("inf")
 
 
@@ -218,6 +220,9 @@ class Peer:
     """When the unfinished frame the decoder holds began (None: nothing pending)."""
     cut_at: float | None = None
     """CLOSING after a `Close`: when to `Abort` it if it has not gone by then."""
+    spectator: bool = False
+    """Watching without a seat (SEATED, `seat` None): gets the spectators' frame of every
+    broadcast, may not act, and is cut like any connection that floods or does not read."""
 
 
 # ---- the referee -----------------------------------------------------------------------------
@@ -342,6 +347,10 @@ class Referee:
                 self.table.play_bot_turn, turn, turn.bot.decide(turn.view)
             ):
                 self._broadcast(now)
+        ready_by = None if self.shut else self.table.ready_deadline()
+        if ready_by is not None and ready_by <= now and self._guarded(self.table.ready_expired):
+            log.info("table %s: the ready limit passed; dealing on", self.table.id)
+            self._broadcast(now)
         self._soonest = self._earliest()
         return self._flush()
 
@@ -363,16 +372,37 @@ class Referee:
                 self._due(self.bot_at)
         return self._flush()
 
-    def shutdown(self, now: float) -> list[Effect]:
+    def shutdown(
+        self,
+        now: float,
+        *,
+        on_purpose: bool = False,
+        moved_to: tuple[str, str] | None = None,
+    ) -> list[Effect]:
         """The host is stopping: every connection is told `bye` and closed; nothing new
-        is let in, no bot acts and no grace period runs out any more."""
+        is let in, no bot acts and no grace period runs out any more. `on_purpose`: the
+        host's person ended the table ("closed": clients stop trying and go back to
+        the finder); otherwise clients are told it will be back ("shutdown": retry)."""
         self.shut = True
         self.bot_at = None
         self.thinking = None
         self.grace_until.clear()
+        if moved_to is not None:
+            address, table_id = moved_to
+            bye = Bye(
+                reason="This table joined an older one on the network; moving you there.",
+                code="moved",
+                address=address,
+                table_id=table_id,
+            )
+        elif on_purpose:
+            bye = Bye(reason=CLOSED_ON_PURPOSE, code="closed")
+        else:
+            bye = Bye(reason="The host is restarting the table; it will be back.")
         for peer in self.peers.values():
             if peer.phase is not Phase.CLOSING:
-                self._bye(peer, "The host is shutting down.", "shutdown", now)
+                self._send(peer, bye)
+                self._close(peer, bye.code, now)
         return self._flush()
 
     @property
@@ -394,6 +424,9 @@ class Referee:
             times.append(self.retry_at)
         if self.bot_at is not None:
             times.append(self.bot_at)
+        ready_by = None if self.shut else self.table.ready_deadline()
+        if ready_by is not None:
+            times.append(ready_by)
         for peer in self.peers.values():
             if peer.phase is Phase.CLOSING:
                 if peer.cut_at is not None:
@@ -469,13 +502,19 @@ class Referee:
             log.info("%s gone: %s", peer.label, error)
         else:
             log.info("%s closed", peer.label)
+        if peer.spectator:
+            self.table.spectators = sum(p.spectator for p in self.peers.values())
+            self._broadcast(now)
+            return
         seat = peer.seat
         if seat is None or self.holders.get(seat) is not peer:
             return
         del self.holders[seat]
         log.info("seat %d (%s) disconnected", seat, self.table.seats[seat].name)
+        claimed = self.table.claimed(seat)
         self._guarded(self.table.disconnected, seat)
-        self._start_grace(seat, now)
+        if not claimed:  # a newcomer who had not sat down yet leaves the seat to its bot
+            self._start_grace(seat, now)
         self._broadcast(now)
 
     # ---- frames in ---------------------------------------------------------------------------
@@ -529,7 +568,33 @@ class Referee:
         elif not isinstance(message, Pong):  # a pong may cross the client's hello
             self._refuse(peer, "handshake", "The first message must be hello.", now)
 
+    def _watch(self, peer: Peer, hello: Hello, now: float) -> None:
+        """A spectator: checked like a player (version, table, password), seated nowhere."""
+        table = self.table
+        try:
+            table.check_watcher(hello)
+        except ProtocolError as exc:
+            self._refuse(peer, exc.code, exc.message, now)
+            return
+        peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
+        table.spectators = sum(p.spectator for p in self.peers.values())
+        log.info("%s watches the table as %r", peer.label, hello.name[:24])
+        welcome = Welcome(
+            version=PROTOCOL_VERSION,
+            table_id=table.id,
+            table_name=table.name,
+            seat=0,
+            token="",
+            heartbeat=HEARTBEAT,
+            spectator=True,
+        )
+        self._send(peer, welcome)
+        self._broadcast(now)
+
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
+        if hello.watch:
+            self._watch(peer, hello, now)
+            return
         table = self.table
         guessing = not hello.token and table.options.password is not None
         if guessing:
@@ -562,7 +627,12 @@ class Referee:
         self._due(peer.last_heard + self.limits.dead_after)
         self.holders[seat] = peer
         self.grace_until.pop(seat, None)
-        log.info("%s sits at seat %d as %r", peer.label, seat, table.seats[seat].name)
+        log.info("%s sits at seat %d as %r", peer.label, seat, table.seat_name(seat))
+        self._welcome(peer, seat)
+        self._broadcast(now)
+
+    def _welcome(self, peer: Peer, seat: int) -> None:
+        table = self.table
         welcome = Welcome(
             version=PROTOCOL_VERSION,
             table_id=table.id,
@@ -575,7 +645,6 @@ class Referee:
         self._send(peer, welcome)
         if table.loss is not None:  # resumed from a journal that had lost entries
             self._send(peer, ErrorMsg(code="journal_loss", message=table.loss))
-        self._broadcast(now)
 
     def _act(self, peer: Peer, message: Message, action_id: int | None, now: float) -> None:
         """A seated connection's message, within its rate."""
@@ -583,6 +652,13 @@ class Referee:
             self._send(peer, Pong(t=message.t))
             return
         if isinstance(message, Pong):
+            return
+        if peer.spectator:
+            if isinstance(message, Leave):
+                self._bye(peer, "You stopped watching.", "left", now)
+            else:
+                why = "You are watching this table; take a seat to play."
+                self._strike(peer, "watching", why, now, action_id)
             return
         seat = peer.seat
         assert seat is not None
@@ -606,6 +682,16 @@ class Referee:
             del self.holders[seat]
             peer.seat = None
             self._bye(peer, "You left the table.", "left", now)
+            self._broadcast(now)
+        elif applied and isinstance(message, Sit):
+            # A lobby seat move: this connection now holds the new seat, and is
+            # welcomed to it (the welcome is how a client learns its seat).
+            del self.holders[seat]
+            self.holders[message.seat] = peer
+            peer.seat = message.seat
+            if ack:
+                self._out.append(Send(peer.id, ack))
+            self._welcome(peer, message.seat)
             self._broadcast(now)
         elif applied:
             self._broadcast(now, lead=(peer, ack))  # the ack rides with the new state
@@ -727,7 +813,7 @@ class Referee:
                     log.info("table %s: match started", table.id)
         if dealt_or_won and self.journal is not None:
             self._guarded(self.journal.set_meta, finished=table.state == TableState.OVER)
-        if self.holders:
+        if self.holders or table.spectators:
             frames = table.state_frames(events)
             for seat, peer in self.holders.items():
                 if peer.phase is Phase.CLOSING:
@@ -737,6 +823,11 @@ class Referee:
                     lead = None
                 else:
                     out.append(Send(peer.id, frames[seat]))
+            if table.spectators:
+                watching = frames[-1]  # the spectators' frame: no hand at all
+                for peer in self.peers.values():
+                    if peer.spectator and peer.phase is not Phase.CLOSING:
+                        out.append(Send(peer.id, watching))
         if lead and lead[1]:
             out.append(Send(lead[0].id, lead[1]))
         out.append(Changed(events))
@@ -744,6 +835,9 @@ class Referee:
             pacing = self.pacing
             self.bot_at = now + (pacing.trick_pause if after_trick else pacing.bot_delay)
             self._due(self.bot_at)
+        ready_by = table.ready_deadline()
+        if ready_by is not None:
+            self._due(ready_by)  # the ready limit between hands
 
     def _flush(self) -> list[Effect]:
         out, self._out = self._out, []

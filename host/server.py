@@ -16,6 +16,7 @@ import contextlib
 import errno
 import itertools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -71,6 +72,9 @@ __all__ = ["HEARTBEAT", "Connection", "HostConfig", "HostServer"]
 class HostConfig:
     name: str | None = None
     port: int = DEFAULT_PORT
+    port_fallback: bool = True
+    """Take a free port if `port` is in use (only the default port may: one a person
+    chose must be that one, or an error)."""
     interface: str | None = None
     players: int = 4
     partnership: bool = False
@@ -89,6 +93,10 @@ class HostConfig:
     resume: str | None = None
     limits: Limits | None = None
     journal: bool = True
+    ready_limit: float = 20.0
+    """Seconds the table waits after a hand for everyone to be ready (0: for ever)."""
+    spectators: bool = True
+    """Whether people may watch without a seat."""
 
 
 def hello_decoder(limits: Limits, clock: Callable[[], float]) -> FrameDecoder:
@@ -202,6 +210,8 @@ class HostServer:
             trick_pause=TRICK_PAUSE_FACTOR * config.bot_delay if pause is None else pause,
         )
         self.referee = Referee(self.table, self.limits, pacing, self.journal)
+        self.born = int(time.time() * 1000)
+        """When the table opened, in its advert: the younger of two lone tables yields."""
         self.links: dict[int, Connection] = {}
         """Every open connection by its id (the referee's name for it)."""
         self.on_broadcast: list[Callable[[list[Event]], None]] = []
@@ -236,7 +246,7 @@ class HostServer:
                 self.new_connection, self.config.interface, self.port, reuse_address=True
             )
         except OSError as exc:
-            if exc.errno != errno.EADDRINUSE or self.port == 0:
+            if exc.errno != errno.EADDRINUSE or self.port == 0 or not self.config.port_fallback:
                 raise
             log.warning("port %d is taken; using a free one", self.port)
             self._server = await loop.create_server(self.new_connection, self.config.interface, 0)
@@ -264,16 +274,25 @@ class HostServer:
     async def wait_closed(self) -> None:
         await self._closed.wait()
 
-    async def close(self) -> None:
+    async def close(
+        self, *, on_purpose: bool = False, moved_to: tuple[str, str] | None = None
+    ) -> None:
         """Shut down in phases: stop listening; tell every connection `bye`; wait for
-        them (at most SHUTDOWN_WAIT); cut the rest; unregister; close the journal."""
+        them (at most SHUTDOWN_WAIT); cut the rest; unregister; close the journal.
+        `on_purpose` (the host's person ended the table: Ctrl+C on `pitchnet host`, or
+        "end the table" in the window that hosts) tells every client "The host closed
+        the table" so they stop trying; otherwise they are told to expect it back.
+        `moved_to` ("host:port", table id): this lobby yields to an older table, and
+        everyone here is told to join that one."""
         if self._closed.is_set():
             return
         self._closed.set()
         loop = asyncio.get_running_loop()
         if self._server:
             self._server.close()
-        self._carry_out(self.referee.shutdown(loop.time()))
+        self._carry_out(
+            self.referee.shutdown(loop.time(), on_purpose=on_purpose, moved_to=moved_to)
+        )
         if self.links:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._all_gone.wait(), SHUTDOWN_WAIT)
@@ -289,6 +308,15 @@ class HostServer:
             await self._advertiser.close()
         if self.journal is not None:
             self.journal.close()
+            if self.table.matches_started == 0 and self.config.resume is None:
+                # Nobody ever played here (a lobby that closed, or moved to an older
+                # table): nothing to resume or look back on, so no journal is kept.
+                for path in (
+                    self.journal.path,
+                    self.journal.path.with_name(self.journal.path.name + ".lock"),
+                ):
+                    with contextlib.suppress(OSError):
+                        path.unlink()
         log.info("table %s closed", self.table_id)
 
     # ---- connections: in to the referee, effects out -----------------------------------------
@@ -398,4 +426,6 @@ class HostServer:
             seats=len(seats),
             state=self.table.state,
             password=self.table.options.password is not None,
+            open=self.table.open_seats(),
+            born=self.born,
         )

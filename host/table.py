@@ -20,18 +20,22 @@ from host.entries import (
     BidMade,
     BotSeated,
     CardPlayed,
+    ClaimDropped,
     Entry,
     HandDealt,
     HumanSeated,
     MatchBegun,
     ReadySaid,
+    SeatClaimed,
     SeatLeft,
+    SeatMoved,
     StartAsked,
 )
 from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
     Bid,
+    Claimed,
     Dealt,
     Disconnected,
     Event,
@@ -41,8 +45,10 @@ from pitchnet.events import (
     MatchWon,
     Played,
     Reconnected,
+    SeatChanged,
     SeatReady,
     StoodIn,
+    TookOver,
     TrickWon,
 )
 from pitchnet.protocol import (
@@ -57,6 +63,7 @@ from pitchnet.protocol import (
     Ready,
     SeatInfo,
     SeatKind,
+    Sit,
     Start,
     TableInfo,
     TableState,
@@ -65,7 +72,13 @@ from pitchnet.protocol import (
 from pitchnet.rules import Action, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
 from pitchnet.text import display_name, player_name
-from pitchnet.views import SeatView, seat_view, split_views
+from pitchnet.views import (
+    SeatView,
+    seat_view,
+    spectator_private,
+    spectator_view,
+    split_views,
+)
 
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
@@ -142,10 +155,21 @@ class Seat:
     ready: bool = False
     last_id: int = 0
     away_since: float | None = None
+    claim_name: str = ""
+    """A newcomer who takes this bot-played seat at the next hand (their name)..."""
+    claim_token: str = ""
+    """...and the token they were given for it. Until then the bot plays on."""
 
     @property
     def played_by_bot(self) -> bool:
         return self.kind == SeatKind.BOT or self.substitute
+
+    @property
+    def takeable(self) -> bool:
+        """A seat a newcomer may take: a bot plays it for nobody (it was empty when the
+        match started, or its player left) and nobody has claimed it yet. A seat whose
+        player is only away is not: their token alone gets it back."""
+        return self.kind == "bot" and not self.claim_token
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +194,10 @@ class TableOptions:
     substitute: bool = True
     bot_level: str = DEFAULT_LEVEL
     """The level of the table's bots and of the stand-ins for absent players."""
+    ready_limit: float = 20.0
+    """Seconds the table waits after a hand for everyone to be ready (0: for ever)."""
+    spectators: bool = True
+    """Whether people may watch without a seat."""
 
 
 class Table:
@@ -217,6 +245,12 @@ class Table:
         entry (nothing is changed before a change's first entry is recorded)."""
         self._wire_key: tuple[Any, ...] = ()
         self._wire: dict[str, Any] = {}
+        self.creator_token = ""
+        """The first person to sit: they start the match (wherever they moved to)."""
+        self.waiting_since = clock()
+        """When the table began waiting for people: the lobby opening, or a hand ending."""
+        self.spectators = 0
+        """How many people watch (the server counts its spectator connections)."""
         if seat_bots:
             self._seat_first_bots(min(options.bots, options.players))
 
@@ -264,9 +298,23 @@ class Table:
 
     @property
     def starter(self) -> int | None:
-        """The first human seated may start early; bots fill the rest."""
+        """The table's creator may start early (bots fill the rest); if they have left,
+        the first person seated."""
         humans = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
+        for index in humans:
+            if self.creator_token and self.seats[index].token == self.creator_token:
+                return index
         return humans[0] if humans else None
+
+    def open_seats(self) -> int:
+        """Seats a newcomer can sit in now or at the next hand (what the advert offers)."""
+        if self.state == "lobby":
+            return sum(s.kind == "empty" for s in self.seats)
+        return sum(s.takeable for s in self.seats)
+
+    def claimed(self, seat: int) -> bool:
+        """`seat` is bot-played until the next hand, when the newcomer who claimed it sits."""
+        return bool(self.seats[seat].claim_token)
 
     def _free_seat(self) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY), None)
@@ -302,8 +350,10 @@ class Table:
             (hello.password or "").encode(), self.options.password.encode()
         ):
             raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
+        if self.state != "lobby":
+            return self._take_over(hello)
         seat = self._free_seat()
-        if seat is None or self.state != TableState.LOBBY:
+        if seat is None:
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
         name = self._unique(player_name(hello.name, f"Player {seat + 1}"), seat)
         token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -314,12 +364,79 @@ class Table:
             self._deal()
         return seat
 
+    def _take_over(self, hello: Hello) -> int:
+        """A newcomer while a match is on takes a bot-played seat, with its score: at
+        once between hands, else at the next deal (the bot finishes this hand). A
+        player who left finds their own old seat first."""
+        wanted = display_name(hello.name, "Player")
+        free = [i for i, s in enumerate(self.seats) if s.takeable]
+        if not free:
+            raise ProtocolError(
+                "table_full",
+                "Every seat at this table is taken by people; you can watch instead.",
+                fatal=True,
+            )
+        own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
+        seat = (own or free)[0]
+        name = self._unique(wanted, seat)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        self._record(SeatClaimed(seat, name, token))
+        self._claim(seat, name, token)
+        return seat
+
+    def _claim(self, seat: int, name: str, token: str) -> None:
+        s = self.seats[seat]
+        s.claim_name, s.claim_token = name, token
+        self._event(Claimed(seat, name))
+        if self._between_hands():
+            self._sit_claimants()
+
+    def _between_hands(self) -> bool:
+        return self.match is None or self.match.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
+
+    def _sit_claimants(self) -> None:
+        """Newcomers who claimed a bot-played seat sit in it now (a hand boundary)."""
+        for index, s in enumerate(self.seats):
+            if s.claim_token:
+                was = s.name
+                self.seats[index] = Seat(
+                    name=s.claim_name, kind=SeatKind.HUMAN, token=s.claim_token, connected=True
+                )
+                self._bots.pop(index, None)
+                self._event(TookOver(index, s.claim_name, was))
+
+    def _unclaim(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.claim_token:
+            self._record(ClaimDropped(seat))
+            s.claim_name, s.claim_token = "", ""
+
+    def move(self, seat: int, to: int) -> None:
+        """In the lobby a player moves to another open seat (in partnership play, that
+        is how they choose a side: seats 1 and 3 are team A, 2 and 4 team B)."""
+        if self.state != "lobby":
+            raise RulesError("not_in_lobby", "Seats can only be changed in the lobby.")
+        if not 0 <= to < len(self.seats) or to == seat:
+            raise RulesError("bad_seat", "There is no such other seat at this table.")
+        if self.seats[to].kind != "empty":
+            raise RulesError("seat_taken", f"Seat {to + 1} is taken.")
+        self._record(SeatMoved(seat, to))
+        self._move(seat, to)
+
+    def _move(self, seat: int, to: int) -> None:
+        self.seats[to], self.seats[seat] = self.seats[seat], Seat()
+        self._event(SeatChanged(to, seat))
+
     def _seat_human(self, seat: int, name: str, token: str, connected: bool) -> None:
         self.seats[seat] = Seat(name=name, kind=SeatKind.HUMAN, token=token, connected=connected)
+        if not self.creator_token:
+            self.creator_token = token
         self._event(Joined(seat, name))
 
     def _rejoin(self, token: str) -> int:
         for index, seat in enumerate(self.seats):
+            if seat.claim_token and hmac.compare_digest(seat.claim_token.encode(), token.encode()):
+                return index  # a newcomer waiting for the next hand, back again
             if seat.kind == SeatKind.HUMAN and hmac.compare_digest(
                 seat.token.encode(), token.encode()
             ):
@@ -331,11 +448,37 @@ class Table:
         raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
 
     def token_of(self, seat: int) -> str:
-        return self.seats[seat].token
+        s = self.seats[seat]
+        return s.claim_token or s.token
+
+    def seat_name(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.claim_name or s.name
+
+    def check_watcher(self, hello: Hello) -> None:
+        """May the sender of `hello` watch? Same checks as a player, minus a seat.
+        Raises ProtocolError (fatal) if not."""
+        if hello.version != PROTOCOL_VERSION:
+            raise ProtocolError(
+                "version",
+                f"This table speaks protocol {PROTOCOL_VERSION}, you sent {hello.version}.",
+                fatal=True,
+            )
+        if hello.table_id and hello.table_id != self.id:
+            raise ProtocolError("wrong_table", "That is another table.", fatal=True)
+        if not self.options.spectators:
+            raise ProtocolError("no_spectators", "This table does not take spectators.", fatal=True)
+        if self.options.password is not None and not hmac.compare_digest(
+            (hello.password or "").encode(), self.options.password.encode()
+        ):
+            raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
 
     @one_change
     def disconnected(self, seat: int) -> None:
         s = self.seats[seat]
+        if s.claim_token:  # a newcomer who had not sat down yet: the seat stays free
+            self._unclaim(seat)
+            return
         if s.kind != SeatKind.HUMAN or not s.connected:
             return
         s.connected, s.away_since = False, self.clock()
@@ -379,8 +522,19 @@ class Table:
         to do (the match has started, the seat is ready already), which is then neither
         journaled nor broadcast. Raises RulesError or ProtocolError, changing nothing."""
         action_id = getattr(msg, "id", None)
+        if self.seats[seat].claim_token:
+            if isinstance(msg, Leave):
+                self._unclaim(seat)
+                return True
+            raise RulesError(
+                "not_yet", "You take this seat when the next hand is dealt; a bot plays this one."
+            )
         if action_id is not None and action_id <= self.seats[seat].last_id:
             return False
+        if isinstance(msg, Sit):
+            self.move(seat, msg.seat)
+            self._applied(msg.seat, action_id)
+            return True
         if isinstance(msg, Start):
             return self._start_requested(seat, action_id)
         elif isinstance(msg, BidMsg):
@@ -455,6 +609,7 @@ class Table:
                 dealer=dealer % self.settings.players,
             )
         )
+        self._sit_claimants()
         hand = self.match.deal(deck)
         for s in self.seats:
             s.ready = s.played_by_bot
@@ -486,6 +641,7 @@ class Table:
             plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
             self._event(TrickWon(trick.winner, plays))
         if hand.complete:
+            self.waiting_since = self.clock()
             result = self.match.last_result
             assert result is not None
             self._event(HandScored.of(result))
@@ -505,6 +661,38 @@ class Table:
         self._advance_if_all_ready()
         return True
 
+    def waiting_for(self) -> list[int]:
+        """The seats the table waits for between hands: people here, not yet ready."""
+        if self.match is None or not self._between_hands():
+            return []
+        return [
+            i for i, s in enumerate(self.seats) if s.kind == "human" and s.connected and not s.ready
+        ]
+
+    def ready_deadline(self) -> float | None:
+        """When (on `clock`) the table stops waiting for the unready and deals on; None
+        when it is not waiting or has no limit (the server arms a timer for it)."""
+        if self.options.ready_limit <= 0 or not self.waiting_for() or self.state == "lobby":
+            return None
+        return self.waiting_since + self.options.ready_limit
+
+    @one_change
+    def ready_expired(self) -> bool:
+        """The ready limit has passed: deal the next hand (or start the next match);
+        whoever was not ready simply sees it. Returns True if it dealt."""
+        deadline = self.ready_deadline()
+        if deadline is None or self.clock() < deadline or self.match is None:
+            return False
+        if self.match.phase is Phase.MATCH_OVER:
+            here = any(
+                (s.kind == SeatKind.HUMAN and s.connected) or s.claim_token for s in self.seats
+            )
+            if not here:
+                return False
+            self._start_match()
+        self._deal()
+        return True
+
     def _advance_if_all_ready(self) -> None:
         """Deal on (or start a new match) once every human at the table is ready."""
         due = self._advance_due()
@@ -520,14 +708,12 @@ class Table:
             return None  # a replay deals exactly where the journal says it dealt
         if self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             return None
-        waiting = [
-            s for s in self.seats if s.kind == SeatKind.HUMAN and s.connected and not s.ready
-        ]
-        if waiting:
+        if self.waiting_for():
             return None
         if self.match.phase is Phase.MATCH_OVER:
-            # A new match needs someone to play it: at least one human present and ready.
-            if any(s.kind == SeatKind.HUMAN and s.connected for s in self.seats):
+            # A new match needs someone to play it: at least one human present (or one
+            # about to sit down).
+            if any((s.kind == SeatKind.HUMAN and s.connected) or s.claim_token for s in self.seats):
                 return "match"
             return None
         return "deal"
@@ -551,9 +737,11 @@ class Table:
         if an entry does not fit, so a damaged journal is refused, not half-loaded."""
         self._replay_all(entries)
         now = self.clock()
+        self.waiting_since = now
         for seat in self.seats:
             if seat.kind == SeatKind.HUMAN:
                 seat.connected, seat.away_since = False, now
+            seat.claim_name, seat.claim_token = "", ""  # a newcomer not yet seated is gone
         self.events.clear()
 
     def _replay_all(self, entries: list[Entry]) -> None:
@@ -622,6 +810,12 @@ class Table:
                 self._ready(seat, action_id)
             case SeatLeft(seat=seat):
                 self._leave(seat)
+            case SeatClaimed(seat=seat, name=name, token=token):
+                self._claim(seat, name, token)
+            case ClaimDropped(seat=seat):
+                self._unclaim(seat)
+            case SeatMoved(seat=seat, to=to):
+                self._move(seat, to)
             case _:
                 raise ValueError(f"unknown journal entry {entry!r}")
 
@@ -693,6 +887,8 @@ class Table:
 
     def info(self) -> TableInfo:
         now = self.clock()
+        deadline = self.ready_deadline()
+        waits = self.state == "lobby" or self._between_hands()
         return TableInfo(
             id=self.id,
             name=self.name,
@@ -708,6 +904,7 @@ class Table:
                     substitute=s.substitute,
                     away=round(now - s.away_since, 1) if s.away_since is not None else 0.0,
                     ready=s.ready,
+                    claimed_by=s.claim_name,
                 )
                 for s in self.seats
             ],
@@ -715,25 +912,39 @@ class Table:
             password=self.options.password is not None,
             grace=self.options.grace,
             substitute=self.options.substitute,
+            waiting_for=self.waiting_for(),
+            waiting=round(now - self.waiting_since, 1) if waits else 0.0,
+            ready_left=None if deadline is None else round(max(0.0, deadline - now), 1),
+            spectators=self.spectators,
         )
 
     def _table_wire(self) -> dict[str, Any]:
         """`info().to_wire()`, rebuilt only when the table's state or a seat has changed
         since the last broadcast (most moves change neither), or while someone is away
         (their away time moves on). Treat the result as read-only: it is reused."""
+        if self.state == "lobby" or self._between_hands():
+            return self.info().to_wire()  # waiting: the clocks it shows move on
         if any(seat.away_since is not None for seat in self.seats):
             return self.info().to_wire()
-        key = (self.state, *(tuple(vars(seat).values()) for seat in self.seats))
+        key = (self.state, self.spectators, *(tuple(vars(s).values()) for s in self.seats))
         if key != self._wire_key:
             self._wire_key, self._wire = key, self.info().to_wire()
         return self._wire
 
     def state_frames(self, events: list[Event]) -> list[bytes]:
-        """Every seat's encoded snapshot for one broadcast. The table, the events and the
-        public part of the views are built and packed once, not once per seat: this runs
-        after every change."""
+        """Every seat's encoded snapshot for one broadcast, then one more: the
+        spectators' (also what a newcomer waiting for the next hand gets in place of the
+        bot's cards). The table, the events and the public part of the views are built
+        and packed once, not once per seat: this runs after every change."""
         table, wire = self._table_wire(), [event.to_wire() for event in events]
+        count = len(self.seats) + 1  # the last frame is the spectators'
         if self.match is None:
-            return state_frames(self.seq, table, wire, None, [{}] * len(self.seats))
+            return state_frames(self.seq, table, wire, None, [{}] * count)
         public, private = split_views(self.match)
-        return state_frames(self.seq, table, wire, public, private)
+        watching = spectator_private()
+        private = [watching if self.claimed(i) else p for i, p in enumerate(private)]
+        return state_frames(self.seq, table, wire, public, [*private, watching])
+
+    def spectator_view(self) -> SeatView | None:
+        """What a spectator sees now (None before the first deal)."""
+        return spectator_view(self.match) if self.match is not None else None

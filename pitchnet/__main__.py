@@ -2,6 +2,6 @@
 
 import sys
 
-from pitchnet.cli import main
+from pitchnet.launch import main
 
 sys.exit(main())

@@ -7,6 +7,7 @@ zeroconf start-up costs, and keep the client's launch time down.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -19,25 +20,59 @@ from pitchnet.search import Budget
 ASCII_HELP = "plain ASCII: suits as letters, no symbols or box lines"
 
 
+def _whole(text: str, what: str) -> int:
+    """`text` as a whole number; argparse shows a ValueError by the function's own name
+    ("invalid _port value"), so every failure here is an ArgumentTypeError sentence."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; {what}") from None
+
+
 def _players(text: str) -> int:
-    value = int(text)
+    what = f"the players are {MIN_PLAYERS} to {MAX_PLAYERS}."
+    value = _whole(text, what)
     if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise argparse.ArgumentTypeError(f"{value} players cannot sit at a table; {what}")
     return value
 
 
 def _port(text: str) -> int:
-    value = int(text)
+    what = "a port is a number from 1 to 65535 (0: any free port)."
+    value = _whole(text, what)
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError("a port is 0 to 65535 (0: any free port)")
+        raise argparse.ArgumentTypeError(f"{value} is not a port; {what}")
+    return value
+
+
+def _target(text: str) -> int:
+    what = f"the target is one of {', '.join(map(str, TARGETS))}."
+    value = _whole(text, what)
+    if value not in TARGETS:
+        raise argparse.ArgumentTypeError(f"{value} is not a target; {what}")
+    return value
+
+
+def _count(text: str) -> int:
+    value = _whole(text, "give a count such as 1 or 3.")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is less than none; give 0 or more.")
     return value
 
 
 def _seconds(text: str) -> float:
-    value = float(text)
+    what = "give seconds as a number such as 20 or 1.5."
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; {what}") from None
     if not 0 <= value <= 86400:
-        raise argparse.ArgumentTypeError("seconds must be 0 or more")
+        raise argparse.ArgumentTypeError(f"{text} is not 0 to 86400 seconds; {what}")
     return value
+
+
+def _think(text: str) -> float:
+    return _seconds(text)
 
 
 def _add_interface(parser: argparse.ArgumentParser) -> None:
@@ -75,14 +110,14 @@ def _add_web(parser: argparse.ArgumentParser) -> None:
     )
     web.add_argument(
         "--web-sessions",
-        type=_count,
+        type=_web_count,
         default=12,
         metavar="N",
         help="browsers playing at once, at most (default 12: each is a process here)",
     )
     web.add_argument(
         "--web-per-address",
-        type=_count,
+        type=_web_count,
         default=4,
         metavar="N",
         help="browsers from one device, at most (default 4)",
@@ -96,10 +131,10 @@ def _add_web(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _count(text: str) -> int:
-    value = int(text)
+def _web_count(text: str) -> int:
+    value = _whole(text, "give a number from 1 to 64.")
     if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError("must be 1 to 64")
+        raise argparse.ArgumentTypeError(f"{value} is not 1 to 64; give a number from 1 to 64.")
     return value
 
 
@@ -139,13 +174,21 @@ def build_parser() -> argparse.ArgumentParser:
     host = commands.add_parser("host", help="host a table and referee its games")
     host.add_argument("--name", help="the table's name (default: a friendly one)")
     host.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})"
+        "--port",
+        type=_port,
+        default=None,
+        help=f"TCP port (default {DEFAULT_PORT}, or a free one if that is taken; a port "
+        "given here must be free)",
     )
     _add_interface(host)
     host.add_argument("--players", type=_players, default=4, help="seats at the table (2-7)")
     host.add_argument("--partnership", action="store_true", help="4 players in two teams")
-    host.add_argument("--target", type=int, choices=TARGETS, default=7, help="points to win")
-    host.add_argument("--bots", type=int, default=0, metavar="K", help="computer players to seat")
+    host.add_argument(
+        "--target", type=_target, default=7, help="points to win: 7, 11, 15 or 21 (default 7)"
+    )
+    host.add_argument(
+        "--bots", type=_count, default=0, metavar="K", help="computer players to seat"
+    )
     host.add_argument(
         "--seed",
         type=int,
@@ -177,14 +220,27 @@ def build_parser() -> argparse.ArgumentParser:
         "2.5 times as long before a bot leads after a finished trick)",
     )
     _add_bot_level(host, "the table")
+    host.add_argument(
+        "--ready",
+        type=_seconds,
+        default=20.0,
+        metavar="SECONDS",
+        help="after a hand, deal the next one after this long even if someone has not "
+        "pressed Enter (default 20; 0: wait for everyone)",
+    )
+    host.add_argument(
+        "--no-spectators", action="store_true", help="refuse people who only want to watch"
+    )
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
     _add_web(host)
     _add_log_level(host)
 
     bot = commands.add_parser("bot", help="connect headless computer players to a table")
-    bot.add_argument("address", metavar="HOST:PORT")
-    bot.add_argument("--count", type=int, default=1, help="how many bots (default 1)")
+    bot.add_argument(
+        "address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} if none)"
+    )
+    bot.add_argument("--count", type=_count, default=1, help="how many bots (default 1)")
     bot.add_argument("--name", default="Bot", help="name prefix (default Bot)")
     bot.add_argument(
         "--level",
@@ -197,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--password", help="the table's password, if it has one")
     bot.add_argument(
         "--think",
-        type=float,
+        type=_think,
         default=0.0,
         metavar="SECONDS",
         help="pause before each action, so a match lasts long enough to watch (default 0)",
@@ -205,8 +261,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_interface(bot)
     _add_log_level(bot)
 
-    history = commands.add_parser("history", help="print the hands of a table from its journal")
-    history.add_argument("table_id", metavar="TABLE_ID")
+    watch = commands.add_parser("watch", help="watch a table without taking a seat")
+    watch.add_argument(
+        "address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} if none)"
+    )
+    watch.add_argument("--ascii", action="store_true", help=ASCII_HELP)
+    _add_password(watch, "")
+    _add_interface(watch)
+
+    history = commands.add_parser(
+        "history", help="list the tables hosted here, or print one table's hands"
+    )
+    history.add_argument(
+        "table_id", nargs="?", metavar="TABLE_ID", help="the table (without it: list them all)"
+    )
 
     vectors = commands.add_parser("vectors", help="check the engine against rules vectors")
     vectors.add_argument("paths", nargs="+", metavar="PATH", help="vector files or folders")
@@ -214,8 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="play bot-only matches and print win rates")
     simulate.add_argument("--players", type=_players, default=4)
     simulate.add_argument("--partnership", action="store_true")
-    simulate.add_argument("--games", type=int, default=100)
-    simulate.add_argument("--target", type=int, choices=TARGETS, default=7)
+    simulate.add_argument("--games", type=_count, default=100)
+    simulate.add_argument("--target", type=_target, default=7)
     simulate.add_argument(
         "--bots",
         default="heuristic",
@@ -247,6 +315,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Ctrl+C at any moment (start-up included) and a closed pipe
+    (`pitchnet history ID | head`) end it quietly, never with a traceback."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away: point stdout at nothing so the interpreter's last flush
+        # does not raise a second time on the way out.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "play"

@@ -146,6 +146,34 @@ class SeatReady(Event):
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class Claimed(Event):
+    """A newcomer `name` takes the bot-played `seat` at the next deal."""
+
+    KIND: ClassVar[str] = "claim"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TookOver(Event):
+    """The newcomer `name` now plays `seat` (with its score); `was` is the bot's name."""
+
+    KIND: ClassVar[str] = "takeover"
+    seat: int
+    name: str
+    was: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChanged(Event):
+    """A lobby seat move: the player in `frm` now sits in `seat`."""
+
+    KIND: ClassVar[str] = "move"
+    seat: int
+    frm: int
+
+
 EVENTS: dict[str, type[Event]] = {
     cls.KIND: cls
     for cls in (
@@ -161,6 +189,9 @@ EVENTS: dict[str, type[Event]] = {
         HandScored,
         MatchWon,
         SeatReady,
+        Claimed,
+        TookOver,
+        SeatChanged,
     )
 }
 

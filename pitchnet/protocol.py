@@ -200,6 +200,8 @@ class Hello(Message):
     token: str | None = None
     table_id: str | None = None
     password: str | None = None
+    watch: bool = False
+    """Watch without a seat (a spectator sees what is public and no hand at all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +210,16 @@ class Start(Message):
 
     TYPE: ClassVar[str] = "start"
     id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sit(Message):
+    """In the lobby, move to another open seat (`seat` counts from 0); in partnership
+    play that is how a player picks a side. Answered by a fresh `welcome`."""
+
+    TYPE: ClassVar[str] = "sit"
+    id: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +291,8 @@ class Welcome(Message):
     heartbeat: float
     last_id: int = 0
     """The last action id applied for this seat: a restarted client numbers on from it."""
+    spectator: bool = False
+    """Watching, not seated (`seat` and `token` mean nothing then)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,18 +332,25 @@ class Bye(Message):
     TYPE: ClassVar[str] = "bye"
     reason: str
     code: str = "shutdown"
-    """"shutdown": the host is stopping (it may be resumed: keep retrying);
-    "replaced": another connection took this seat over; "left": the player gave the
+    """"closed": the host's person ended the table on purpose (do not retry; the
+    table may be resumed later and joined again); "shutdown": the host is stopping
+    but expects to be back (keep retrying);
+    "replaced": another connection took this seat over; "moved": this lobby closed
+    in favour of an older one at `address` (join it); "left": the player gave the
     seat up with `leave` (do not retry after either)."""
+    address: str | None = None
+    """With code "moved": "host:port" of the table everyone here moves to."""
+    table_id: str | None = None
+    """With code "moved": that table's id."""
 
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {
-    m.TYPE: m for m in (Hello, Start, BidMsg, PlayMsg, Ready, Leave, Ping, Pong)
+    m.TYPE: m for m in (Hello, Start, Sit, BidMsg, PlayMsg, Ready, Leave, Ping, Pong)
 }
 HOST_MESSAGES: dict[str, type[Message]] = {
     m.TYPE: m for m in (Welcome, State, Ack, ErrorMsg, Bye, Ping, Pong)
 }
-ACTIONS = (Start, BidMsg, PlayMsg, Ready)
+ACTIONS = (Start, Sit, BidMsg, PlayMsg, Ready)
 """Messages that carry a client id and are applied at most once per id."""
 
 
@@ -488,6 +509,8 @@ class SeatInfo:
     substitute: bool = False
     away: float = 0.0
     ready: bool = False
+    claimed_by: str = ""
+    """A newcomer who takes this bot-played seat when the next hand is dealt."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,6 +529,14 @@ class TableInfo:
     grace: float = 60.0
     substitute: bool = True
     """Whether a bot plays for a player away longer than `grace` seconds."""
+    waiting_for: list[int] = field(default_factory=list)
+    """Between hands: the seats the table waits for (people not yet ready)."""
+    waiting: float = 0.0
+    """Seconds the table has been waiting (in the lobby: since it opened)."""
+    ready_left: float | None = None
+    """Seconds until the next hand is dealt regardless (None: no limit, or not waiting)."""
+    spectators: int = 0
+    """How many people are watching."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}

@@ -6,6 +6,10 @@ other hands. It never holds another hand, the undealt cards or the deck order.
 The host sends a fresh view after every change (snapshots, not deltas), bots
 decide from it, and the client draws it, so all three agree on one shape.
 
+A spectator (someone watching without a seat, or a newcomer waiting for the bot-played
+seat they take at the next hand) gets `spectator_view`: the public table and no hand
+at all, with `spectator` set so the client never offers it a move.
+
 Views are plain data: ints, strs, bools, None and lists of them (cards in their
 text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 """
@@ -55,6 +59,8 @@ class SeatView:
     play_rule: str | None = None
     """Why this seat's cards outside `legal_plays` may not be played now, in the host's
     own words (None when every held card may be played, or it is not our turn to play)."""
+    spectator: bool = False
+    """A watcher's view: `hand` and the legal moves are empty, and `seat` means nothing."""
 
     # ---- conveniences for bots and the client ----------------------------------------------
 
@@ -75,7 +81,7 @@ class SeatView:
 
     @property
     def my_turn(self) -> bool:
-        return self.turn == self.seat
+        return not self.spectator and self.turn == self.seat
 
     # ---- wire ----------------------------------------------------------------------------
 
@@ -149,6 +155,8 @@ def _check_values(view: SeatView) -> None:
     players = view.players
     ok = (
         type(view.partnership) is bool
+        and type(view.spectator) is bool
+        and (not view.spectator or not (view.hand or view.legal_bids or view.legal_plays))
         and (players == 4 or not view.partnership)
         and _is_seat(view.dealer, view)
         and (view.turn is None or _is_seat(view.turn, view))
@@ -222,6 +230,23 @@ def seat_view(match: Match, seat: int) -> SeatView:
     return SeatView(**_private(match, seat), **_public(match))
 
 
+def spectator_view(match: Match) -> SeatView:
+    """What someone without a seat may see: the public table, and no hand at all."""
+    return SeatView(**spectator_private(), **_public(match))
+
+
+def spectator_private() -> dict[str, Any]:
+    """The private part of a spectator's view (see `split_views`): nothing of anyone's."""
+    return {
+        "seat": 0,
+        "hand": [],
+        "legal_bids": [],
+        "legal_plays": [],
+        "play_rule": None,
+        "spectator": True,
+    }
+
+
 def split_views(match: Match) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Every seat's view for one broadcast, as the part all seats share (built once) and
     one map per seat of what only it sees (seat, hand, legal_bids, legal_plays, play_rule).
@@ -277,12 +302,20 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
     """What only `seat` may see: its own cards and choices."""
     hand = match.hand
     if hand is None:
-        return {"seat": seat, "hand": [], "legal_bids": [], "legal_plays": [], "play_rule": None}
+        return {
+            "seat": seat,
+            "hand": [],
+            "legal_bids": [],
+            "legal_plays": [],
+            "play_rule": None,
+            "spectator": False,
+        }
     order = _HAND_ORDER.__getitem__
     held, legal = hand.hands[seat], match.legal_plays(seat)
     refused = next((card for card in held if card not in legal), None) if legal else None
     return {
         "seat": seat,
+        "spectator": False,
         "hand": [str(card) for card in sorted(held, key=order)],
         "legal_bids": list(match.legal_bids(seat)),
         "legal_plays": [str(card) for card in sorted(legal, key=order)],

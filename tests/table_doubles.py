@@ -26,8 +26,13 @@ class RecordingJournal:
         self.meta.update(values)
 
 
-def state_for(table: Table, seat: int, events: list[Any]) -> State:
-    """The `state` message `seat` should receive: what `Table.state_frames` must encode."""
-    view = seat_view(table.match, seat).to_wire() if table.match else None
+def state_for(table: Table, seat: int | None, events: list[Any]) -> State:
+    """The `state` message `seat` should receive: what `Table.state_frames` must encode
+    (`seat` None, or a seat a newcomer waits to take: the spectators' view)."""
+    view = None
+    if table.match is not None:
+        watching = seat is None or table.claimed(seat)
+        chosen = table.spectator_view() if watching else seat_view(table.match, seat)
+        view = chosen.to_wire() if chosen is not None else None
     wire = [event.to_wire() for event in events]
     return State(seq=table.seq, table=table.info().to_wire(), view=view, events=wire)

@@ -87,6 +87,8 @@ async def test_a_hosted_table_is_browsed_with_its_txt_and_follows_the_seats(
                 seats=4,
                 state="lobby",
                 password=False,
+                open=4,
+                born=server.born,
             )
             for taken in (1, 2):
                 client = await RawClient.connect(server)
@@ -126,6 +128,8 @@ async def test_the_raw_txt_record_has_every_documented_key(multicast: None, host
             b"seats": b"3",
             b"state": b"lobby",
             b"pw": b"1",
+            b"open": b"3",
+            b"born": str(server.born).encode(),
         }
     finally:
         await zc.async_close()

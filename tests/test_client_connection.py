@@ -203,7 +203,7 @@ async def test_nobody_listening_is_said_plainly() -> None:
     async with running(Connection("127.0.0.1", port, "Ann", inbox.post)):
         gone = await inbox.expect(Disconnected)
     assert not gone.retrying
-    assert "refused" in gone.reason
+    assert "Nobody is hosting a table at" in gone.reason
 
 
 # ---- against a scripted fake host -------------------------------------------------------------
@@ -353,3 +353,45 @@ async def test_a_host_that_moved_is_found_again_by_table_id() -> None:
     assert asked and asked[0] == "t1"
     assert welcomed.welcome.token == "tok"
     assert connection.port == new_port
+
+
+async def test_a_table_closed_on_purpose_says_so_and_keeps_the_token() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", advertise=False, bot_delay=0)
+    server = HostServer(config)
+    await server.start()
+    inbox = Inbox()
+    connection = Connection("127.0.0.1", server.port, "Ann", inbox.post)
+    async with running(connection) as task:
+        welcomed = await inbox.expect(Welcomed)
+        await server.close(on_purpose=True)
+        gone = await inbox.expect(Disconnected)
+        assert gone.closed and not gone.retrying
+        assert gone.reason == "The host closed the table."
+        assert connection.token == welcomed.welcome.token  # kept, for a resumed table
+        async with asyncio.timeout(DEADLINE):
+            await task  # no reconnect loop after a table closed on purpose
+
+
+async def test_the_reconnect_loop_gives_up_after_its_limit_with_a_sentence() -> None:
+    async def welcome_then_vanish(
+        reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int
+    ) -> None:
+        if n == 1:
+            writer.write(welcome() + lobby_state(1))
+            await writer.drain()
+        # then, and on every retry, the link drops at once
+
+    async with fake_host(welcome_then_vanish) as port:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", port, "Ann", inbox.post, give_up_after=1.0)
+        async with running(connection) as task:
+            await inbox.expect(Welcomed)
+            tries = []
+            while (lost := await inbox.expect(Disconnected)).retrying:
+                tries.append(lost.trying_for)
+            assert tries and tries == sorted(tries)  # it says how long it has been trying
+            assert lost.trying_for >= 1.0
+            assert lost.reason.startswith("Stopped trying after 1 minute")
+            assert lost.reason.endswith(".")
+            async with asyncio.timeout(DEADLINE):
+                await task

@@ -16,6 +16,7 @@ from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.match_end import MatchEnd
 from client.screens.prompts import OfflineScreen, PasswordPrompt
+from client.screens.setup import SetupScreen
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
@@ -386,7 +387,8 @@ async def test_rejoining_the_same_table_keeps_the_log(host: HostServer) -> None:
 
 
 async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
-    """`pitchnet play` on an empty LAN: host here, sit down, bots fill the seats."""
+    """`pitchnet play` on an empty LAN: the setup screen (Enter takes its defaults), then
+    the lobby of a table hosted here (never a dealt hand); `s` starts it with bots."""
 
     options = ClientOptions(
         name="Ann",
@@ -398,8 +400,16 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
     app = PitchApp(options, browser_factory=NoTables)
     try:
         async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
+            await until(pilot, lambda: app.game.table is not None, "the lobby's seats")
+            assert app.hosted is not None and app.game.hosting
+            assert app.game.view is None and app.game.table.state == "lobby"
+            assert app.hosted.name == "Ann's table" and len(app.game.table.seats) == 4
+            assert "hosted here" in screen_text(app)
+            await pilot.press("s")
             await until(pilot, lambda: app.game.view is not None, "a hand at our own table")
-            assert app.hosted is not None
             assert isinstance(app.screen, TableScreen)
             kinds = [seat.kind for seat in app.game.table.seats]
             assert kinds == ["human", "bot", "bot", "bot"]

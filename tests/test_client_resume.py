@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from client.app import ClientOptions, PitchApp
 from client.screens.prompts import ResumeOffer
+from client.screens.setup import SetupScreen
 from client.screens.table import TableScreen
 from client.tokens import SavedSeat, TokenStore
 from host.server import HostConfig, HostServer
@@ -72,7 +73,9 @@ async def test_play_can_decline_and_host_a_new_table() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
             await pilot.press("n")
-            await until(pilot, lambda: app.game.view is not None, "a new table")
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await pilot.press("enter")
+            await until(pilot, lambda: app.game.table is not None, "a new table's lobby")
             assert app.hosted is not None and app.hosted.table_id != table_id
     finally:
         await app.close_network()

@@ -111,6 +111,8 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "password": st.one_of(st.none(), st.text(max_size=8)),
     "hand": st.one_of(st.none(), st.integers(min_value=-1, max_value=4)),
     "step": st.one_of(st.none(), st.integers(min_value=-1, max_value=30)),
+    "seat": st.integers(min_value=-1, max_value=8),
+    "watch": st.booleans(),
 }
 
 
@@ -472,8 +474,13 @@ def test_any_hello_seats_cleanly_or_is_refused_with_a_code(
     assert isinstance(hello, Hello)
     assert [p["type"] for p in answer] == ["welcome", "state"]
     seat = answer[0]["seat"]
-    event("rejoined" if hello.token else "seated")
     s = table.seats[seat]
+    if table.claimed(seat):  # a match is on: the newcomer takes a bot's seat next hand
+        event("claimed")
+        assert s.kind == "bot" and _printable_name(s.claim_name), repr(s.claim_name)
+        assert not hello.token
+        return
+    event("rejoined" if hello.token else "seated")
     assert s.kind == "human" and s.connected
     assert pair.referee.seated()[seat] == stranger.conn
     assert _printable_name(s.name), repr(s.name)

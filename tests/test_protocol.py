@@ -40,6 +40,7 @@ from pitchnet.protocol import (
     ProtocolError,
     Ready,
     SeatInfo,
+    Sit,
     Start,
     State,
     TableInfo,
@@ -66,7 +67,9 @@ TABLE = TableInfo(
 CLIENT_EXAMPLES: list[Message] = [
     Hello(version=1, name="Ann"),
     Hello(version=1, name="Ann", token="t" * 64, table_id="a1b2", password="p" * 128),
+    Hello(version=1, name="Eve", watch=True),
     Start(id=1),
+    Sit(id=6, seat=2),
     BidMsg(id=2, bid=None),
     BidMsg(id=3, bid=4),
     PlayMsg(id=4, card="TD"),
@@ -334,7 +337,7 @@ def test_every_host_message_round_trips_through_a_frame(message: Message) -> Non
 def test_every_message_type_has_an_example() -> None:
     assert {m.TYPE for m in CLIENT_EXAMPLES} == set(CLIENT_MESSAGES)
     assert {m.TYPE for m in HOST_EXAMPLES} == set(HOST_MESSAGES)
-    assert {cls.TYPE for cls in ACTIONS} == {"start", "bid", "play", "ready"}
+    assert {cls.TYPE for cls in ACTIONS} == {"start", "sit", "bid", "play", "ready"}
 
 
 def test_optional_fields_take_their_defaults_and_extra_fields_are_ignored() -> None:

@@ -94,17 +94,20 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
     """The broadcast packs the shared parts once; every seat must still get exactly the
     snapshot `state_for` builds seat by seat, from the lobby through a whole match."""
     options = TableOptions(players=players, partnership=partnership, target=7, bots=bots)
-    table = Table("t1", "Test", options, lambda key: shuffled_deck(random.Random(key)))
+    deal = lambda key: shuffled_deck(random.Random(key))  # noqa: E731
+    table = Table("t1", "Test", options, deal, clock=lambda: 100.0)  # the waits it shows
     checked = 0
 
     def check() -> None:
         nonlocal checked
         events = table.take_events()
         frames = table.state_frames(events)
-        assert len(frames) == players
+        assert len(frames) == players + 1  # and the spectators'
         for seat, data in enumerate(frames):
             [got] = FrameDecoder().feed(data)
-            [want] = FrameDecoder().feed(state_for(table, seat, events).encode())
+            [want] = FrameDecoder().feed(
+                state_for(table, seat if seat < players else None, events).encode()
+            )
             assert got == want
             checked += 1
 
@@ -126,7 +129,7 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
     table, tokens = _table(players=2)
 
     def table_part() -> dict:
-        [payload, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
+        [payload, _, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
         assert payload["table"] == state_for(table, 0, []).table
         return payload["table"]
 

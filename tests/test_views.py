@@ -14,9 +14,9 @@ from typing import Any
 import msgpack
 import pytest
 
-from pitchnet.cards import Card, CardParseError, deck, shuffled_deck
+from pitchnet.cards import JOKER_DECK, Card, CardParseError, deck, shuffled_deck
 from pitchnet.rules import DEFAULT_RULES, PRESETS, HouseRules, Match, Phase, RulesError, Settings
-from pitchnet.views import SeatView, ViewError, result_wire, seat_view
+from pitchnet.views import SeatView, ViewError, result_wire, seat_view, spectator_view
 from tests.strategies import CONFIG_IDS, CONFIGS, legal_actions
 
 WIRE_LIMIT = 2048
@@ -104,6 +104,44 @@ def test_a_seat_never_sees_another_hand_or_the_undealt_cards(
             views_checked += 1
     assert hand_seen is not None and hand_seen.complete
     assert views_checked > 8 * 7 * players
+
+
+def assert_public_only(wire: dict[str, Any], played: set[Card], summarised: set[Card]) -> None:
+    """A frame's view (or a spectator's) names no card but those played face up."""
+    wire = dict(wire)
+    last = wire.pop("last_result")
+    for path, card in card_strings(wire):
+        assert card in played, ("spectator", path, card)
+    for path, card in card_strings(last):
+        assert card in summarised, ("spectator", "last_result", path, card)
+    raw = msgpack.packb(wire)
+    leaked = [str(card) for card in set(JOKER_DECK) - played if str(card).encode() in raw]
+    assert not leaked, leaked
+
+
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, PRESETS["joker"].rules], ids=["52", "joker"])
+@pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)
+def test_a_spectator_sees_no_hand_at_all(
+    players: int, partnership: bool, rules: HouseRules
+) -> None:
+    checked, previous_played, hand_seen = 0, set[Card](), None
+    states = match_states(players, partnership, 77 + players, max_hands=6, target=21, rules=rules)
+    for match in states:
+        hand = match.hand
+        if hand is not hand_seen and hand_seen is not None:
+            previous_played = {card for t in hand_seen.tricks for _, card in t.plays}
+        hand_seen = hand
+        played: set[Card] = set()
+        if hand is not None:
+            played = {card for t in hand.tricks for _, card in t.plays} | {c for _, c in hand.trick}
+        view = spectator_view(match)
+        assert view.spectator and view.hand == [] and not view.my_turn
+        assert view.legal_bids == [] and view.legal_plays == []
+        summarised = played if hand is not None and hand.complete else previous_played
+        assert_public_only(msgpack.unpackb(packed(view)), played, summarised)
+        assert SeatView.from_wire(view.to_wire()) == view
+        checked += 1
+    assert checked > 50 and hand_seen is not None
 
 
 @pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)

@@ -226,6 +226,8 @@ async def test_update_reregisters_only_when_the_txt_changes() -> None:
         "seats": "4",
         "state": "lobby",
         "pw": "0",
+        "open": "0",
+        "born": "0",
     }
     await host.update(advert("abc", "Den"))
     assert zc.methods() == ["register"]

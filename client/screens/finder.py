@@ -9,6 +9,7 @@ is client.discovery.TableBrowser, imported only when the finder is first shown s
 from __future__ import annotations
 
 import logging
+import random
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -26,6 +27,27 @@ from client.text import plain
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)
+
+PLAY_BROWSE_SECONDS = 1.0
+"""How long `pitchnet play` looks before a second look (discovery answers in about 1 s;
+a table seen sooner is joined at once)."""
+SECOND_LOOK = (0.3, 1.0)
+"""The random extra wait before the second look: two people who start `play` at the
+same moment rarely both find nothing twice; if they do, the younger of the two lone
+tables moves its creator to the older one (client.app)."""
+
+
+def best_table(tables: list[Any]) -> Any:
+    """The table `pitchnet play` offers first: one with a seat to take (an open lobby,
+    or a seat a bot plays), in this protocol; lobbies before matches, then the one where
+    most people sit, then the oldest (where lone tables' creators move to, client.app)."""
+    open_tables = [t for t in tables if t.joinable and t.version == PROTOCOL_VERSION]
+    if not open_tables:
+        return None
+    return min(
+        open_tables,
+        key=lambda t: (t.state != "lobby", -t.taken, t.born or 2**62, t.table_id),
+    )
 
 
 def _unfinished_table() -> Any:
@@ -48,6 +70,8 @@ class TablesChanged(Message):
 def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     lock = ("pw" if ascii_only else "🔒") if found.password else ""
     state = {"lobby": "in lobby", "playing": "playing", "over": "finished"}.get(found.state, "?")
+    if found.state != "lobby" and found.joinable:
+        state = "seat free"  # a bot plays a seat a newcomer can take
     return (
         Text(lock),
         plain(found.name, limit=MAX_NAME),
@@ -61,6 +85,7 @@ class FinderScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "host", "Host a table here"),
         Binding("a", "address", "Enter an address"),
+        Binding("w", "watch", "Watch"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
@@ -69,10 +94,12 @@ class FinderScreen(PitchScreen[None]):
         self.browser: Any = None
         self.found: dict[str, Any] = {}
         self._auto_host_pending = False
+        self._looks = 0
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
             yield Static(Text("Tables on your network", style="bold"), id="finder-title")
+            yield Static("", id="finder-note", markup=False)
             yield Static("Looking for tables...", id="finder-status", markup=False)
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
             with Horizontal(id="finder-address"):
@@ -88,11 +115,22 @@ class FinderScreen(PitchScreen[None]):
         self.app_options = self.app.options
         self._auto_host_pending = self.app_options.mode == "play"
         if self._auto_host_pending:
-            self.set_timer(self.app_options.play_browse_seconds, self._auto_host)
+            self.set_timer(self.app_options.play_browse_seconds, self._look_again)
 
     # ---- browsing ----------------------------------------------------------------------------
 
     def on_screen_resume(self) -> None:
+        note = self.query_one("#finder-note", Static)
+        note.update(self.app.finder_note)
+        note.display = bool(self.app.finder_note)
+        if getattr(self.app, "play_again", False) and not self._auto_host_pending:
+            # `play` picked a table that went away before we sat down: look again.
+            self.app.play_again = False
+            self._auto_host_pending, self._looks = True, 0
+            self.set_timer(self.app_options.play_browse_seconds, self._look_again)
+            best = best_table(list(self.found.values()))
+            if best is not None:
+                self.call_after_refresh(self._look_again)
         if self.browser is None:
             self.run_worker(  # Textual#6386: its WorkType refuses an async def
                 self._browse,  # type: ignore[arg-type]
@@ -143,20 +181,43 @@ class FinderScreen(PitchScreen[None]):
         if keep in self.found:
             widget.move_cursor(row=list(self.found).index(keep))
         count = len(self.found)
+        if self._auto_host_pending and self.app.screen is self:
+            best = best_table(list(self.found.values()))
+            if best is not None:  # `play`: a seat is there to take, so take it now
+                self._status(f"Joining {best.name}...")
+                self.join_found(best)
+                return
         if count:
-            self._status(f"{count} table(s) found. Enter joins; h hosts your own.")
+            self._status(f"{count} table(s) found. Enter joins, w watches; h hosts your own.")
         elif not self._auto_host_pending:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")
 
     def _status(self, text: str) -> None:
         self.query_one("#finder-status", Static).update(text)
 
+    def _look_again(self) -> None:
+        """`pitchnet play` found no seat in the first look: wait a random moment and look
+        once more, then offer to host."""
+        if not self._auto_host_pending:
+            return
+        best = best_table(list(self.found.values()))
+        if best is not None and self.app.screen is self:
+            self._status(f"Joining {best.name}...")
+            self.join_found(best)
+            return
+        self._looks += 1
+        if self._looks == 1:
+            self._status("No table with a free seat yet; looking once more...")
+            self.set_timer(random.uniform(*SECOND_LOOK), self._look_again)
+            return
+        self._auto_host()
+
     def _auto_host(self) -> None:
-        """`pitchnet play`: nothing found in the first moment, so host a table here."""
+        """`pitchnet play`: no seat on the network, so set up a table here."""
         if not self._auto_host_pending:
             return
         self._auto_host_pending = False
-        if not self.found and self.app.screen is self:
+        if best_table(list(self.found.values())) is None and self.app.screen is self:
             unfinished = _unfinished_table()
             if unfinished is None:
                 self._host_new()
@@ -165,7 +226,7 @@ class FinderScreen(PitchScreen[None]):
             def answered(resume: bool | None) -> None:
                 if resume:
                     self._status(f"Resuming {unfinished.name}...")
-                    self.app.host_here(auto_start=False, resume=unfinished.table_id)
+                    self.app.host_here(resume=unfinished.table_id)
                 else:
                     self._host_new()
 
@@ -173,9 +234,21 @@ class FinderScreen(PitchScreen[None]):
         elif not self.found:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")
 
-    def _host_new(self) -> None:
-        self._status("No tables found: hosting one here...")
-        self.app.host_here(auto_start=True)
+    def _host_new(self, *, from_play: bool = True) -> None:
+        """The setup screen, then a table hosted here and its lobby (never a dealt hand)."""
+        from client.screens.setup import SetupScreen
+
+        note = "No table on the network has a free seat." if from_play else ""
+        self._status("Setting up a table here...")
+
+        def answered(chosen: dict[str, Any] | None) -> None:
+            if chosen is None:
+                self._status("No tables found yet. Host one here (h), or enter an address (a).")
+                return
+            self._status(f"Opening {chosen['name']}...")
+            self.app.host_here(settings=chosen, may_move=from_play)
+
+        self.app.push_screen(SetupScreen(self.app_options.name, note=note), answered)
 
     # ---- joining ----------------------------------------------------------------------------
 
@@ -185,7 +258,7 @@ class FinderScreen(PitchScreen[None]):
         if found is not None:
             self.join_found(found)
 
-    def join_found(self, found: Any) -> None:
+    def join_found(self, found: Any, *, watch: bool = False) -> None:
         self._auto_host_pending = False
         if found.version != PROTOCOL_VERSION:
             self.notify(
@@ -200,7 +273,12 @@ class FinderScreen(PitchScreen[None]):
         if not found.password or given:
             password = given if found.password else None
             app.join(
-                found.host, found.port, table_id=found.table_id, password=password, label=found.name
+                found.host,
+                found.port,
+                table_id=found.table_id,
+                password=password,
+                label=found.name,
+                watch=watch,
             )
             return
 
@@ -212,6 +290,7 @@ class FinderScreen(PitchScreen[None]):
                     table_id=found.table_id,
                     password=password,
                     label=found.name,
+                    watch=watch,
                 )
 
         self.app.push_screen(PasswordPrompt(found.name), answered)
@@ -231,7 +310,14 @@ class FinderScreen(PitchScreen[None]):
 
     def action_host(self) -> None:
         self._auto_host_pending = False
-        self.app.host_here(auto_start=False)
+        self._host_new(from_play=False)
+
+    def action_watch(self) -> None:
+        """Watch the highlighted table without taking a seat."""
+        widget = self.query_one("#tables", DataTable)
+        keys = list(self.found)
+        if 0 <= widget.cursor_row < len(keys):
+            self.join_found(self.found[keys[widget.cursor_row]], watch=True)
 
     def action_address(self) -> None:
         self.query_one("#address", Input).focus()

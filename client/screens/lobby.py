@@ -1,11 +1,14 @@
-"""The lobby: who sits where, who is a bot, and Start for the first player.
+"""The lobby: who sits where, who is a bot, and Start for the table's creator.
 
 The match also starts by itself when every seat is taken, so everyone else only
-waits here; the screen says whom they are waiting for.
+waits here; the screen says whom the table waits for, and for how long. A player moves
+to an open seat with its number key; in partnership play the seats are shown as the
+two teams and `t` changes sides.
 """
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,6 +26,10 @@ from client.widgets.seats import lobby_table
 
 def lobby_title(game: GameState) -> Text:
     title = plain(game.table_name or "A table", style="bold")
+    if game.hosting:
+        title.append("  (hosted here)", style="yellow")
+    if game.watching:
+        title.append("  (watching)", style="yellow")
     table = game.table
     if table is not None:
         teams = ", partners" if table.partnership else ""
@@ -32,27 +39,57 @@ def lobby_title(game: GameState) -> Text:
     return title
 
 
-def lobby_hint(game: GameState) -> Text:
+def _duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"
+
+
+def lobby_hint(game: GameState, since: float = 0.0) -> Text:
+    """Whom the table waits for, for how long, and what this player can do."""
     table = game.table
     if table is None:
         return Text("")
     free = sum(seat.kind == "empty" for seat in table.seats)
+    waited = _duration(table.waiting + since)
     if game.is_starter:
-        return Text(
-            f"{free} seat(s) open. Press s to start now with bots in the empty seats, "
-            "or wait for friends: the match starts when every seat is taken."
+        text = Text(
+            f"{free} seat(s) open; the table has waited {waited}. Press s to start now "
+            "with bots in the empty seats, or wait for friends: the match starts when "
+            "every seat is taken."
         )
-    starter = Text("the first player") if table.starter is None else plain(game.who(table.starter))
-    return (
-        Text(f"{free} seat(s) open. The match starts when every seat is taken, or when ")
-        .append_text(starter)
-        .append(" starts it.")
-    )
+    else:
+        starter = (
+            Text("the first player") if table.starter is None else plain(game.who(table.starter))
+        )
+        text = (
+            Text(f"Waiting {waited} for ")
+            .append_text(starter)
+            .append(f" to start, or for {free} more player(s) to fill the table.")
+        )
+    if game.seat is not None and free:
+        keys = "t changes sides; " if table.partnership else ""
+        text.append(f"\n{keys}a seat's number key moves you there.", style="dim")
+    if table.spectators:
+        text.append(f"\n{table.spectators} watching.", style="dim")
+    return text
+
+
+def side_seat(game: GameState) -> int | None:
+    """An open seat on the other team (partnership play), for `t`."""
+    table = game.table
+    if table is None or game.seat is None or not table.partnership:
+        return None
+    for seat, info in enumerate(table.seats):
+        if info.kind == "empty" and seat % 2 != game.seat % 2:
+            return seat
+    return None
 
 
 class LobbyScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start with bots"),
+        Binding("t", "side", "Change sides"),
+        *(Binding(str(n), f"sit({n})", f"Sit in seat {n}", show=False) for n in range(1, 8)),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -72,6 +109,13 @@ class LobbyScreen(PitchScreen[None]):
     def on_mount(self) -> None:
         # Nested containers finish mounting after the screen's Mount: draw after a refresh.
         self.call_after_refresh(self._first_show)
+        self.set_interval(1.0, self._tick)  # the "waited" clock counts on
+
+    def _tick(self) -> None:
+        if self._shown:
+            game = self.app.game
+            since = time.monotonic() - game.received_at
+            self.query_one("#lobby-hint", Static).update(lobby_hint(game, since))
 
     def _first_show(self) -> None:
         self._shown = True
@@ -87,12 +131,33 @@ class LobbyScreen(PitchScreen[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = self.app.game
         if action == "start":
-            return self.app.game.is_starter  # hidden otherwise
+            return game.is_starter  # hidden otherwise
+        if action == "side":
+            return game.table is not None and game.table.partnership and game.seat is not None
         return True
 
     def action_start(self) -> None:
         self.app.send_start()
+
+    def action_sit(self, number: int) -> None:
+        """Move to seat `number` (counted from 1) if it is open."""
+        game = self.app.game
+        table = game.table
+        if table is None or game.seat is None or not 1 <= number <= len(table.seats):
+            return
+        if table.seats[number - 1].kind != "empty":
+            self.notify(f"Seat {number} is taken.", markup=False)
+            return
+        self.app.send_sit(number - 1)
+
+    def action_side(self) -> None:
+        seat = side_seat(self.app.game)
+        if seat is None:
+            self.notify("The other team has no open seat.", markup=False)
+            return
+        self.app.send_sit(seat)
 
     def action_leave(self) -> None:
         self.app.confirm_leave()

@@ -13,6 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from client.screens.base import PitchModal
@@ -75,6 +76,44 @@ class ConfirmLeave(YesNo):
                 yield Button("Stay (n)", id="no", compact=True)
 
 
+class HostQuit(ModalScreen[str | None]):
+    """The window that hosts the table is about to go: end the table for everyone, or
+    keep it running in the background? Dismisses with "end", "keep" or None (stay)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "answer('end')", "End the table"),
+        Binding("k", "answer('keep')", "Keep it running"),
+        Binding("n,escape", "answer(None)", "Stay"),
+    ]
+
+    def __init__(self, table_name: str) -> None:
+        super().__init__()
+        self.table_name = table_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("You host this table", classes="dialog-title")
+            yield Static(
+                Text.assemble(
+                    plain(self.table_name or "This table", style="bold", limit=24),
+                    " runs in this window. Quitting ends it for everyone, unless it keeps "
+                    "running in the background (everyone stays seated; you can come back "
+                    "with `pitchnet play`).",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("End the table (e)", id="end", variant="error", compact=True)
+                yield Button("Keep it running (k)", id="keep", variant="primary", compact=True)
+                yield Button("Stay (n)", id="stay", compact=True)
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id if event.button.id in ("end", "keep") else None)
+
+
 class ResumeOffer(YesNo):
     """`pitchnet play` found a table hosted here that never finished: carry it on?"""
 
@@ -110,6 +149,7 @@ class OfflineScreen(PitchModal[None]):
     def __init__(self) -> None:
         super().__init__()
         self.reason, self.retrying, self.attempts = "", True, 0
+        self.trying_for = 0.0
         self._shown = False
 
     def compose(self) -> ComposeResult:
@@ -121,8 +161,8 @@ class OfflineScreen(PitchModal[None]):
         self._shown = True
         self._draw()
 
-    def update_reason(self, reason: str, *, retrying: bool) -> None:
-        self.reason, self.retrying = reason, retrying
+    def update_reason(self, reason: str, *, retrying: bool, trying_for: float = 0.0) -> None:
+        self.reason, self.retrying, self.trying_for = reason, retrying, trying_for
         self.attempts += 1
         if self._shown:
             self._draw()
@@ -133,7 +173,10 @@ class OfflineScreen(PitchModal[None]):
         self.query_one("#offline-title", Static).update(title)
         text = plain(self.reason, limit=200).append("\n\n")
         if self.retrying:
-            text.append(f"Reconnecting (try {self.attempts})... your seat is kept.\n")
+            text.append(
+                f"Reconnecting for {_duration(self.trying_for)} (try {self.attempts})... "
+                "your seat is kept.\n"
+            )
             text.append("Esc: stop, and go back to the table finder (the seat stays", style="dim")
             text.append(" yours: join the table again to sit back down).", style="dim")
         else:
@@ -143,3 +186,10 @@ class OfflineScreen(PitchModal[None]):
     def action_back(self) -> None:
         # The host cannot be told we leave, so it keeps the seat for us: keep its token.
         self.app.leave_table(keep_seat=True)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    return f"{seconds // 60} min {seconds % 60:02d} s"

@@ -7,6 +7,7 @@ malformed result shows what it can, never raises.
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
@@ -100,19 +101,26 @@ def summary_body(game: GameState) -> RenderableType:
     )
 
 
-def waiting_text(game: GameState) -> Text:
-    """Who has not said ready yet (humans only: bots are always ready)."""
+def waiting_text(game: GameState, since: float = 0.0) -> Text:
+    """Whom the table waits for (people not yet ready: bots always are), for how long,
+    and when the next hand is dealt regardless (the host's ready limit)."""
     table = game.table
     if table is None:
         return Text("")
-    waiting = [
-        game.who(seat)
+    seats = table.waiting_for or [
+        seat
         for seat, info in enumerate(table.seats)
         if info.kind == "human" and info.connected and not info.ready
     ]
-    if not waiting:
+    if not seats:
         return Text("Dealing...", style="dim")
-    return Text("Waiting for: ", style="dim").append(plain(", ".join(waiting), limit=120))
+    names = ", ".join(game.who(seat) for seat in seats)
+    text = Text("Waiting for: ", style="dim").append(plain(names, limit=120))
+    text.append(f", for {round(table.waiting + since)} s so far", style="dim")
+    if table.ready_left is not None:
+        left = max(0, round(table.ready_left - since))
+        text.append(f". The next hand is dealt in {left} s either way.", style="dim")
+    return text
 
 
 class HandSummary(PitchModal[None]):
@@ -144,10 +152,17 @@ class HandSummary(PitchModal[None]):
     def on_mount(self) -> None:
         # Nested containers finish mounting after the screen's Mount: draw after a refresh.
         self.call_after_refresh(self._first_show)
+        self.set_interval(1.0, self._tick)  # the waiting clocks count on
 
     def _first_show(self) -> None:
         self._shown = True
         self.show(self.app.game)
+
+    def _tick(self) -> None:
+        if self._shown:
+            game = self.app.game
+            since = time.monotonic() - game.received_at
+            self.query_one("#summary-waiting", Static).update(waiting_text(game, since))
 
     def body(self, game: GameState) -> RenderableType:
         return summary_body(game)
@@ -157,10 +172,9 @@ class HandSummary(PitchModal[None]):
             return
         self.query_one("#summary-body", Static).update(self.body(game))
         mine = game.table.seats[game.seat] if game.table and game.seat is not None else None
-        ready = self.sent_ready or (mine is not None and mine.ready)
+        ready = self.sent_ready or (mine is not None and mine.ready) or game.watching
         waiting = self.query_one("#summary-waiting", Static)
-        waiting.display = ready
-        waiting.update(waiting_text(game) if ready else "")
+        waiting.update(waiting_text(game))
         self.query_one("#ready", Button).disabled = ready
 
     def action_ready(self) -> None:

@@ -85,11 +85,14 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
 def lobby_table(game: GameState) -> Table:
     """The lobby's seats: who sits where and who is a bot or still to come."""
     grid = Table(box=None, padding=(0, 2, 0, 0), expand=False, show_edge=False)
+    table = game.table
+    partnership = table is not None and table.partnership
+    if partnership:
+        grid.add_column("Team")
     grid.add_column("Seat", justify="right")
     grid.add_column("Player", min_width=16, max_width=26, no_wrap=True, overflow="ellipsis")
     grid.add_column("", width=1, no_wrap=True)
     grid.add_column("")
-    table = game.table
     if table is None:
         return grid
     for seat, info in enumerate(table.seats):

@@ -1,0 +1,161 @@
+"""The setup of a table hosted here: name, players, partnership, target, password (and
+the house-rules preset and bot level, where this pitchnet has them).
+
+`pitchnet play` shows it when no table on the network has a seat to offer, and "host a
+table here" in the finder does too. Every field has a sensible default, so Enter on
+any field accepts them all; Esc goes back to the finder. It dismisses with the
+`HostConfig` fields it chose (or None), and never deals a hand: the table opens in its
+lobby and its creator starts it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Select, Static
+
+from pitchnet.protocol import MAX_NAME
+from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from pitchnet.text import printable
+
+
+def _optional_choices(module: str, name: str) -> list[str]:
+    """The names in `module.name` (a dict or a sequence), if this pitchnet has them: the
+    house-rules presets and bot levels arrive with their own changes."""
+    try:
+        found = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return []
+    try:
+        return [str(key) for key in found]
+    except TypeError:
+        return []
+
+
+class SetupScreen(ModalScreen[dict[str, Any] | None]):
+    """A short form for a new table; Enter accepts, Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Back to the finder"),
+        Binding("ctrl+s", "accept", "Open the table", show=False),
+    ]
+
+    def __init__(self, player_name: str, *, note: str = "") -> None:
+        super().__init__()
+        self.default_name = printable(f"{player_name}'s table", MAX_NAME)
+        self.note = note
+        self.presets = _optional_choices("pitchnet.rules", "PRESETS")
+        self.levels = _optional_choices("pitchnet.bots", "LEVELS")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog setup", id="setup"):
+            yield Static(Text("Host a table here", style="bold"), classes="dialog-title")
+            if self.note:
+                yield Static(self.note, id="setup-note", markup=False)
+            with Horizontal(classes="setup-row"):
+                yield Static("Table name", classes="setup-label")
+                yield Input(value=self.default_name, id="setup-name", max_length=24)
+            with Horizontal(classes="setup-row"):
+                yield Static(f"Players ({MIN_PLAYERS}-{MAX_PLAYERS})", classes="setup-label")
+                yield Input(value="4", id="setup-players", max_length=1, type="integer")
+            with Horizontal(classes="setup-row"):
+                yield Static("Partnership", classes="setup-label")
+                yield Checkbox("two teams (4 players)", id="setup-partnership", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Static("Target", classes="setup-label")
+                yield Select(
+                    [(f"{t} points", t) for t in TARGETS],
+                    value=TARGETS[0],
+                    allow_blank=False,
+                    id="setup-target",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Static("Password", classes="setup-label")
+                yield Input(placeholder="none", id="setup-password", password=True)
+            if self.presets:
+                with Horizontal(classes="setup-row"):
+                    yield Static("House rules", classes="setup-label")
+                    yield Select(
+                        [(p, p) for p in self.presets],
+                        value=self.presets[0],
+                        allow_blank=False,
+                        id="setup-preset",
+                        compact=True,
+                    )
+            if self.levels:
+                with Horizontal(classes="setup-row"):
+                    yield Static("Bots play", classes="setup-label")
+                    default = "normal" if "normal" in self.levels else self.levels[0]
+                    yield Select(
+                        [(level, level) for level in self.levels],
+                        value=default,
+                        allow_blank=False,
+                        id="setup-level",
+                        compact=True,
+                    )
+            yield Static("", id="setup-error", markup=False)
+            yield Static(
+                "Enter opens the table with these settings; you wait in its lobby and "
+                "start the match when you like (bots take the empty seats).  Esc: back.",
+                classes="setup-help",
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Open the table (Enter)", id="setup-open", variant="primary")
+                yield Button("Back (Esc)", id="setup-back")
+
+    def on_mount(self) -> None:
+        self.query_one("#setup-name", Input).focus()
+
+    def choices(self) -> dict[str, Any] | None:
+        """The chosen HostConfig fields, or None (with the reason shown) if one is wrong."""
+        error = self.query_one("#setup-error", Static)
+        name = self.query_one("#setup-name", Input).value.strip() or self.default_name
+        players_text = self.query_one("#setup-players", Input).value.strip() or "4"
+        players = int(players_text) if players_text.isdigit() else 0
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            error.update(f"Players must be {MIN_PLAYERS} to {MAX_PLAYERS}.")
+            return None
+        partnership = self.query_one("#setup-partnership", Checkbox).value
+        if partnership and players != 4:
+            error.update("Partnership play needs exactly 4 players.")
+            return None
+        target = self.query_one("#setup-target", Select).value
+        password = self.query_one("#setup-password", Input).value or None
+        chosen: dict[str, Any] = {
+            "name": printable(name, MAX_NAME),
+            "players": players,
+            "partnership": partnership,
+            "target": target if isinstance(target, int) else TARGETS[0],
+            "password": password,
+        }
+        if self.presets:
+            chosen["preset"] = self.query_one("#setup-preset", Select).value
+        if self.levels:
+            chosen["bot_level"] = self.query_one("#setup-level", Select).value
+        return chosen
+
+    def action_accept(self) -> None:
+        chosen = self.choices()
+        if chosen is not None:
+            self.dismiss(chosen)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_accept()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "setup-open":
+            self.action_accept()
+        else:
+            self.action_cancel()

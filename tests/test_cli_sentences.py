@@ -1,0 +1,167 @@
+"""Every error a person can meet on the command line is a sentence: no raw errno text,
+no argparse function names, no tracebacks (issue 12, item 5). These run the real
+`pitchnet` command in a subprocess and read what it prints."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from host.history import table_lines, table_state
+from host.journal import SqliteJournal, TableRecord, journal_path, list_tables
+from pitchnet.errors import describe_os_error
+
+RAW = (
+    "Errno",
+    "Traceback",
+    "invalid _",
+    "Temporary failure in name resolution",
+    "Name or service not known",
+    "BrokenPipe",
+)
+
+
+def pitchnet(*args: str, timeout: float = 20) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pitchnet", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=os.environ.copy(),
+    )
+
+
+def assert_sentence(text: str) -> None:
+    text = text.strip()
+    assert text, "nothing was printed"
+    for raw in RAW:
+        assert raw not in text, f"{raw!r} in {text!r}"
+    last = text.splitlines()[-1]
+    assert last.endswith((".", ")")), f"not a sentence: {last!r}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["host", "--port", "abc"],
+        ["host", "--players", "x"],
+        ["host", "--players", "9"],
+        ["host", "--target", "8"],
+        ["host", "--ready", "soon"],
+        ["bot", "127.0.0.1", "--count", "many"],
+    ],
+)
+def test_bad_arguments_are_sentences(args: list[str]) -> None:
+    done = pitchnet(*args)
+    assert done.returncode == 2
+    assert_sentence(done.stderr)
+
+
+def test_an_address_not_on_this_computer_is_a_sentence() -> None:
+    done = pitchnet("host", "--interface", "10.255.255.254", "--port", "0")
+    assert done.returncode == 1
+    assert_sentence(done.stderr)
+    assert "not an address of this computer" in done.stderr
+
+
+def test_an_explicit_port_in_use_is_refused_with_a_sentence() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = pitchnet("host", "--interface", "127.0.0.1", "--port", str(port))
+    assert done.returncode == 1
+    assert_sentence(done.stderr)
+    assert f"Port {port} is already in use" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        socket.gaierror(socket.EAI_NONAME, "Name or service not known"),
+        socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"),
+        OSError(99, "Cannot assign requested address"),
+        OSError(98, "Address already in use"),
+        ConnectionRefusedError(111, "Connection refused"),
+        OSError(113, "No route to host"),
+        OSError(5, "Input/output error"),
+    ],
+)
+def test_network_errors_read_as_sentences(error: OSError) -> None:
+    text = describe_os_error(error, host="kitchen", port=7373)
+    assert_sentence(text)
+
+
+def test_ctrl_c_during_start_up_prints_no_traceback() -> None:
+    """SIGINT at several moments of start-up (imports, binding, advertising)."""
+    for delay in (0.3, 0.5, 0.8, 1.2):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pitchnet", "host", "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(delay)  # the moment of the interrupt, not synchronisation
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+        assert "Traceback" not in err, err
+        assert "KeyboardInterrupt" not in err, err
+
+
+def _journal_with_a_cut_off_hand(tmp: Path) -> str:
+    from host.table import Table, TableOptions
+    from pitchnet.cards import shuffled_deck
+    from pitchnet.protocol import PROTOCOL_VERSION, Hello, Start
+
+    table_id = "abc123def456"
+    store = SqliteJournal(journal_path(table_id), create=True)
+    store.set_meta(name="Den", options={"players": 3}, finished=False)
+    table = Table(
+        table_id, "Den", TableOptions(players=3), lambda key: shuffled_deck(), journal=store
+    )
+    table.join(Hello(PROTOCOL_VERSION, "Ann"))
+    table.handle(0, Start(id=1))
+    for _ in range(5):  # a few bids or plays, then the host "crashes"
+        if not table.act_for_bot():
+            break
+    store.close()
+    return table_id
+
+
+def test_history_lists_the_tables_and_marks_a_cut_off_hand(tmp_path: Path) -> None:
+    table_id = _journal_with_a_cut_off_hand(tmp_path)
+    records = list_tables()
+    assert [r.table_id for r in records] == [table_id]
+    (line,) = list(table_lines(records))
+    assert "'Den'" in line and "Ann" in line and "3 seats" in line
+    assert "hand 1 was cut off" in line
+    done = pitchnet("history")
+    assert done.returncode == 0
+    assert table_id in done.stdout and "unfinished" in done.stdout
+
+
+def test_history_of_nothing_says_so() -> None:
+    assert list(table_lines([])) == ["No tables have been hosted on this computer yet."]
+    assert table_state([], {}, finished=True) == "finished"
+    record = TableRecord("x", "x", Path("/nonexistent"), False, 0.0)
+    assert record.finished is False
+
+
+def test_history_into_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
+    table_id = _journal_with_a_cut_off_hand(tmp_path)
+    history = subprocess.Popen(
+        [sys.executable, "-m", "pitchnet", "history", table_id],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert history.stdout is not None
+    history.stdout.close()  # `| head`: the reader is gone before the first line is written
+    _, err = history.communicate(timeout=20)
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err

@@ -1,0 +1,228 @@
+"""Game-night seat rules of the table, without sockets (issue 12): lobby seat moves and
+sides, a newcomer taking a bot-played seat at the hand boundary with its score, a
+player who left taking their seat back, an away seat not being free, the ready limit,
+and the spectators' frame."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from host.table import Table, TableOptions
+from pitchnet.cards import shuffled_deck
+from pitchnet.protocol import (
+    PROTOCOL_VERSION,
+    BidMsg,
+    FrameDecoder,
+    Hello,
+    Leave,
+    ProtocolError,
+    Ready,
+    Sit,
+    Start,
+)
+from pitchnet.rules import Phase, RulesError
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Journal:
+    def __init__(self) -> None:
+        self.entries: list[dict] = []
+
+    def record(self, entry: dict) -> None:
+        self.entries.append(entry)
+
+
+def make(players: int = 4, **options: object) -> tuple[Table, Clock, Journal]:
+    clock, journal = Clock(), Journal()
+    table = Table(
+        "t1",
+        "Test",
+        TableOptions(players=players, **options),  # type: ignore[arg-type]
+        lambda key: shuffled_deck(random.Random(key)),
+        journal=journal,
+        clock=clock,
+    )
+    return table, clock, journal
+
+
+def hello(name: str, **fields: object) -> Hello:
+    return Hello(PROTOCOL_VERSION, name, **fields)  # type: ignore[arg-type]
+
+
+def play_out_hand(table: Table) -> None:
+    """Bots act for their seats; a person's seat passes or plays its first legal card."""
+    match = table.match
+    assert match is not None
+    while match.hand is not None and not match.hand.complete:
+        seat = match.turn
+        assert seat is not None
+        if table.seats[seat].played_by_bot:
+            assert table.act_for_bot()
+            continue
+        from pitchnet.views import seat_view
+
+        view = seat_view(match, seat)
+        if view.phase == "bidding":
+            amount = None if None in view.legal_bids else view.legal_bids[-1]
+            table.handle(seat, BidMsg(id=table.seats[seat].last_id + 1, bid=amount))
+        else:
+            from pitchnet.protocol import PlayMsg
+
+            table.handle(seat, PlayMsg(id=table.seats[seat].last_id + 1, card=view.legal_plays[0]))
+
+
+def test_a_player_moves_to_an_open_seat_and_keeps_starting_rights() -> None:
+    table, _, journal = make(4)
+    ann = table.join(hello("Ann"))
+    bob = table.join(hello("Bob"))
+    assert (ann, bob) == (0, 1)
+    assert table.handle(ann, Sit(id=1, seat=3))
+    assert table.seats[3].name == "Ann" and table.seats[0].kind == "empty"
+    assert table.starter == 3  # the creator starts, wherever they sit
+    with pytest.raises(RulesError):
+        table.handle(bob, Sit(id=1, seat=3))  # taken
+    with pytest.raises(ProtocolError):
+        table.handle(bob, Start(id=2))  # only the creator
+    assert {"op": "move", "seat": 0, "to": 3} in journal.entries
+
+
+def test_partnership_sides_are_chosen_by_seat() -> None:
+    table, _, _ = make(4, partnership=True)
+    table.join(hello("Ann"))  # seat 1, team A
+    bob = table.join(hello("Bob"))  # seat 2, team B
+    table.handle(bob, Sit(id=1, seat=2))  # Bob goes to team A, beside Ann
+    assert [s.name for s in table.seats][:3] == ["Ann", "", "Bob"]
+    assert {i % 2 for i, s in enumerate(table.seats) if s.kind == "human"} == {0}
+
+
+def test_a_newcomer_takes_a_bot_seat_at_the_next_hand_with_its_score() -> None:
+    table, _, _ = make(3, target=21)
+    ann = table.join(hello("Ann"))
+    table.handle(ann, Start(id=1))
+    assert table.match is not None and table.match.hand is not None
+    seat = table.join(hello("Dee"))  # mid-hand
+    assert table.seats[seat].kind == "bot" and table.claimed(seat)
+    assert table.info().seats[seat].claimed_by == "Dee"
+    assert table.open_seats() == 1  # one of the two bot seats is still free to take
+    # The newcomer is a spectator until the hand is over: no hand in its frame.
+    frame = next(FrameDecoder().feed(table.state_frames([])[seat]))
+    assert frame["view"]["hand"] == [] and frame["view"]["spectator"] is True
+    with pytest.raises(RulesError):
+        table.handle(seat, BidMsg(id=1, bid=None))
+    play_out_hand(table)
+    assert table.match.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
+    score_before = table.match.scores[seat]
+    table.take_events()
+    table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
+    events = table.take_events()
+    took = [e for e in events if e["kind"] == "takeover"]
+    assert took == [{"kind": "takeover", "seat": seat, "name": "Dee", "was": "Bot 1"}]
+    assert table.seats[seat].kind == "human" and table.seats[seat].name == "Dee"
+    assert table.match.scores[seat] == score_before  # the seat's score, not a fresh one
+    assert table.match.hand is not None and len(table.match.hand.hands[seat]) == 6
+
+
+def test_between_hands_a_newcomer_sits_at_once() -> None:
+    table, _, _ = make(2, target=21)
+    ann = table.join(hello("Ann"))
+    table.handle(ann, Start(id=1))
+    play_out_hand(table)
+    seat = table.join(hello("Dee"))
+    assert table.seats[seat].kind == "human" and not table.claimed(seat)
+    assert table.waiting_for() == sorted([ann, seat])
+
+
+def test_a_player_who_left_takes_their_own_seat_back() -> None:
+    table, _, _ = make(3, target=21)
+    ann = table.join(hello("Ann"))
+    bob = table.join(hello("Bob"))
+    table.handle(ann, Start(id=1))
+    table.handle(bob, Leave())
+    assert table.seats[bob].name == "Bob (bot)" and table.seats[bob].takeable
+    again = table.join(hello("Bob"))
+    assert again == bob  # their own seat, though seat 3's bot is free too
+    assert table.seats[bob].claim_name == "Bob"
+
+
+def test_an_away_seat_is_not_free_and_a_full_table_says_watch() -> None:
+    table, _, _ = make(2)
+    table.join(hello("Ann"))
+    bob = table.join(hello("Bob"))  # full: the match starts
+    table.disconnected(bob)
+    assert table.open_seats() == 0
+    with pytest.raises(ProtocolError) as refused:
+        table.join(hello("Cat"))
+    assert refused.value.code == "table_full" and "watch" in refused.value.message
+    assert table.substitute_absent(bob)  # past the grace period a bot stands in...
+    with pytest.raises(ProtocolError):
+        table.join(hello("Cat"))  # ...and still only Bob's token gets the seat back
+
+
+def test_a_claimant_who_goes_frees_the_seat() -> None:
+    table, _, journal = make(3)
+    ann = table.join(hello("Ann"))
+    table.handle(ann, Start(id=1))
+    seat = table.join(hello("Dee"))
+    table.disconnected(seat)
+    assert table.seats[seat].takeable and not table.claimed(seat)
+    assert journal.entries[-1] == {"op": "unclaim", "seat": seat}
+
+
+def test_the_ready_limit_deals_on_and_says_whom_it_waits_for() -> None:
+    table, clock, _ = make(2, ready_limit=20.0, target=21)
+    ann = table.join(hello("Ann"))
+    bob = table.join(hello("Bob"))
+    play_out_hand(table)
+    assert table.match is not None and table.match.phase is Phase.HAND_OVER
+    table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
+    assert table.waiting_for() == [bob]
+    info = table.info()
+    assert info.waiting_for == [bob] and info.ready_left == 20.0
+    clock.now += 19.0
+    assert not table.ready_expired() and table.match.phase is Phase.HAND_OVER
+    assert table.info().ready_left == 1.0 and table.info().waiting == 19.0
+    clock.now += 1.0
+    assert table.ready_expired()
+    assert table.match.phase is Phase.BIDDING  # dealt: Bob simply sees the new hand
+    assert table.ready_deadline() is None
+
+
+def test_no_ready_limit_waits_for_ever() -> None:
+    table, clock, _ = make(2, ready_limit=0.0, target=21)
+    table.join(hello("Ann"))
+    table.join(hello("Bob"))
+    play_out_hand(table)
+    clock.now += 10_000
+    assert table.ready_deadline() is None and not table.ready_expired()
+
+
+def test_a_resumed_table_replays_claims_and_moves() -> None:
+    table, _, journal = make(3, target=21)
+    ann = table.join(hello("Ann"))
+    table.handle(ann, Sit(id=1, seat=2))
+    table.handle(2, Start(id=2))
+    dee = table.join(hello("Dee"))
+    play_out_hand(table)
+    table.handle(2, Ready(id=table.seats[2].last_id + 1))
+    again, _, _ = make(3, target=21)
+    again.replay(journal.entries)
+    assert [(s.name, s.kind) for s in again.seats] == [(s.name, s.kind) for s in table.seats]
+    assert again.seats[dee].token == table.seats[dee].token
+
+
+def test_spectators_are_refused_when_the_table_says_so() -> None:
+    table, _, _ = make(2, spectators=False)
+    with pytest.raises(ProtocolError) as refused:
+        table.check_watcher(hello("Eve", watch=True))
+    assert refused.value.code == "no_spectators"
+    open_table, _, _ = make(2)
+    open_table.check_watcher(hello("Eve", watch=True))  # no error
