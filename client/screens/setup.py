@@ -38,6 +38,15 @@ def _optional_choices(module: str, name: str) -> list[str]:
         return []
 
 
+def _hosts(field_name: str) -> bool:
+    """Whether a table hosted here takes this setting (HostConfig has the field)."""
+    from dataclasses import fields
+
+    from host.server import HostConfig
+
+    return any(f.name == field_name for f in fields(HostConfig))
+
+
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
@@ -50,8 +59,9 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         super().__init__()
         self.default_name = printable(f"{player_name}'s table", MAX_NAME)
         self.note = note
-        self.presets = _optional_choices("pitchnet.rules", "PRESETS")
-        self.levels = _optional_choices("pitchnet.bots", "LEVELS")
+        # Offered only once the host takes them (a HostConfig field of the same name).
+        self.presets = _optional_choices("pitchnet.rules", "PRESETS") if _hosts("preset") else []
+        self.levels = _optional_choices("pitchnet.bots", "LEVELS") if _hosts("bot_level") else []
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog setup", id="setup"):
