@@ -158,6 +158,8 @@ class PitchApp(App[None]):
         yields to an older open table on the network (the creator moves there)."""
         self._mover: Any = None
         self._offline: OfflineScreen | None = None
+        self.background_pid: int | None = None
+        """The detached host that keeps a table from this window running, if one does."""
         self.play_again = False
         """`play` should look for a table again when the finder next shows."""
         self.finder_note = ""
@@ -435,7 +437,9 @@ class PitchApp(App[None]):
         await self.close_network()
         await hosted.close()  # "back in a moment": clients keep retrying
         try:
-            command = resume_in_background(hosted.table_id, hosted.port, self.options.interface)
+            command, self.background_pid = resume_in_background(
+                hosted.table_id, hosted.port, self.options.interface
+            )
         except OSError as exc:
             self.notify(f"Could not keep the table running: {exc.strerror}.", markup=False)
             command = ""

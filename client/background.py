@@ -21,19 +21,19 @@ def resume_command(table_id: str, port: int, interface: str | None) -> list[str]
     return command + (["--interface", interface] if interface else [])
 
 
-def resume_in_background(table_id: str, port: int, interface: str | None) -> str:
-    """Start the detached host; returns the command (as a person would type it) and
-    where its log goes. Raises OSError if it cannot be started."""
+def resume_in_background(table_id: str, port: int, interface: str | None) -> tuple[str, int]:
+    """Start the detached host; returns the command (as a person would type it) with
+    where its log goes, and its process id. Raises OSError if it cannot be started."""
     command = resume_command(table_id, port, interface)
     folder = tables_dir()
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / f"{table_id}.log"
     with open(log_path, "ab") as log_file:
-        subprocess.Popen(
+        process = subprocess.Popen(
             [sys.executable, "-m", "pitchnet", *command[1:]],
             stdin=subprocess.DEVNULL,
             stdout=log_file,
             stderr=log_file,
             start_new_session=True,  # not ended with this window's terminal
         )
-    return f"{' '.join(command)}, log in {log_path}"
+    return f"{' '.join(command)}, log in {log_path}", process.pid

@@ -165,3 +165,46 @@ def test_history_into_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
     history.stdout.close()  # `| head`: the reader is gone before the first line is written
     _, err = history.communicate(timeout=20)
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err
+
+
+def test_ctrl_c_on_a_host_mid_match_prints_the_resume_command() -> None:
+    args = ["host", "--port", "0", "--players", "2", "--bots", "1", "--bot-delay", "5"]
+    host = subprocess.Popen(
+        [sys.executable, "-m", "pitchnet", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    bot = None
+    try:
+        assert host.stdout is not None
+        lines = [host.stdout.readline(), host.stdout.readline()]
+        table_id = lines[0].split("id ")[-1].strip()
+        port = lines[1].rsplit(":", 1)[-1].strip()
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "pitchnet", "bot", f"127.0.0.1:{port}", "--think", "30"],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 20
+        journal = journal_path(table_id)
+        while time.monotonic() < deadline:  # polling the journal for the first deal
+            store = SqliteJournal(journal, lock=False)
+            try:
+                if any(e["op"] == "deal" for e in store.entries()):
+                    break
+            finally:
+                store.close()
+            time.sleep(0.1)
+        host.send_signal(signal.SIGINT)
+        out, err = host.communicate(timeout=20)
+    finally:
+        for proc in (host, bot):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert "Traceback" not in err
+    assert f"pitchnet host --resume {table_id} --port {port} --interface 127.0.0.1" in out
+    if bot is not None:
+        _, bot_err = bot.communicate(timeout=20)
+        assert "Traceback" not in bot_err

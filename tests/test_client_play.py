@@ -6,6 +6,7 @@ host has answered.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -484,3 +485,91 @@ async def test_leaving_asks_first_then_frees_the_seat(host: HostServer) -> None:
         await pilot.press("escape", "y")
         await until(pilot, lambda: app.current_mode == "finder", "the finder")
         await until(pilot, lambda: host.table.seats[0].kind == "empty", "the seat to be free")
+
+
+async def test_the_host_closing_on_purpose_sends_the_client_to_the_finder() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False)
+    server = HostServer(config)
+    await server.start()
+    app = join_app(server.port)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await server.close(on_purpose=True)
+            await until(pilot, lambda: app.current_mode == "finder", "the finder")
+            assert "The host closed the table." in app.notices
+            await until(pilot, lambda: "The host closed the table" in screen_text(app), "why")
+            assert not isinstance(app.screen, OfflineScreen)  # no reconnect loop
+            assert app.tokens.find("Ann", table_id=server.table_id) is not None  # remembered
+    finally:
+        await server.close()
+
+
+def _hosting_app() -> PitchApp:
+    options = ClientOptions(
+        name="Ann",
+        mode="play",
+        interface="127.0.0.1",
+        play_browse_seconds=0.1,
+        host_options={"port": 0, "bot_delay": 0, "seed": SEED, "advertise": False},
+    )
+    return PitchApp(options, browser_factory=NoTables)
+
+
+async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyone() -> None:
+    from client.screens.prompts import HostQuit
+    from tests.netclient import RawClient
+
+    app = _hosting_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.game.table is not None, "our lobby")
+        hosted = app.hosted
+        friend = await RawClient.connect(hosted)
+        await friend.hello("Bob")
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question")
+        assert hosted.table.state == "lobby" and app.is_running  # nothing ended yet
+        await pilot.press("n")
+        await until(pilot, lambda: not isinstance(app.screen, HostQuit), "the answer")
+        await pilot.press("ctrl+q", "e")
+        bye = await friend.expect("bye")
+        assert bye["code"] == "closed" and bye["reason"] == "The host closed the table."
+    assert app.hosted is None
+
+
+async def test_keep_it_running_hands_the_table_to_a_background_host() -> None:
+    import os
+    import signal
+    import socket
+
+    from client.screens.prompts import HostQuit
+
+    app = _hosting_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.game.table is not None, "our lobby")
+        await pilot.press("s")  # a match with bots, so there is a table to resume
+        await until(pilot, lambda: app.game.view is not None, "the first deal")
+        port = app.hosted.port
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question")
+        await pilot.press("k")
+        await until(pilot, lambda: app.background_pid is not None, "the background host")
+    pid = app.background_pid
+    assert pid is not None
+    try:
+
+        def answers() -> bool:
+            with socket.socket() as probe:
+                probe.settimeout(0.5)
+                return probe.connect_ex(("127.0.0.1", port)) == 0
+
+        deadline = asyncio.get_running_loop().time() + 20
+        while not answers():  # polling the port with a deadline
+            assert asyncio.get_running_loop().time() < deadline, "the table did not come back"
+            await asyncio.sleep(0.1)
+    finally:
+        os.kill(pid, signal.SIGTERM)
