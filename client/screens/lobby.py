@@ -39,6 +39,10 @@ def lobby_title(game: GameState) -> Text:
     return title
 
 
+SHOW_WAIT_AFTER = 10.0
+"""Seconds of waiting before the lobby and the summary say how long it has been."""
+
+
 def _duration(seconds: float) -> str:
     seconds = max(0, int(seconds))
     return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"
@@ -50,10 +54,13 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
     if table is None:
         return Text("")
     free = sum(seat.kind == "empty" for seat in table.seats)
-    waited = _duration(table.waiting + since)
+    seconds = table.waiting + since
+    # How long, once it is worth saying (a few seconds in, nobody needs a clock).
+    waited = f" {_duration(seconds)}" if seconds >= SHOW_WAIT_AFTER else ""
     if game.is_starter:
+        so_far = f"; the table has waited{waited}" if waited else ""
         text = Text(
-            f"{free} seat(s) open; the table has waited {waited}. Press s to start now "
+            f"{free} seat(s) open{so_far}. Press s to start now "
             "with bots in the empty seats, or wait for friends: the match starts when "
             "every seat is taken."
         )
@@ -62,7 +69,7 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
             Text("the first player") if table.starter is None else plain(game.who(table.starter))
         )
         text = (
-            Text(f"Waiting {waited} for ")
+            Text(f"Waiting{waited} for ")
             .append_text(starter)
             .append(f" to start, or for {free} more player(s) to fill the table.")
         )

@@ -21,6 +21,7 @@ from textual.widgets import Button, Static
 
 from client.model import GameState
 from client.screens.base import PitchModal
+from client.screens.lobby import SHOW_WAIT_AFTER
 from client.text import card_text, plain, signed, suit_text
 
 
@@ -116,7 +117,8 @@ def waiting_text(game: GameState, since: float = 0.0) -> Text:
         return Text("Dealing...", style="dim")
     names = ", ".join(game.who(seat) for seat in seats)
     text = Text("Waiting for: ", style="dim").append(plain(names, limit=120))
-    text.append(f", for {round(table.waiting + since)} s so far", style="dim")
+    if table.waiting + since >= SHOW_WAIT_AFTER:
+        text.append(f", for {round(table.waiting + since)} s so far", style="dim")
     if table.ready_left is not None:
         left = max(0, round(table.ready_left - since))
         text.append(f". The next hand is dealt in {left} s either way.", style="dim")
