@@ -88,3 +88,145 @@ def test_four_people_starting_play_within_a_second_sit_at_one_table(lan: Lan) ->
     finally:
         for tui in tuis:
             tui.close()
+
+
+def seats_of(journal: Path) -> dict[int, str]:
+    """Seat -> the name of whoever plays it now (people, bots, takeovers), from the journal."""
+    seated: dict[int, str] = {}
+    try:
+        entries = read_entries(journal)
+    except sqlite3.Error:
+        return {}
+    pending: dict[int, str] = {}
+    for entry in entries:
+        op = entry["op"]
+        if op in ("join", "bot"):
+            seated[entry["seat"]] = entry.get("name", "")
+        elif op == "claim":
+            pending[entry["seat"]] = entry["name"]
+        elif op == "unclaim":
+            pending.pop(entry["seat"], None)
+        elif op == "deal":
+            seated.update(pending)
+            pending.clear()
+        elif op == "leave" and entry["seat"] in seated:
+            seated[entry["seat"]] += " (bot)"
+    return seated
+
+
+def play_along(tuis: list[Tui]) -> None:
+    """People at the table: each presses every card key twice (the second press plays
+    it, an illegal card is refused), passes or bids, and Enter for the next hand."""
+    for tui in tuis:
+        tui.keys("p", *(key for n in "123456" for key in (n, n)), "Enter")
+
+
+@pytest.mark.lan(players=5)
+def test_the_whole_evening(lan: Lan) -> None:
+    """Three start `play` within a second and sit at one table; its creator starts with
+    one bot; a fourth arrives mid-hand and takes the bot's seat at the next hand; one
+    player leaves and takes a bot-held seat back; a spectator watches throughout (no
+    frame leaks a card); the host's window quits with confirmation and every client
+    says "The host closed the table"."""
+    import json
+    import sys
+
+    from tests.leaks import spectator_leaks
+
+    from .pitchnet_lan import read_meta
+
+    names = ["P1", "P2", "P3"]
+    tuis = {n: Tui(lan, f"p{i}", ["play", "--name", n]) for i, n in enumerate(names, 1)}
+    for tui in tuis.values():
+        tui.start()
+    for tui in tuis.values():
+        tui.started()
+    answered: set[str] = set()
+
+    def table_of_three() -> tuple[str, Path] | None:
+        accept_setup_screens(list(tuis.values()), answered)
+        for name, tui in tuis.items():
+            for journal in tui.journals():
+                if people_at(journal) == set(names):
+                    return name, journal
+        return None
+
+    try:
+        creator, journal = wait_for(table_of_three, 60, interval=0.2, what="three at one table")
+        host_node = tuis[creator].node
+        port = wait_for(lambda: read_meta(journal, "port"), 10, what="the table's port")
+        frames_path = lan.workdir / "watcher.jsonl"
+        watcher = lan.spawn(
+            "p5",
+            [
+                sys.executable,
+                str(Path(__file__).with_name("watcher.py")),
+                lan.ip(host_node),
+                str(port),
+                str(frames_path),
+            ],
+            env={"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+            name="watcher",
+        )
+        wait_for(lambda: frames_path.exists() and frames_path.stat().st_size, 20, what="frames")
+
+        # The creator starts: one bot takes the empty fourth seat.
+        tuis[creator].wait_for_text("Start with bots")
+        tuis[creator].keys("s")
+        wait_for(lambda: any(e["op"] == "deal" for e in read_entries(journal)), 20, what="deal")
+        bot_seat = next(s for s, n in seats_of(journal).items() if n.startswith("Bot"))
+
+        # A fourth person arrives mid-hand: a bot-played seat is free, taken next hand.
+        newcomer = Tui(lan, "p4", ["play", "--name", "P4"], name="p4").start()
+        newcomer.started()
+        wait_for(lambda: any(e["op"] == "claim" for e in read_entries(journal)), 30, what="a claim")
+        people = [tuis[n] for n in names]
+
+        def taken_over() -> bool:
+            play_along(people)
+            return seats_of(journal).get(bot_seat) == "P4"
+
+        wait_for(taken_over, 90, interval=0.3, what="P4 in the bot's seat at the next hand")
+
+        # One player (not the creator) leaves, then comes back with `play`.
+        leaver = next(n for n in names if n != creator)
+        tuis[leaver].keys("Escape")
+        tuis[leaver].wait_for_text("Leave the table?")
+        tuis[leaver].keys("y")
+        left_seat = wait_for(
+            lambda: (
+                next((s for s, n in seats_of(journal).items() if n == f"{leaver} (bot)"), None)
+                if any(e["op"] == "leave" for e in read_entries(journal))
+                else None
+            ),
+            20,
+            what="the leaver's seat played by a bot",
+        )
+        tuis[leaver].close()
+        back = Tui(lan, tuis[leaver].node, ["play", "--name", leaver], name="back").start()
+        back.started()
+        people = [tuis[n] for n in names if n != leaver] + [newcomer]
+
+        def back_in_own_seat() -> bool:
+            play_along([*people, back])
+            return seats_of(journal).get(left_seat) == leaver
+
+        try:
+            wait_for(back_in_own_seat, 90, interval=0.3, what="the leaver back in their seat")
+        except WaitTimeout:
+            raise AssertionError(f"{seats_of(journal)}\n{back.screen()}") from None
+
+        # The host's window quits, with confirmation; every client is told.
+        tuis[creator].keys("C-q")
+        tuis[creator].wait_for_text("You host this table")
+        tuis[creator].keys("e")
+        for tui in [t for n, t in tuis.items() if n not in (creator, leaver)] + [newcomer, back]:
+            tui.wait_for_text("The host closed the table", timeout=20)
+        watcher.wait(20)
+        frames = [json.loads(line) for line in frames_path.read_text().splitlines()]
+        assert sum(f.get("type") == "state" for f in frames) > 20
+        assert spectator_leaks(frames) == []
+        assert any(f.get("type") == "bye" and f.get("code") == "closed" for f in frames)
+    finally:
+        for tui in tuis.values():
+            tui.close()
