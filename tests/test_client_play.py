@@ -573,3 +573,34 @@ async def test_keep_it_running_hands_the_table_to_a_background_host() -> None:
             await asyncio.sleep(0.1)
     finally:
         os.kill(pid, signal.SIGTERM)
+
+
+async def test_pitchnet_watch_shows_the_table_and_no_hand() -> None:
+    from tests.netclient import RawClient, play_as_bot
+
+    config = HostConfig(
+        port=0, interface="127.0.0.1", bot_delay=0.05, seed=SEED, advertise=False, bots=1
+    )
+    async with HostServer(config) as server:
+        options = ClientOptions(name="Eve", mode="watch", address=("127.0.0.1", server.port))
+        app = PitchApp(options)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.game.watching, "the spectator's welcome")
+            ann = await RawClient.connect(server)
+            await ann.hello("Ann")
+            bob = await RawClient.connect(server)
+            await bob.hello("Bob")
+            cat = await RawClient.connect(server)
+            await cat.hello("Cat")  # the table is full: the match starts
+            players = [asyncio.ensure_future(play_as_bot(c)) for c in (ann, bob, cat)]
+            try:
+                await until(pilot, lambda: app.game.view is not None, "the first deal")
+                await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+                assert app.game.view.spectator and app.game.view.hand == []
+                assert app.game.seat is None
+                await until(pilot, lambda: "(watching)" in screen_text(app), "the header")
+                assert app.tokens.find("Eve", table_id=server.table_id) is None
+            finally:
+                for task in players:
+                    task.cancel()
+                await asyncio.gather(*players, return_exceptions=True)

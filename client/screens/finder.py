@@ -37,16 +37,26 @@ same moment rarely both find nothing twice; if they do, the younger of the two l
 tables moves its creator to the older one (client.app)."""
 
 
-def best_table(tables: list[Any]) -> Any:
-    """The table `pitchnet play` offers first: one with a seat to take (an open lobby,
-    or a seat a bot plays), in this protocol; lobbies before matches, then the one where
-    most people sit, then the oldest (where lone tables' creators move to, client.app)."""
-    open_tables = [t for t in tables if t.joinable and t.version == PROTOCOL_VERSION]
-    if not open_tables:
+def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
+    """The table `pitchnet play` offers first: one where this player still holds a seat
+    (`mine`: table ids with a remembered token), else one with a seat to take (an open
+    lobby, or a seat a bot plays), in this protocol; lobbies before matches, then the one
+    where most people sit, then the oldest (where lone lobbies move to, client.app)."""
+    mine = mine or set()
+    usable = [
+        t for t in tables if t.version == PROTOCOL_VERSION and (t.joinable or t.table_id in mine)
+    ]
+    if not usable:
         return None
     return min(
-        open_tables,
-        key=lambda t: (t.state != "lobby", -t.taken, t.born or 2**62, t.table_id),
+        usable,
+        key=lambda t: (
+            t.table_id not in mine,
+            t.state != "lobby",
+            -t.taken,
+            t.born or 2**62,
+            t.table_id,
+        ),
     )
 
 
@@ -128,7 +138,7 @@ class FinderScreen(PitchScreen[None]):
             self.app.play_again = False
             self._auto_host_pending, self._looks = True, 0
             self.set_timer(self.app_options.play_browse_seconds, self._look_again)
-            best = best_table(list(self.found.values()))
+            best = best_table(list(self.found.values()), self._mine())
             if best is not None:
                 self.call_after_refresh(self._look_again)
         if self.browser is None:
@@ -182,7 +192,7 @@ class FinderScreen(PitchScreen[None]):
             widget.move_cursor(row=list(self.found).index(keep))
         count = len(self.found)
         if self._auto_host_pending and self.app.screen is self:
-            best = best_table(list(self.found.values()))
+            best = best_table(list(self.found.values()), self._mine())
             if best is not None:  # `play`: a seat is there to take, so take it now
                 self._status(f"Joining {best.name}...")
                 self.join_found(best)
@@ -195,12 +205,20 @@ class FinderScreen(PitchScreen[None]):
     def _status(self, text: str) -> None:
         self.query_one("#finder-status", Static).update(text)
 
+    def _mine(self) -> set[str]:
+        """Tables here where this player's seat token is remembered."""
+        app: Any = self.app
+        name = self.app_options.name
+        return {
+            t.table_id for t in self.found.values() if app.tokens.find(name, table_id=t.table_id)
+        }
+
     def _look_again(self) -> None:
         """`pitchnet play` found no seat in the first look: wait a random moment and look
         once more, then offer to host."""
         if not self._auto_host_pending:
             return
-        best = best_table(list(self.found.values()))
+        best = best_table(list(self.found.values()), self._mine())
         if best is not None and self.app.screen is self:
             self._status(f"Joining {best.name}...")
             self.join_found(best)
@@ -217,7 +235,7 @@ class FinderScreen(PitchScreen[None]):
         if not self._auto_host_pending:
             return
         self._auto_host_pending = False
-        if best_table(list(self.found.values())) is None and self.app.screen is self:
+        if best_table(list(self.found.values()), self._mine()) is None and self.app.screen is self:
             unfinished = _unfinished_table()
             if unfinished is None:
                 self._host_new()
