@@ -50,3 +50,25 @@ async def test_the_finder_shows_an_advertised_table_and_joins_it(multicast: None
             assert app.game.table_id == server.table_id
             assert app.game.table_name == name
             assert server.table.seats[0].name == "Ann"
+
+
+def test_play_picks_a_remembered_seat_then_open_lobbies_fullest_then_oldest() -> None:
+    from client.discovery import FoundTable
+    from client.screens.finder import best_table
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    def table(tid: str, state: str, taken: int, open_: int, born: int) -> FoundTable:
+        return FoundTable(
+            name=tid, table_id=tid, host="127.0.0.1", port=1, version=PROTOCOL_VERSION,
+            taken=taken, seats=4, state=state, password=False, open=open_, born=born,
+        )  # fmt: skip
+
+    young_full = table("a", "lobby", 2, 2, born=20)
+    old_lone = table("b", "lobby", 1, 3, born=10)
+    match_seat = table("c", "playing", 4, 1, born=5)
+    full = table("d", "playing", 4, 0, born=1)
+    assert best_table([full]) is None
+    assert best_table([match_seat, old_lone]) is old_lone  # lobbies first
+    assert best_table([old_lone, young_full]) is young_full  # then where most people sit
+    assert best_table([table("e", "lobby", 1, 3, 30), old_lone]) is old_lone  # then oldest
+    assert best_table([young_full, full], mine={"d"}) is full  # our own seat, even if full
