@@ -525,8 +525,10 @@ def test_shutdown_says_bye_to_everyone_and_then_lets_no_one_in() -> None:
     for client in (*clients, waiting):
         assert client.received[-1] == {
             "type": "bye",
-            "reason": "The host is shutting down.",
+            "reason": "The host is restarting the table; it will be back.",
             "code": "shutdown",
+            "address": None,
+            "table_id": None,
         }
         assert client.closed == ("close", "shutdown")
     late = pair.open("10.0.0.6:1")
@@ -644,3 +646,12 @@ def test_read_frames_reports_what_the_decoder_still_holds_and_never_raises() -> 
         ("too_big", True),
     ]
     assert whole.pending == 0
+
+
+def test_a_table_ended_on_purpose_says_the_host_closed_it() -> None:
+    pair, clients = playing_pair()
+    pair._apply(pair.referee.shutdown(pair.now, on_purpose=True))
+    for client in clients:
+        assert client.received[-1]["code"] == "closed"
+        assert client.received[-1]["reason"] == "The host closed the table."
+        assert client.closed == ("close", "closed")
