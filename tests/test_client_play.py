@@ -408,7 +408,7 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
             assert app.hosted is not None and app.game.hosting
             assert app.game.view is None and app.game.table.state == "lobby"
             assert app.hosted.name == "Ann's table" and len(app.game.table.seats) == 4
-            assert "hosted here" in screen_text(app)
+            await until(pilot, lambda: "hosted here" in screen_text(app), "the header painted")
             await pilot.press("s")
             await until(pilot, lambda: app.game.view is not None, "a hand at our own table")
             assert isinstance(app.screen, TableScreen)
