@@ -168,7 +168,14 @@ class FinderScreen(PitchScreen[None]):
         except Exception as exc:  # zeroconf can fail in many ways; the address box still works
             log.warning("browsing failed: %s", exc)
             self.browser = None
-            self._status(f"Cannot look for tables here ({exc}). Enter an address instead.")
+            from pitchnet.errors import describe_os_error
+
+            why = (
+                describe_os_error(exc, host=self.app_options.interface)
+                if isinstance(exc, OSError)
+                else "the network does not allow it."
+            )
+            self._status(f"Cannot look for tables here: {why} Enter an address instead.")
             return
         self._tables_changed(list(self.browser.tables))
 
