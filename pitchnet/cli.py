@@ -282,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="play bot-only matches and print win rates")
     simulate.add_argument("--players", type=_players, default=4)
     simulate.add_argument("--partnership", action="store_true")
-    simulate.add_argument("--games", type=_count, default=100)
+    simulate.add_argument("--games", type=int, default=100)
     simulate.add_argument("--target", type=_target, default=7)
     simulate.add_argument(
         "--bots",

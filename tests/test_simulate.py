@@ -106,7 +106,7 @@ def test_argparse_refuses_an_impossible_table(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as exit_info:
         main(["simulate", "--players", "9"])
     assert exit_info.value.code == 2
-    assert "players must be 2 to 7" in capsys.readouterr().err
+    assert "the players are 2 to 7" in capsys.readouterr().err
 
 
 def test_kinds_repeat_to_fill_the_table() -> None:
