@@ -16,12 +16,15 @@ from host.entries import (
     BidMade,
     BotSeated,
     CardPlayed,
+    ClaimDropped,
     EntryError,
     HandDealt,
     HumanSeated,
     MatchBegun,
     ReadySaid,
+    SeatClaimed,
     SeatLeft,
+    SeatMoved,
     StartAsked,
     entry_from_json,
 )
@@ -208,6 +211,9 @@ def test_every_entry_reads_back_as_written_and_nothing_else_does() -> None:
         CardPlayed(1, "AS"),
         ReadySaid(0, 7),
         SeatLeft(3),
+        SeatClaimed(1, "Dee", "u" * 32),
+        ClaimDropped(1),
+        SeatMoved(0, 2),
     ]
     assert {type(e) for e in written} == set(ENTRIES.values())
     assert [entry_from_json(json.loads(json.dumps(e.to_json()))) for e in written] == written

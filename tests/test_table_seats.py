@@ -34,11 +34,15 @@ class Clock:
 
 
 class Journal:
+    """Keeps the typed entries, and their JSON form for the asserts."""
+
     def __init__(self) -> None:
+        self.typed: list = []
         self.entries: list[dict] = []
 
-    def record(self, entry: dict) -> None:
-        self.entries.append(entry)
+    def record(self, entry) -> None:
+        self.typed.append(entry)
+        self.entries.append(entry.to_json())
 
 
 def make(players: int = 4, **options: object) -> tuple[Table, Clock, Journal]:
@@ -123,7 +127,7 @@ def test_a_newcomer_takes_a_bot_seat_at_the_next_hand_with_its_score() -> None:
     score_before = table.match.scores[seat]
     table.take_events()
     table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
-    events = table.take_events()
+    events = [event.to_wire() for event in table.take_events()]
     took = [e for e in events if e["kind"] == "takeover"]
     assert took == [{"kind": "takeover", "seat": seat, "name": "Dee", "was": "Bot 1"}]
     assert table.seats[seat].kind == "human" and table.seats[seat].name == "Dee"
@@ -214,7 +218,7 @@ def test_a_resumed_table_replays_claims_and_moves() -> None:
     play_out_hand(table)
     table.handle(2, Ready(id=table.seats[2].last_id + 1))
     again, _, _ = make(3, target=21)
-    again.replay(journal.entries)
+    again.replay(journal.typed)
     assert [(s.name, s.kind) for s in again.seats] == [(s.name, s.kind) for s in table.seats]
     assert again.seats[dee].token == table.seats[dee].token
 

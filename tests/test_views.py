@@ -296,7 +296,7 @@ def test_from_wire_refuses_malformed_fields(field: str, value: Any) -> None:
         SeatView.from_wire(wire)
 
 
-OPTIONAL = {"rules", "step", "play_rule"}
+OPTIONAL = {"rules", "step", "play_rule", "spectator"}
 """View fields an older host did not send (the view reads them as their defaults)."""
 
 
