@@ -186,7 +186,7 @@ def test_the_whole_evening(lan: Lan) -> None:
             play_along(people)
             return seats_of(journal).get(bot_seat) == "P4"
 
-        wait_for(taken_over, 90, interval=0.3, what="P4 in the bot's seat at the next hand")
+        wait_for(taken_over, 180, interval=0.3, what="P4 in the bot's seat at the next hand")
 
         # One player (not the creator) leaves, then comes back with `play`.
         leaver = next(n for n in names if n != creator)
@@ -212,7 +212,7 @@ def test_the_whole_evening(lan: Lan) -> None:
             return seats_of(journal).get(left_seat) == leaver
 
         try:
-            wait_for(back_in_own_seat, 90, interval=0.3, what="the leaver back in their seat")
+            wait_for(back_in_own_seat, 180, interval=0.3, what="the leaver back in their seat")
         except WaitTimeout:
             raise AssertionError(f"{seats_of(journal)}\n{back.screen()}") from None
 
@@ -226,7 +226,10 @@ def test_the_whole_evening(lan: Lan) -> None:
         frames = [json.loads(line) for line in frames_path.read_text().splitlines()]
         assert sum(f.get("type") == "state" for f in frames) > 20
         assert spectator_leaks(frames) == []
-        assert any(f.get("type") == "bye" and f.get("code") == "closed" for f in frames)
+        # Told the host closed the table; or, if this watcher fell behind on a busy machine,
+        # cut by the host like any connection that does not read (it never slows the table).
+        last = frames[-1]
+        assert (last.get("type"), last.get("code")) in (("bye", "closed"), ("_cut", None)), last
     finally:
         for tui in tuis.values():
             tui.close()
