@@ -191,7 +191,7 @@ def test_ctrl_c_on_a_host_mid_match_prints_the_resume_command() -> None:
         while time.monotonic() < deadline:  # polling the journal for the first deal
             store = SqliteJournal(journal, lock=False)
             try:
-                if any(e["op"] == "deal" for e in store.entries()):
+                if any(e.OP == "deal" for e in store.entries()):
                     break
             finally:
                 store.close()

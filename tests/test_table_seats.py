@@ -40,9 +40,13 @@ class Journal:
         self.typed: list = []
         self.entries: list[dict] = []
 
-    def record(self, entry) -> None:
-        self.typed.append(entry)
-        self.entries.append(entry.to_json())
+    def record_all(self, entries: list) -> None:
+        """One change's entries (host/table.py `one_change`)."""
+        self.typed.extend(entries)
+        self.entries.extend(entry.to_json() for entry in entries)
+
+    def set_meta(self, **values: object) -> None:
+        pass
 
 
 def make(players: int = 4, **options: object) -> tuple[Table, Clock, Journal]:
