@@ -42,9 +42,13 @@ class Advert:
     state: str  # lobby / playing / over
     password: bool = False
     version: int = PROTOCOL_VERSION
+    target: int = 7
+    rules: str = ""
+    """The house rules that differ from the defaults, short (`HouseRules.short()`)."""
 
     def txt(self) -> dict[str, str]:
-        """The TXT keys documented in PROTOCOL.md §13; every entry stays far below 255 bytes."""
+        """The TXT keys documented in PROTOCOL.md; every entry stays far below 255 bytes
+        (the longest `rules`, every option changed, is under 110)."""
         return {
             "v": str(self.version),
             "id": self.table_id[:64],
@@ -53,6 +57,8 @@ class Advert:
             "seats": str(self.seats),
             "state": self.state,
             "pw": "1" if self.password else "0",
+            "target": str(self.target),
+            "rules": self.rules,
         }
 
 

@@ -51,6 +51,7 @@ from pitchnet.protocol import (
     FrameDecoder,
     SeatKind,
 )
+from pitchnet.rules import DEFAULT_RULES, HouseRules
 
 if TYPE_CHECKING:
     from host.advertise import Advert, Advertiser
@@ -75,6 +76,8 @@ class HostConfig:
     players: int = 4
     partnership: bool = False
     target: int = 7
+    rules: HouseRules = DEFAULT_RULES
+    """The table's house rules (RULES.md, "House rules"); the target is `target`."""
     bots: int = 0
     seed: int | None = None
     grace: float = 60.0
@@ -398,4 +401,7 @@ class HostServer:
             seats=len(seats),
             state=self.table.state,
             password=self.table.options.password is not None,
+            target=self.table.settings.target,
+            rules=self.table.settings.rules.short(),
+            version=self.table.version,
         )

@@ -346,6 +346,14 @@ class Hand:
         if not self._follows_suit(self.hands[seat], card):
             raise RulesError("must_follow", self._why_play_refused(card))
 
+    def refusal(self, seat: int, card: Card) -> str | None:
+        """The sentence `check_play` would refuse this card with, or None if it may be played."""
+        try:
+            self.check_play(seat, card)
+        except RulesError as refused:
+            return refused.message
+        return None
+
     def play(self, seat: int, card: Card) -> Trick | None:
         """Play `card` from `seat`'s hand. Returns the trick if this card completed one.
         The first card names trump (the joker led first names spades)."""
@@ -370,8 +378,11 @@ class Hand:
         trump = self.trump
         led = self._led_suit()
         assert trump is not None and led is not None
-        joker = self.rules.has_joker
+        held = self.hands[self.turn] if self.turn is not None else []
+        joker = any(c.suit is None for c in held)  # the joker, held: a trump too
         if led is trump:
+            if not any(c.suit is trump for c in held):
+                return "Trump was led: you must play a trump, and you hold the joker."
             also = " or the joker" if joker else ""
             return f"Trump was led: you must play {trump.plural}{also}."
         if self._must_follow:

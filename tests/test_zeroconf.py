@@ -226,6 +226,8 @@ async def test_update_reregisters_only_when_the_txt_changes() -> None:
         "seats": "4",
         "state": "lobby",
         "pw": "0",
+        "target": "7",
+        "rules": "",
     }
     await host.update(advert("abc", "Den"))
     assert zc.methods() == ["register"]

@@ -50,7 +50,10 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     state = {"lobby": "in lobby", "playing": "playing", "over": "finished"}.get(found.state, "?")
     return (
         Text(lock),
-        plain(found.name, limit=MAX_NAME),
+        # The name, and under it the house rules ("joker, to 10"): a row is two lines high.
+        plain(found.name, limit=MAX_NAME)
+        .append("\n")
+        .append_text(plain(found.rules_label, style="dim", limit=MAX_NAME)),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
         Text(state, style="green" if found.state == "lobby" else "yellow"),
@@ -139,7 +142,7 @@ class FinderScreen(PitchScreen[None]):
             if key in self.found:
                 continue
             self.found[key] = found
-            widget.add_row(*table_row(found, ascii_only), key=key)
+            widget.add_row(*table_row(found, ascii_only), key=key, height=2)
         if keep in self.found:
             widget.move_cursor(row=list(self.found).index(keep))
         count = len(self.found)
@@ -187,7 +190,7 @@ class FinderScreen(PitchScreen[None]):
 
     def join_found(self, found: Any) -> None:
         self._auto_host_pending = False
-        if found.version != PROTOCOL_VERSION:
+        if found.version > PROTOCOL_VERSION:
             self.notify(
                 f"That table speaks protocol {found.version}; this client speaks "
                 f"{PROTOCOL_VERSION}. Update pitchnet on one side.",

@@ -29,6 +29,8 @@ def lobby_title(game: GameState) -> Text:
         title.append(f"  {table.players} players, to {table.target} points{teams}", style="dim")
         if table.password:
             title.append("  (password)", style="dim")
+        if table.rules:
+            title.append("\n").append_text(rules_text(game))
     return title
 
 
