@@ -257,7 +257,17 @@ class Hand:
         hand = self.hands[seat]
         if not self.trick:
             return frozenset(hand)
-        return frozenset(card for card in hand if self._follows_suit(hand, card))
+        trump = self.trump
+        led = suit_as_played(self.trick[0][1], trump)
+        if led is trump:  # a trump lead: a trump (the joker too) if you hold one
+            trumps = [c for c in hand if c.suit is trump or c.suit is None]
+            return frozenset(trumps or hand)
+        follows = [c for c in hand if c.suit is led]
+        if not follows:
+            return frozenset(hand)
+        if self._must_follow:
+            return frozenset(follows)
+        return frozenset([c for c in hand if c.suit is led or c.suit is trump or c.suit is None])
 
     def _follows_suit(self, hand: list[Card], card: Card) -> bool:
         """Whether `card`, held in `hand`, is in `legal_plays` (the turn and phase being
@@ -344,7 +354,7 @@ class Hand:
         if card not in self.hands[seat]:
             raise RulesError("not_in_hand", f"You do not hold the {card.name}.")
         if not self._follows_suit(self.hands[seat], card):
-            raise RulesError("must_follow", self._why_play_refused(card))
+            raise RulesError("must_follow", self._why_play_refused())
 
     def refusal(self, seat: int, card: Card) -> str | None:
         """The sentence `check_play` would refuse this card with, or None if it may be played."""
@@ -374,7 +384,7 @@ class Hand:
         self.turn = None if self.over else winner
         return done
 
-    def _why_play_refused(self, card: Card) -> str:
+    def _why_play_refused(self) -> str:
         trump = self.trump
         led = self._led_suit()
         assert trump is not None and led is not None
