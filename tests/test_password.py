@@ -226,6 +226,8 @@ async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(multicas
             assert set(info.properties) == {b"v", b"id", b"name", b"taken", b"seats"} | {
                 b"state",
                 b"pw",
+                b"target",
+                b"rules",
             }
         finally:
             await zc.async_close()
