@@ -113,7 +113,7 @@ _PHRASES: dict[tuple[str, str | int], str] = {
     ("all_pass", "redeal"): "if everyone passes, the hand is thrown in and redealt",
     ("min_bid", 2): "the lowest bid is 2",
     ("follow", "must_follow"): "you must follow suit if you can (trump only when void)",
-    ("smudge", "on"): "Smudge: bid the top and take every point to win at once",
+    ("smudge", "on"): "Smudge: make the top bid from a score of 0 or more to win at once",
     ("joker", "on"): "five-point Pitch: the joker is the lowest trump and a point",
 }
 

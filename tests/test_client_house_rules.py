@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 
 from client.model import GameState, describe_event, refusal, rules_text
+from client.screens.lobby import lobby_title
 from client.screens.summary import summary_body
 from client.text import card_text
 from client.widgets.bidbar import BID_LABELS
@@ -148,3 +149,11 @@ def test_the_rules_text_names_the_preset_and_each_rule() -> None:
     assert standard.startswith("House rules: standard, to 7")
     newer = TableInfo.from_wire({**_table(HouseRules()).to_wire(), "rules": {"wild": "on"}})
     assert rendered(rules_text(GameState(table=newer))) == "House rules: wild=on"
+
+
+def test_the_lobby_title_names_the_rules() -> None:
+    game = GameState(table_name="Den", table=_table(PRESETS["joker"].rules, target=10))
+    title = rendered(lobby_title(game))
+    assert title.endswith("to 10 points  rules: joker (? lists them)")
+    custom = GameState(table_name="Den", table=_table(HouseRules(low="dealt", smudge="on")))
+    assert "rules: low dealt smudge (? lists them)" in rendered(lobby_title(custom))
