@@ -258,7 +258,7 @@ class Hand:
         if not self.trick:
             return frozenset(hand)
         trump = self.trump
-        led = suit_as_played(self.trick[0][1], trump)
+        led = self.trick[0][1].suit or trump  # the joker led: a trump lead
         if led is trump:  # a trump lead: a trump (the joker too) if you hold one
             trumps = [c for c in hand if c.suit is trump or c.suit is None]
             return frozenset(trumps or hand)
@@ -276,7 +276,7 @@ class Hand:
         if not self.trick:
             return True
         trump = self.trump
-        led = suit_as_played(self.trick[0][1], trump)
+        led = self.trick[0][1].suit or trump  # the joker led: a trump lead
         suit = card.suit
         if led is trump:
             return (
