@@ -186,6 +186,8 @@ def parse_assignment(text: str) -> tuple[str, str | int]:
 
 def split_target(options: Mapping[str, Any]) -> tuple[HouseRules, int | None]:
     """A map of options that may include `target`: the rules and the target (or None)."""
+    if not isinstance(options, Mapping):
+        raise RulesConfigError("The house rules must be a map of option to value.")
     rest = dict(options)
     target = rest.pop("target", None)
     if target is not None:
