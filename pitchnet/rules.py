@@ -356,14 +356,6 @@ class Hand:
         if not self._follows_suit(self.hands[seat], card):
             raise RulesError("must_follow", self._why_play_refused())
 
-    def refusal(self, seat: int, card: Card) -> str | None:
-        """The sentence `check_play` would refuse this card with, or None if it may be played."""
-        try:
-            self.check_play(seat, card)
-        except RulesError as refused:
-            return refused.message
-        return None
-
     def play(self, seat: int, card: Card) -> Trick | None:
         """Play `card` from `seat`'s hand. Returns the trick if this card completed one.
         The first card names trump (the joker led first names spades)."""
