@@ -15,9 +15,10 @@ from client.screens.summary import summary_body
 from client.text import card_text
 from client.widgets.bidbar import BID_LABELS
 from pitchnet.cards import JOKER, shuffled_deck
+from pitchnet.events import HandScored
 from pitchnet.protocol import SeatInfo, TableInfo
 from pitchnet.rules import PRESETS, HouseRules, Match, Phase, Settings
-from pitchnet.views import SeatView, result_wire, seat_view
+from pitchnet.views import SeatView, seat_view
 
 
 def rendered(text: object) -> str:
@@ -104,7 +105,7 @@ def test_the_summary_and_the_log_say_a_smudge() -> None:
     assert result is not None
     game = _game(match)
     assert "a smudge! That wins the match." in rendered(summary_body(game))
-    line = describe_event(game, {"kind": "hand", **result_wire(result)})
+    line = describe_event(game, HandScored.of(result))
     assert line is not None and rendered(line).endswith("a smudge!")
 
 
@@ -120,7 +121,7 @@ def test_the_summary_and_the_log_say_a_hand_was_thrown_in() -> None:
     body = rendered(summary_body(game))
     assert "everyone passed. The hand is thrown in: nobody scores." in body
     assert "High" not in body and "Before" in body
-    line = describe_event(game, {"kind": "hand", **result_wire(result)})
+    line = describe_event(game, HandScored.of(result))
     assert line is not None
     assert rendered(line) == "Everyone passed: the hand is thrown in, nobody scores."
 
