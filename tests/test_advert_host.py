@@ -141,7 +141,9 @@ async def test_find_table_sees_a_password_table(multicast: None, hosting: Any) -
     assert (found.port, found.seats, found.password, found.state) == (server.port, 2, True, "lobby")
 
 
-async def test_a_joker_table_advertises_its_rules_and_version_2(lan: None, hosting: Any) -> None:
+async def test_a_joker_table_advertises_its_rules_and_version_2(
+    multicast: None, hosting: Any
+) -> None:
     """A finder shows "joker, to 10"; a version-1 finder sees v=2 and skips the table."""
     server = await hosting(_config(rules=PRESETS["joker"].rules, target=10))
     found = await find_table(LOOPBACK, server.table_id, DEADLINE)
