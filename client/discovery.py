@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pitchnet.house_rules import RulesConfigError, parse_short
+from pitchnet.house_rules import label as rules_label
 from pitchnet.network import ZeroconfFactory, default_zeroconf, effective_interface
 from pitchnet.protocol import MAX_NAME, SERVICE_TYPE, TABLE_STATES
 from pitchnet.rules import MAX_PLAYERS
@@ -66,6 +68,18 @@ class FoundTable:
         """`pitchnet play` offers it: its lobby has a free seat, or a bot plays a seat."""
         return self.open > 0
 
+    target: int = 7
+    rules: str = ""
+    """The advert's house rules (`HouseRules.short()`), as sent: "" for the rule book."""
+
+    @property
+    def rules_label(self) -> str:
+        """ "joker, to 10", "standard, to 7"; the raw text if this client does not know it."""
+        try:
+            return rules_label(parse_short(self.rules), self.target)
+        except RulesConfigError:
+            return f"{self.rules}, to {self.target}"
+
 
 def table_from_record(
     instance: str,
@@ -100,6 +114,8 @@ def table_from_record(
         password=txt.get("pw") == "1",
         open=_open_seats(txt, seats),
         born=_born(txt),
+        target=_short_int(txt, "target") if "target" in txt else 7,
+        rules=printable(txt.get("rules", ""), 120),
     )
 
 

@@ -30,6 +30,7 @@ from pitchnet.events import (
     TookOver,
     TrickWon,
 )
+from pitchnet.house_rules import label
 from pitchnet.protocol import MAX_NAME, TableInfo
 from pitchnet.rules import Phase
 from pitchnet.text import printable
@@ -132,9 +133,13 @@ def _describe(game: GameState, event: Event) -> Text | None:
             return line.append(card_text(Card.parse(card), ascii_only))
         case TrickWon(winner=winner):
             return plain(game.who(winner), style="bold").append(" won the trick", style="bold")
-        case HandScored(pitcher=int() as pitcher, bid=int() as bid, made=made):
+        case HandScored(redeal=True):
+            return Text("Everyone passed: the hand is thrown in, nobody scores.", style="bold")
+        case HandScored(pitcher=int() as pitcher, bid=int() as bid, made=made, smudge=smudge):
             was = "were" if pitcher == game.seat else "was"
             outcome = f" made the bid of {bid}" if made else f" {was} set back {bid}"
+            if smudge is True:
+                outcome += ": a smudge!"
             return plain(game.who(pitcher), style="bold").append(outcome, style="bold")
         case MatchWon(winner=winner):
             return plain(game.side_name(winner), style="bold").append(
@@ -177,6 +182,25 @@ def refusal(view: SeatView, card: str) -> str | None:
     if view.turn != view.seat:
         return "It is not your turn."
     return printable(view.play_rule or "That card may not be played now.", 200)
+
+
+def rules_text(game: GameState) -> Text:
+    """The table's house rules for the lobby and the help: "House rules: joker, to 10"
+    and one line per rule that differs from the rule book. Unknown rules (a newer host)
+    are shown as the host named them."""
+    table = game.table
+    if table is None:
+        return Text("")
+    rules = table.house_rules
+    if rules is None:
+        raw = ", ".join(f"{k}={v}" for k, v in table.rules.items())
+        return Text("House rules: ", style="bold").append(plain(raw, limit=200))
+    line = Text("House rules: ", style="bold").append(label(rules, table.target))
+    for phrase in rules.describe():
+        line.append(f"\n  - {phrase}")
+    if not rules.changes():
+        line.append("\n  - the rule book (RULES.md): no house rules")
+    return line
 
 
 def status_line(game: GameState) -> Text:

@@ -47,9 +47,13 @@ class Advert:
     born: int = 0
     """When the table was opened (Unix milliseconds): of two tables opened at the same
     moment, the younger one's creator moves to the older one (`pitchnet play`)."""
+    target: int = 7
+    rules: str = ""
+    """The house rules that differ from the defaults, short (`HouseRules.short()`)."""
 
     def txt(self) -> dict[str, str]:
-        """The TXT keys documented in PROTOCOL.md §13; every entry stays far below 255 bytes."""
+        """The TXT keys documented in PROTOCOL.md; every entry stays far below 255 bytes
+        (the longest `rules`, every option changed, is under 110)."""
         return {
             "v": str(self.version),
             "id": self.table_id[:64],
@@ -60,6 +64,8 @@ class Advert:
             "pw": "1" if self.password else "0",
             "open": str(self.open),
             "born": str(self.born),
+            "target": str(self.target),
+            "rules": self.rules,
         }
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from host.journal import JournalError
 from host.limits import Limits
 from host.server import HostConfig, HostServer
-from pitchnet.cli import DEFAULT_PORT
+from pitchnet.cli import DEFAULT_PORT, rules_from_args
 from pitchnet.errors import describe_os_error
 from pitchnet.protocol import STRING_LIMITS
 from pitchnet.rules import Settings
@@ -24,7 +24,8 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         password = Path(args.password_file).read_text(encoding="utf-8").strip()
     if not 0 <= args.bots <= args.players:
         raise ValueError(f"--bots must be 0 to {args.players} (the number of seats)")
-    Settings(args.players, args.partnership, args.target)  # the rules' own checks
+    rules, target = rules_from_args(args)
+    Settings(args.players, args.partnership, target, rules)  # the rules' own checks
     room = Limits().max_per_address - 1  # the host's own player may sit here too
     if getattr(args, "web", None) is not None and args.web_sessions > room:
         raise ValueError(
@@ -41,7 +42,8 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         interface=args.interface,
         players=args.players,
         partnership=args.partnership,
-        target=args.target,
+        target=target,
+        rules=rules,
         bots=args.bots,
         seed=args.seed,
         grace=args.grace,

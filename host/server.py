@@ -52,6 +52,7 @@ from pitchnet.protocol import (
     FrameDecoder,
     SeatKind,
 )
+from pitchnet.rules import DEFAULT_RULES, HouseRules
 
 if TYPE_CHECKING:
     from host.advertise import Advert, Advertiser
@@ -79,6 +80,8 @@ class HostConfig:
     players: int = 4
     partnership: bool = False
     target: int = 7
+    rules: HouseRules = DEFAULT_RULES
+    """The table's house rules (RULES.md, "House rules"); the target is `target`."""
     bots: int = 0
     seed: int | None = None
     grace: float = 60.0
@@ -428,4 +431,7 @@ class HostServer:
             password=self.table.options.password is not None,
             open=self.table.open_seats(),
             born=self.born,
+            target=self.table.settings.target,
+            rules=self.table.settings.rules.short(),
+            version=self.table.version,
         )

@@ -69,7 +69,7 @@ from pitchnet.protocol import (
     TableState,
     state_frames,
 )
-from pitchnet.rules import Action, Match, Phase, RulesError, Settings
+from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
 from pitchnet.text import display_name, player_name
 from pitchnet.views import (
@@ -183,11 +183,22 @@ class BotTurn:
     bot: Bot
 
 
+def table_version(rules: HouseRules) -> int:
+    """The protocol version a table with these rules speaks: 1 (every client since the
+    first reads it right) unless a rule would be misread by a version-1 client: the
+    joker (a card "JK" it cannot parse, bids of 5), a thrown-in hand (a result with no
+    pitcher) or `must_follow` (it would explain a refused card by the wrong rule)."""
+    if rules.joker == "on" or rules.all_pass == "redeal" or rules.follow == "must_follow":
+        return PROTOCOL_VERSION
+    return 1
+
+
 @dataclass
 class TableOptions:
     players: int = 4
     partnership: bool = False
     target: int = 7
+    rules: HouseRules = DEFAULT_RULES
     bots: int = 0
     password: str | None = None
     grace: float = 60.0
@@ -216,7 +227,10 @@ class Table:
         self.id = table_id
         self.name = name
         self.options = options
-        self.settings = Settings(options.players, options.partnership, options.target)
+        self.settings = Settings(
+            options.players, options.partnership, options.target, options.rules
+        )
+        self.version = table_version(options.rules)
         if options.bot_level not in LEVELS:
             raise ValueError(f"unknown bot level {options.bot_level!r}")
         self.seats = [Seat() for _ in range(options.players)]
@@ -336,10 +350,10 @@ class Table:
     def join(self, hello: Hello) -> int:
         """Seat the sender of `hello` (a new seat, or its own back with a token).
         Raises ProtocolError (fatal) when it may not sit."""
-        if hello.version != PROTOCOL_VERSION:
+        if not self.version <= hello.version <= PROTOCOL_VERSION:
             raise ProtocolError(
                 "version",
-                f"This table speaks protocol {PROTOCOL_VERSION}, you sent {hello.version}.",
+                f"This table speaks protocol {self.version}, you sent {hello.version}.",
                 fatal=True,
             )
         if hello.table_id and hello.table_id != self.id:
@@ -629,18 +643,18 @@ class Table:
             else CardPlayed(seat, str(value), action_id)
         )
         self._applied(seat, action_id)
+        hand = self.match.hand
+        assert hand is not None
         if kind == "bid":
             self.match.bid(seat, value)
             self._event(Bid(seat, value))
-            return
-        hand = self.match.hand
-        assert hand is not None
-        trick = self.match.play(seat, value)
-        self._event(Played(seat, str(value)))
-        if trick is not None:
-            plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
-            self._event(TrickWon(trick.winner, plays))
-        if hand.complete:
+        else:
+            trick = self.match.play(seat, value)
+            self._event(Played(seat, str(value)))
+            if trick is not None:
+                plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
+                self._event(TrickWon(trick.winner, plays))
+        if hand.complete:  # six tricks played, or (after a bid) thrown in
             self.waiting_since = self.clock()
             result = self.match.last_result
             assert result is not None
@@ -896,6 +910,7 @@ class Table:
             players=self.settings.players,
             partnership=self.settings.partnership,
             target=self.settings.target,
+            rules=self.settings.rules.to_wire(),
             seats=[
                 SeatInfo(
                     name=s.name,

@@ -18,7 +18,7 @@ from typing import Any
 from host.journal import JournalError, SqliteJournal, journal_path, unfinished_tables
 from host.table import Table, TableOptions
 from pitchnet.cards import Card, shuffled_deck
-from pitchnet.rules import RulesError
+from pitchnet.rules import HouseRules, RulesError
 from pitchnet.text import display_name
 
 log = logging.getLogger("pitchnet.host")
@@ -26,13 +26,13 @@ log = logging.getLogger("pitchnet.host")
 FRIENDLY_NAMES = ("Kitchen Table", "Back Porch", "Card Room", "Parlour", "Den", "Attic Table")
 
 
-def deck_source(seed: int | None) -> Callable[[str], list[Card]]:
-    """Decks for each hand. With a seed, hand `key` ("match.hand") always gets the same
-    deck, so a seeded table deals the same cards whether or not it was resumed.
-    Without one, every deck comes from `secrets.SystemRandom`."""
+def deck_source(seed: int | None, joker: bool = False) -> Callable[[str], list[Card]]:
+    """Decks for each hand (53 cards with the joker). With a seed, hand `key`
+    ("match.hand") always gets the same deck, so a seeded table deals the same cards
+    whether or not it was resumed. Without one, every deck comes from `secrets.SystemRandom`."""
     if seed is None:
-        return lambda key: shuffled_deck()
-    return lambda key: shuffled_deck(random.Random(f"{seed}:{key}"))
+        return lambda key: shuffled_deck(joker=joker)
+    return lambda key: shuffled_deck(random.Random(f"{seed}:{key}"), joker=joker)
 
 
 def new_table(
@@ -50,7 +50,7 @@ def new_table(
         table_id,
         display_name(name or "", random.choice(FRIENDLY_NAMES)),
         options,
-        deal_deck=deck_source(seed),
+        deal_deck=deck_source(seed, options.rules.has_joker),
         journal=store,
     )
     if store is not None:
@@ -90,7 +90,7 @@ def resume_table(table_id: str, state_dir: Path | None) -> tuple[Table, SqliteJo
             str(store.meta("table_id")),
             display_name(store.meta("name", ""), random.choice(FRIENDLY_NAMES)),
             options,
-            deal_deck=deck_source(store.meta("seed")),
+            deal_deck=deck_source(store.meta("seed"), options.rules.has_joker),
             journal=store,
             seat_bots=False,
         )
@@ -117,4 +117,7 @@ def _options(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ValueError("the journal has no table options")
     known = set(TableOptions.__dataclass_fields__)
-    return {key: value for key, value in raw.items() if key in known}
+    options = {key: value for key, value in raw.items() if key in known}
+    # The journal holds the rules as their wire map (tables from before house rules: none).
+    options["rules"] = HouseRules.from_wire(raw.get("rules") or {})
+    return options

@@ -176,6 +176,9 @@ def deck(joker: bool = False) -> tuple[Card, ...]:
     return JOKER_DECK if joker else FULL_DECK
 
 
+_DECK_SETS = {False: frozenset(FULL_DECK), True: frozenset(JOKER_DECK)}
+
+
 def parse_cards(texts: Iterable[str]) -> list[Card]:
     return [Card.parse(text) for text in texts]
 
@@ -190,6 +193,6 @@ def shuffled_deck(rng: Random | None = None, *, joker: bool = False) -> list[Car
 
 def validate_deck(cards: Sequence[Card], *, joker: bool = False) -> None:
     """Refuse a deck that is not exactly `deck(joker)` in some order (a corrupt journal)."""
-    expected = deck(joker)
-    if len(cards) != len(expected) or set(cards) != set(expected):
+    expected = _DECK_SETS[joker]
+    if len(cards) != len(expected) or set(cards) != expected:
         raise ValueError(f"a deck must hold each of the {len(expected)} cards exactly once")

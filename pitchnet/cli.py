@@ -12,9 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from pitchnet.bots import ALIASES, BOT_KINDS, DEFAULT_LEVEL, LEVELS
+from pitchnet.house_rules import HouseRules, resolve
 from pitchnet.network import INTERFACE_ENV, effective_interface
 from pitchnet.protocol import DEFAULT_PORT
-from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, TARGETS
 from pitchnet.search import Budget
 
 ASCII_HELP = "plain ASCII: suits as letters, no symbols or box lines"
@@ -89,6 +90,38 @@ def _add_password(parser: argparse.ArgumentParser, note: str) -> None:
     parser.add_argument(
         "--password", help=f"the table's password, if it has one (else you are asked{note})"
     )
+
+
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    """--target, --rules PRESET and --rule NAME=VALUE (RULES.md, "House rules")."""
+    parser.add_argument(
+        "--target",
+        type=_target,
+        default=None,
+        help="points to win (default 7, or the preset's: 10 for joker)",
+    )
+    parser.add_argument(
+        "--rules",
+        metavar="PRESET",
+        choices=list(PRESETS),
+        help="house rules by name: "
+        + "; ".join(f"{p.name}: {p.summary}" for p in PRESETS.values()),
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="one house rule, overriding the preset (repeatable): low=dealt, dealer_steal=off, "
+        "all_pass=redeal, min_bid=2, follow=must_follow, smudge=on, joker=on, target=10",
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> tuple[HouseRules, int]:
+    """The house rules and target that --rules, --rule and --target ask for (--target wins
+    over a target set by the others). Raises RulesConfigError (a ValueError) with a sentence."""
+    rules, target = resolve(args.rules, args.rule)
+    return rules, args.target or target or 7
 
 
 def _add_log_level(parser: argparse.ArgumentParser) -> None:
@@ -183,9 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_interface(host)
     host.add_argument("--players", type=_players, default=4, help="seats at the table (2-7)")
     host.add_argument("--partnership", action="store_true", help="4 players in two teams")
-    host.add_argument(
-        "--target", type=_target, default=7, help="points to win: 7, 11, 15 or 21 (default 7)"
-    )
+    _add_rules(host)
     host.add_argument(
         "--bots", type=_count, default=0, metavar="K", help="computer players to seat"
     )
@@ -283,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=_players, default=4)
     simulate.add_argument("--partnership", action="store_true")
     simulate.add_argument("--games", type=int, default=100)
-    simulate.add_argument("--target", type=_target, default=7)
+    _add_rules(simulate)
     simulate.add_argument(
         "--bots",
         default="heuristic",

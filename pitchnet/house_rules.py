@@ -113,7 +113,7 @@ _PHRASES: dict[tuple[str, str | int], str] = {
     ("all_pass", "redeal"): "if everyone passes, the hand is thrown in and redealt",
     ("min_bid", 2): "the lowest bid is 2",
     ("follow", "must_follow"): "you must follow suit if you can (trump only when void)",
-    ("smudge", "on"): "Smudge: bid the top and take every point to win at once",
+    ("smudge", "on"): "Smudge: make the top bid from a score of 0 or more to win at once",
     ("joker", "on"): "five-point Pitch: the joker is the lowest trump and a point",
 }
 
@@ -186,6 +186,8 @@ def parse_assignment(text: str) -> tuple[str, str | int]:
 
 def split_target(options: Mapping[str, Any]) -> tuple[HouseRules, int | None]:
     """A map of options that may include `target`: the rules and the target (or None)."""
+    if not isinstance(options, Mapping):
+        raise RulesConfigError("The house rules must be a map of option to value.")
     rest = dict(options)
     target = rest.pop("target", None)
     if target is not None:

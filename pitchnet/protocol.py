@@ -19,7 +19,11 @@ from typing import Any, ClassVar, Protocol, TypeVar, Union, get_args, get_origin
 
 import msgpack  # type: ignore[import-untyped]  # ships no type hints
 
-PROTOCOL_VERSION = 1
+from pitchnet.house_rules import HouseRules, RulesConfigError
+
+PROTOCOL_VERSION = 2
+"""The newest version this pitchnet speaks. A table speaks 1 unless its house rules would
+be misread by a version-1 client (the joker, a redeal, must_follow): see PROTOCOL.md."""
 SERVICE_TYPE = "_pitchnet._tcp.local."
 DEFAULT_PORT = 7373
 """Where a host listens unless told otherwise (and where a bare address is dialled)."""
@@ -537,11 +541,21 @@ class TableInfo:
     """Seconds until the next hand is dealt regardless (None: no limit, or not waiting)."""
     spectators: int = 0
     """How many people are watching."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """The house rules, every option named (`HouseRules.to_wire()`); {} from an older host."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}
         wire["seats"] = [{n: getattr(seat, n) for n in seat.__slots__} for seat in self.seats]
         return wire
+
+    @property
+    def house_rules(self) -> HouseRules | None:
+        """The rules as an object; None if the host sent rules this client does not know."""
+        try:
+            return HouseRules.from_wire(self.rules)
+        except RulesConfigError:
+            return None
 
     @property
     def taken(self) -> int:

@@ -257,7 +257,17 @@ class Hand:
         hand = self.hands[seat]
         if not self.trick:
             return frozenset(hand)
-        return frozenset(card for card in hand if self._follows_suit(hand, card))
+        trump = self.trump
+        led = self.trick[0][1].suit or trump  # the joker led: a trump lead
+        if led is trump:  # a trump lead: a trump (the joker too) if you hold one
+            trumps = [c for c in hand if c.suit is trump or c.suit is None]
+            return frozenset(trumps or hand)
+        follows = [c for c in hand if c.suit is led]
+        if not follows:
+            return frozenset(hand)
+        if self._must_follow:
+            return frozenset(follows)
+        return frozenset([c for c in hand if c.suit is led or c.suit is trump or c.suit is None])
 
     def _follows_suit(self, hand: list[Card], card: Card) -> bool:
         """Whether `card`, held in `hand`, is in `legal_plays` (the turn and phase being
@@ -266,7 +276,7 @@ class Hand:
         if not self.trick:
             return True
         trump = self.trump
-        led = suit_as_played(self.trick[0][1], trump)
+        led = self.trick[0][1].suit or trump  # the joker led: a trump lead
         suit = card.suit
         if led is trump:
             return (
@@ -344,7 +354,7 @@ class Hand:
         if card not in self.hands[seat]:
             raise RulesError("not_in_hand", f"You do not hold the {card.name}.")
         if not self._follows_suit(self.hands[seat], card):
-            raise RulesError("must_follow", self._why_play_refused(card))
+            raise RulesError("must_follow", self._why_play_refused())
 
     def play(self, seat: int, card: Card) -> Trick | None:
         """Play `card` from `seat`'s hand. Returns the trick if this card completed one.
@@ -366,12 +376,15 @@ class Hand:
         self.turn = None if self.over else winner
         return done
 
-    def _why_play_refused(self, card: Card) -> str:
+    def _why_play_refused(self) -> str:
         trump = self.trump
         led = self._led_suit()
         assert trump is not None and led is not None
-        joker = self.rules.has_joker
+        held = self.hands[self.turn] if self.turn is not None else []
+        joker = any(c.suit is None for c in held)  # the joker, held: a trump too
         if led is trump:
+            if not any(c.suit is trump for c in held):
+                return "Trump was led: you must play a trump, and you hold the joker."
             also = " or the joker" if joker else ""
             return f"Trump was led: you must play {trump.plural}{also}."
         if self._must_follow:

@@ -17,6 +17,8 @@ from typing import TextIO
 
 from pitchnet.bots import ALIASES, BOT_KINDS, Bot, make_bot
 from pitchnet.cards import shuffled_deck
+from pitchnet.cli import rules_from_args
+from pitchnet.house_rules import label
 from pitchnet.rules import Match, Phase, Settings
 from pitchnet.search import Budget
 from pitchnet.views import seat_view
@@ -108,9 +110,10 @@ def report(result: SimulationResult, out: TextIO, seed: int | None) -> None:
     settings = result.settings
     mode = "partnership, " if settings.partnership else ""
     seeded = f"seed {seed}" if seed is not None else "unseeded (production shuffle)"
+    rules = label(settings.rules, settings.target).rsplit(",", 1)[0]
     out.write(
         f"{result.games} games, {settings.players} players, {mode}target {settings.target}, "
-        f"{seeded}\n"
+        f"{seeded}, rules {rules}\n"
     )
     out.write(
         f"{result.hands} hands dealt ({result.hands / result.games:.1f} per game); "
@@ -151,7 +154,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None
             raise ValueError("--games must be at least 1")
         if args.samples < 1:
             raise ValueError("--samples must be at least 1")
-        settings = Settings(args.players, args.partnership, args.target)
+        rules, target = rules_from_args(args)
+        settings = Settings(args.players, args.partnership, target, rules)
         kinds = parse_kinds(args.bots, settings.players)
     except ValueError as exc:
         err.write(f"pitchnet simulate: {exc}\n")

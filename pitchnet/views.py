@@ -20,7 +20,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from pitchnet.cards import JOKER_DECK, Card
-from pitchnet.rules import HandResult, Match, Phase, RulesError, Trick
+from pitchnet.rules import HandResult, HouseRules, Match, Phase, RulesError, Trick
 
 
 class ViewError(ValueError):
@@ -223,6 +223,18 @@ def result_wire(result: HandResult) -> dict[str, Any]:
     }
 
 
+_RULES_WIRE: dict[HouseRules, dict[str, Any]] = {}
+
+
+def _rules_wire(rules: HouseRules) -> dict[str, Any]:
+    """`rules.to_wire()`, built once per set of rules (a view is built after every change).
+    Every view of the table shares the one map: treat it as read-only."""
+    wire = _RULES_WIRE.get(rules)
+    if wire is None:
+        wire = _RULES_WIRE[rules] = rules.to_wire()
+    return wire
+
+
 def seat_view(match: Match, seat: int) -> SeatView:
     """The view of `seat`: its own cards, the public table, and nothing else."""
     if not 0 <= seat < match.settings.players:
@@ -269,7 +281,7 @@ def _public(match: Match) -> dict[str, Any]:
         "scores": list(match.scores),
         "last_result": result_wire(last) if last else None,
         "winner": match.winner,
-        "rules": settings.rules.to_wire(),
+        "rules": _rules_wire(settings.rules),
     }
     if hand is None:
         public.update(

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pitchnet.bots import make_bot
 from pitchnet.cards import JOKER, Card, Suit, deck, parse_cards, shuffled_deck, validate_deck
 from pitchnet.house_rules import (
     OPTIONS,
@@ -26,6 +27,8 @@ from pitchnet.house_rules import (
     resolve,
 )
 from pitchnet.rules import Action, Match, Phase, RulesError, Settings
+from pitchnet.simulate import MAX_HANDS as SIMULATE_MAX_HANDS
+from pitchnet.simulate import play_match
 from tests.strategies import legal_actions, match_state
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -349,3 +352,18 @@ def test_redeal_passes_the_deal_left_and_scores_nothing() -> None:
     with pytest.raises(RulesError):
         match.bid(1, 2)
     assert match.deal(shuffled_deck(Random(3))).dealer == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(rules=ANY_RULES, table=TABLES, seed=SEEDS)
+def test_the_bots_play_legally_under_any_rules(
+    rules: HouseRules, table: tuple[int, bool], seed: int
+) -> None:
+    """Heuristic and random bots, deciding from their views, play whole matches under
+    every combination of options: an illegal choice would be refused (RulesError)."""
+    players, partnership = table
+    settings_ = Settings(players, partnership, rules=rules)
+    kinds = ["heuristic", "random"] * 4
+    bots = [make_bot(kind, seed) for kind in kinds[:players]]
+    match, hands = play_match(settings_, bots, seed % players, Random(seed))
+    assert match.winner is not None or hands == SIMULATE_MAX_HANDS

@@ -228,6 +228,8 @@ async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(multicas
                 b"pw",
                 b"open",
                 b"born",
+                b"target",
+                b"rules",
             }
         finally:
             await zc.async_close()

@@ -238,3 +238,33 @@ def test_wrong_types_are_named_in_the_reason(
     status, lines, _ = run(capsys, write(tmp_path, "typed", _mutated(change)))
     assert status == 1
     assert lines[0] == f"FAIL bad: malformed vector: {reason}"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"jokers": "on"},
+        {"joker": "yes"},
+        {"min_bid": "2"},
+        {"low": "dealt", "smudge": 1},
+        ["joker"],
+    ],
+)
+def test_a_vector_with_an_unknown_house_rule_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, rules: Any
+) -> None:
+    """Not played by the defaults: an option or value the engine does not know fails."""
+    path = write(tmp_path, "odd-rules", {**sample(), "rules": rules})
+    status, lines, _ = run(capsys, path)
+    assert status == 1
+    assert lines[0].startswith("FAIL each-point-to-a-different-seat: malformed vector: rules: ")
+    assert lines[-1] == "0 passed, 1 failed"
+
+
+def test_a_vector_with_known_default_rules_still_passes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(
+        tmp_path, "default-rules", {**sample(), "rules": {"low": "captor", "joker": "off"}}
+    )
+    assert run(capsys, path)[0] == 0

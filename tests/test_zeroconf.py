@@ -228,6 +228,8 @@ async def test_update_reregisters_only_when_the_txt_changes() -> None:
         "pw": "0",
         "open": "0",
         "born": "0",
+        "target": "7",
+        "rules": "",
     }
     await host.update(advert("abc", "Den"))
     assert zc.methods() == ["register"]

@@ -84,7 +84,10 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
         state = "seat free"  # a bot plays a seat a newcomer can take
     return (
         Text(lock),
-        plain(found.name, limit=MAX_NAME),
+        # The name, and under it the house rules ("joker, to 10"): a row is two lines high.
+        plain(found.name, limit=MAX_NAME)
+        .append("\n")
+        .append_text(plain(found.rules_label, style="dim", limit=MAX_NAME)),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
         Text(state, style="green" if found.state == "lobby" else "yellow"),
@@ -194,7 +197,7 @@ class FinderScreen(PitchScreen[None]):
             if key in self.found:
                 continue
             self.found[key] = found
-            widget.add_row(*table_row(found, ascii_only), key=key)
+            widget.add_row(*table_row(found, ascii_only), key=key, height=2)
         if keep in self.found:
             widget.move_cursor(row=list(self.found).index(keep))
         count = len(self.found)
@@ -285,7 +288,7 @@ class FinderScreen(PitchScreen[None]):
 
     def join_found(self, found: Any, *, watch: bool = False) -> None:
         self._auto_host_pending = False
-        if found.version != PROTOCOL_VERSION:
+        if found.version > PROTOCOL_VERSION:
             self.notify(
                 f"That table speaks protocol {found.version}; this client speaks "
                 f"{PROTOCOL_VERSION}. Update pitchnet on one side.",

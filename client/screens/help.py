@@ -11,12 +11,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from client.model import rules_text
 from client.screens.base import PitchModal
 
 KEYS = [
     ("Bidding", ""),
     ("p", "pass"),
-    ("1 2 3 4", "bid that many (4 = pitch); only legal bids are offered"),
+    ("1 2 3 4 5", "bid that many (4 = pitch; 5 with the joker); only legal bids are offered"),
     ("Playing", ""),
     ("← →", "move along your hand"),
     ("1-6", "pick that card; press it again (or Enter) to play it"),
@@ -49,9 +50,13 @@ class HelpScreen(PitchModal[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        game = self.app.game
         with Vertical(classes="dialog"):
             yield Static("Keys", classes="dialog-title")
-            yield Static(keys_table(self.app.game.ascii_only))
+            yield Static(keys_table(game.ascii_only))
+            if game.table is not None:
+                yield Static("Rules", classes="dialog-title")
+                yield Static(rules_text(game), id="help-rules")
 
     def action_close(self) -> None:
         self.dismiss()

@@ -22,6 +22,7 @@ from client.model import GameState
 from client.screens.base import PitchScreen
 from client.text import plain
 from client.widgets.seats import lobby_table
+from pitchnet.house_rules import label
 
 
 def lobby_title(game: GameState) -> Text:
@@ -36,6 +37,10 @@ def lobby_title(game: GameState) -> Text:
         title.append(f"  {table.players} players, to {table.target} points{teams}", style="dim")
         if table.password:
             title.append("  (password)", style="dim")
+        rules = table.house_rules
+        if table.rules:  # a host from before house rules sends none
+            name = label(rules, table.target).rsplit(",", 1)[0] if rules else "house rules"
+            title.append(f"  rules: {name} (? lists them)", style="dim")
     return title
 
 

@@ -10,41 +10,21 @@ lobby and its creator starts it.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from pitchnet.bots import LEVELS
+from pitchnet.house_rules import PRESETS, resolve
 from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
-
-
-def _optional_choices(module: str, name: str) -> list[str]:
-    """The names in `module.name` (a dict or a sequence), if this pitchnet has them: the
-    house-rules presets and bot levels arrive with their own changes."""
-    try:
-        found = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return []
-    try:
-        return [str(key) for key in found]
-    except TypeError:
-        return []
-
-
-def _hosts(field_name: str) -> bool:
-    """Whether a table hosted here takes this setting (HostConfig has the field)."""
-    from dataclasses import fields
-
-    from host.server import HostConfig
-
-    return any(f.name == field_name for f in fields(HostConfig))
 
 
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
@@ -59,9 +39,8 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         super().__init__()
         self.default_name = printable(f"{player_name}'s table", MAX_NAME)
         self.note = note
-        # Offered only once the host takes them (a HostConfig field of the same name).
-        self.presets = _optional_choices("pitchnet.rules", "PRESETS") if _hosts("preset") else []
-        self.levels = _optional_choices("pitchnet.bots", "LEVELS") if _hosts("bot_level") else []
+        self.presets = list(PRESETS)
+        self.levels = list(LEVELS)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog setup", id="setup"):
@@ -89,27 +68,25 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="setup-row"):
                 yield Static("Password", classes="setup-label")
                 yield Input(placeholder="none", id="setup-password", password=True)
-            if self.presets:
-                with Horizontal(classes="setup-row"):
-                    yield Static("House rules", classes="setup-label")
-                    yield Select(
-                        [(p, p) for p in self.presets],
-                        value=self.presets[0],
-                        allow_blank=False,
-                        id="setup-preset",
-                        compact=True,
-                    )
-            if self.levels:
-                with Horizontal(classes="setup-row"):
-                    yield Static("Bots play", classes="setup-label")
-                    default = "normal" if "normal" in self.levels else self.levels[0]
-                    yield Select(
-                        [(level, level) for level in self.levels],
-                        value=default,
-                        allow_blank=False,
-                        id="setup-level",
-                        compact=True,
-                    )
+            with Horizontal(classes="setup-row"):
+                yield Static("House rules", classes="setup-label")
+                yield Select(
+                    [(p, p) for p in self.presets],
+                    value=self.presets[0],
+                    allow_blank=False,
+                    id="setup-preset",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Static("Bots play", classes="setup-label")
+                default = "normal" if "normal" in self.levels else self.levels[0]
+                yield Select(
+                    [(level, level) for level in self.levels],
+                    value=default,
+                    allow_blank=False,
+                    id="setup-level",
+                    compact=True,
+                )
             yield Static("", id="setup-error", markup=False)
             yield Static(
                 "Enter opens the table with these settings; you wait in its lobby and "
@@ -119,6 +96,13 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Open the table (Enter)", id="setup-open", variant="primary")
                 yield Button("Back (Esc)", id="setup-back")
+
+    @on(Select.Changed, "#setup-preset")
+    def _preset_chosen(self, event: Select.Changed) -> None:
+        """A preset with a target of its own (joker: 10) sets the target field to it."""
+        preset = PRESETS.get(str(event.value))
+        if preset is not None and preset.target is not None:
+            self.query_one("#setup-target", Select).value = preset.target
 
     def on_mount(self) -> None:
         self.query_one("#setup-name", Input).focus()
@@ -145,10 +129,10 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             "target": target if isinstance(target, int) else TARGETS[0],
             "password": password,
         }
-        if self.presets:
-            chosen["preset"] = self.query_one("#setup-preset", Select).value
-        if self.levels:
-            chosen["bot_level"] = self.query_one("#setup-level", Select).value
+        preset = self.query_one("#setup-preset", Select).value
+        if isinstance(preset, str) and preset in PRESETS:
+            chosen["rules"] = resolve(preset)[0]
+        chosen["bot_level"] = self.query_one("#setup-level", Select).value
         return chosen
 
     def action_accept(self) -> None:

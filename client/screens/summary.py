@@ -1,4 +1,5 @@
-"""The end of a hand: who took High, Low, Jack and Game, the bid made or set, and the
+"""The end of a hand: who took High, Low, Jack (the Joker with five-point Pitch) and Game,
+the bid made or set (or a smudge, or a hand thrown in when everyone passed), and the
 score changes. Enter says `ready`; the next deal closes the screen by itself.
 
 The result map comes from the host, so every field is checked before use: a
@@ -37,10 +38,14 @@ def headline(game: GameState, result: dict[str, Any]) -> Text:
     """ "Hand 2: Bob bid 2 in ♥: made it." (or "set back")."""
     number = game.view.hand_number if game.view else 0
     line = Text(f"Hand {number}: ", style="bold")
+    if result.get("redeal") is True:
+        return line.append("everyone passed. The hand is thrown in: nobody scores.")
     line.append(plain(game.who(_int(result.get("pitcher"))), style="bold"))
     line.append(f" bid {_int(result.get('bid'))} in ").append(
         suit_text(result.get("trump"), game.ascii_only)
     )
+    if result.get("smudge") is True:
+        return line.append(": made it, a smudge! That wins the match.", style="bold green")
     if result.get("made"):
         return line.append(": made it.", style="bold green")
     return line.append(": set back.", style="bold red")
@@ -56,11 +61,22 @@ def points_table(game: GameState, result: dict[str, Any]) -> Table:
     ascii_only = game.ascii_only
     high, low = result.get("high_card"), result.get("low_card")
     for label, card, key in (("High", high, "high"), ("Low", low, "low")):
-        captor = plain(game.who(_int(result.get(key))))
-        grid.add_row(label, card_text(str(card), ascii_only), captor)
+        seat = _int(result.get(key))
+        if card is None or seat is None:  # only with the joker: no natural trump dealt
+            grid.add_row(label, "", Text("no natural trump dealt", style="dim"))
+            continue
+        grid.add_row(label, card_text(str(card), ascii_only), plain(game.who(seat)))
     jack = _int(result.get("jack"))
     jack_card = card_text(f"J{trump}", ascii_only) if trump else Text("")
     grid.add_row("Jack", jack_card, plain(game.who(jack)) if jack is not None else "not dealt")
+    view = game.view
+    joker_on = view is not None and isinstance(view.rules, dict) and view.rules.get("joker") == "on"
+    joker = _int(result.get("joker"))
+    if joker_on or joker is not None:
+        joker_card = card_text("JK", ascii_only)
+        grid.add_row(
+            "Joker", joker_card, plain(game.who(joker)) if joker is not None else "not dealt"
+        )
     game_side = _int(result.get("game"))
     points = _ints(result.get("game_points"))
     if game_side is not None and 0 <= game_side < len(points):
@@ -93,6 +109,8 @@ def summary_body(game: GameState) -> RenderableType:
     if result is None:
         return Text("The hand is over.")
     before, after = _ints(result.get("scores_before")), _ints(result.get("scores"))
+    if result.get("redeal") is True:
+        return Group(headline(game, result), Text(""), scores_table(game, before, after))
     return Group(
         headline(game, result),
         Text(""),

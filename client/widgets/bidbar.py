@@ -1,7 +1,7 @@
 """The prompt line under the trick: whose turn it is, and the bid buttons.
 
 Only the bids the view lists as legal are shown, so the player can never pick a
-bid the rules refuse; the keys (p, 1-4) go through the same list.
+bid the rules refuse; the keys (p, 1-5) go through the same list.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from textual.widgets import Button, Static
 from client.model import GameState
 from client.text import plain
 
-BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4 Pitch"}
+BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4 Pitch", 5: "5"}
+"""Every bid a table can allow; only the view's legal ones are shown (5 with the joker)."""
 
 
 def prompt_text(game: GameState) -> Text:
