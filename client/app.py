@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
@@ -27,6 +27,8 @@ from client.connection import Connection
 from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
 from client.model import GameState, describe_event
 from client.screens.connecting import ConnectingScreen
+from client.settings import DECKS, Preferences, load_preferences
+from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event
 from pitchnet.protocol import MAX_NAME, TableInfo, TableState
@@ -118,7 +120,7 @@ class ConnectionNews(Message):
 class PitchApp(App[None]):
     CSS_PATH = "client.tcss"
     TITLE = "pitchnet"
-    ENABLE_COMMAND_PALETTE = False
+    ENABLE_COMMAND_PALETTE = True
     MODES: ClassVar[dict[str, Any]] = {
         "finder": _finder,
         "connecting": ConnectingScreen,
@@ -127,6 +129,8 @@ class PitchApp(App[None]):
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys"),
+        Binding("f2", "rules", "Rules", show=False),
+        Binding("ctrl+s", "screenshot_here", "Screenshot", show=False),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -166,6 +170,15 @@ class PitchApp(App[None]):
         """A sentence for the finder to show when it next appears (why we are back)."""
         self.notices: list[str] = []
         """Every notification shown, newest last (tests read it; so could a log)."""
+        self.prefs: Preferences = load_preferences()
+        self.pitch_lead: str | None = None
+        """The card to lead once our pitch (bid 4) is taken: one gesture, two frames."""
+        self._was_my_turn = False
+        self.screenshot_dir: str | None = None
+        """Where screenshots go (None: the state directory's screenshots/)."""
+        if self.prefs.theme in self.available_themes:
+            self.theme = self.prefs.theme
+        self._use_colours()
         if options.ascii_only:
             self.add_class("-ascii")
         # Textual's hook for scrollbar glyphs is class-wide (one app runs per process).
@@ -497,11 +510,145 @@ class PitchApp(App[None]):
         if self.connection:
             self.connection.ready()
 
+    def pitch(self, card: str) -> None:
+        """Bid 4 now and lead `card` as soon as the host gives us the lead."""
+        if self.connection:
+            self.pitch_lead = card
+            self.connection.bid(4)
+
+    def _lead_pitched_card(self) -> None:
+        """After a pitch: play the chosen card once it is ours to lead; give up the
+        gesture if the hand went another way (the bid was refused, say)."""
+        card, view = self.pitch_lead, self.game.view
+        if card is None or view is None or view.phase == "bidding":
+            return
+        self.pitch_lead = None
+        ours = view.phase == "playing" and view.turn == self.game.seat and not view.tricks
+        if ours and not view.trick and card in view.legal_plays:
+            self.send_play(card)
+
+    def _ring_for_turn(self) -> None:
+        """With the bell setting on, ring (and notify) when it becomes our turn."""
+        view = self.game.view
+        mine = view is not None and view.turn == self.game.seat and view.phase != "hand_over"
+        if mine and not self._was_my_turn and self.prefs.bell:
+            self.bell()
+            self.notify("Your turn.", timeout=2)
+        self._was_my_turn = mine
+
     def action_help(self) -> None:
         from client.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_rules(self) -> None:
+        from client.screens.help import RulesScreen
+
+        if not isinstance(self.screen, RulesScreen):
+            self.push_screen(RulesScreen())
+
+    def action_last_trick(self) -> None:
+        from client.screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.action_last_trick()
+                return
+        self.notify("There is no trick to show here.", markup=False)
+
+    def action_screenshot_here(self) -> None:
+        """Save an SVG of the screen and say where it went."""
+        from pitchnet.dirs import state_dir
+
+        folder = self.screenshot_dir or str(state_dir() / "screenshots")
+        try:
+            import os
+
+            os.makedirs(folder, exist_ok=True)
+            path = self.save_screenshot(path=folder)
+        except OSError as exc:
+            self.notify(f"Could not save a screenshot: {exc.strerror}.", severity="error")
+            return
+        self.notify(f"Screenshot saved to {path}", markup=False, timeout=6)
+
+    # ---- preferences ------------------------------------------------------------------------
+
+    def _watch_theme(self, theme_name: str) -> None:
+        super()._watch_theme(theme_name)
+        prefs = getattr(self, "prefs", None)
+        if prefs is None:
+            return
+        self._use_colours()
+        if prefs.theme != theme_name:
+            prefs.theme = theme_name
+            prefs.save()
+        self.redraw()
+
+    def _use_colours(self) -> None:
+        """Cards and the felt in the colours of the deck and of a dark or light theme."""
+        from client.widgets.felt import use_felt_palette
+
+        dark = self.current_theme.dark
+        use_deck(self.prefs.deck, dark)
+        use_felt_palette(dark)
+
+    def set_deck(self, deck: str) -> None:
+        self.prefs.deck = deck if deck in DECKS else "four"
+        self.prefs.save()
+        self._use_colours()
+        self.redraw()
+        name = "four-colour" if self.prefs.deck == "four" else "two-colour"
+        self.notify(f"Cards now use the {name} deck.", markup=False)
+
+    def toggle(self, setting: str) -> None:
+        """Flip a yes/no preference (one_press, bell) and say what it now does."""
+        value = not getattr(self.prefs, setting)
+        setattr(self.prefs, setting, value)
+        self.prefs.save()
+        sentences = {
+            ("one_press", True): "One-press keys: a number key bids or plays at once.",
+            ("one_press", False): "Number keys pick; Enter confirms.",
+            ("bell", True): "The bell rings when it is your turn.",
+            ("bell", False): "No bell on your turn.",
+        }
+        self.notify(sentences[setting, value], markup=False)
+        self.redraw()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette (ctrl+p): pitchnet's own commands first."""
+        from client.screens.table import TableScreen
+
+        at_table = any(isinstance(s, TableScreen) for s in self.screen_stack)
+        if self.connection is not None:
+            yield SystemCommand("Leave the table", "Give up the seat", self.confirm_leave)
+        if at_table:
+            yield SystemCommand(
+                "Last trick", "Show the last completed trick", self.action_last_trick
+            )
+        yield SystemCommand("Rules", "What wins, what may be played", self.action_rules)
+        yield SystemCommand("Keys", "The keys of this screen", self.action_help)
+        yield SystemCommand(
+            "Deck: four colours",
+            "A colour per suit, safe for colour blindness",
+            partial(self.set_deck, "four"),
+        )
+        yield SystemCommand("Deck: two colours", "Red and black", partial(self.set_deck, "two"))
+        yield SystemCommand(
+            "One-press keys on/off",
+            "Number keys bid and play without Enter",
+            partial(self.toggle, "one_press"),
+        )
+        yield SystemCommand(
+            "Turn bell on/off",
+            "Ring the bell when it becomes your turn",
+            partial(self.toggle, "bell"),
+        )
+        yield SystemCommand("Theme", "Change the colours (light or dark)", self.action_change_theme)
+        yield SystemCommand(
+            "Screenshot", "Save an SVG of the screen (ctrl+s)", self.action_screenshot_here
+        )
+        yield SystemCommand("Quit", "Leave and close pitchnet", self.action_quit)
 
     # ---- news from the connection ------------------------------------------------------------
 
@@ -559,6 +706,8 @@ class PitchApp(App[None]):
                 game.log.append(line)
         self._switch("lobby" if table.state == TableState.LOBBY or view is None else "table")
         self.redraw()
+        self._lead_pitched_card()
+        self._ring_for_turn()
 
     def redraw(self) -> None:
         for screen in self.screen_stack:
@@ -569,6 +718,7 @@ class PitchApp(App[None]):
     def _host_error(self, message: HostError) -> None:
         if message.fatal:
             return  # a fatal refusal ends the connection: the offline screen says it
+        self.pitch_lead = None  # whatever was refused, a pending pitch lead is off
         severity = "warning"
         self.notify(
             printable(message.message, 200), title="The host says", severity=severity, markup=False

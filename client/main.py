@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,17 @@ from client.settings import choose_name
 
 if TYPE_CHECKING:
     from client.app import ClientOptions
+
+
+ASCII_TERMINALS = ("linux", "vt100", "vt102", "vt220", "dumb")
+"""TERM values whose terminals cannot draw box or suit glyphs: ASCII mode by itself."""
+
+
+def wants_ascii(term: str | None) -> bool:
+    """True for a terminal (by its TERM) that cannot draw box-drawing and suit glyphs,
+    such as the Linux console or a vt100."""
+    name = (term or "").lower()
+    return any(name == t or name.startswith(t + "-") for t in ASCII_TERMINALS)
 
 
 def options_from_args(args: argparse.Namespace) -> ClientOptions:
@@ -32,7 +44,7 @@ def options_from_args(args: argparse.Namespace) -> ClientOptions:
     level = getattr(args, "bot_level", None)
     return ClientOptions(
         name=choose_name(getattr(args, "name", None)),
-        ascii_only=bool(getattr(args, "ascii", False)),
+        ascii_only=bool(getattr(args, "ascii", False)) or wants_ascii(os.environ.get("TERM")),
         interface=getattr(args, "interface", None),
         mode=mode,
         address=address,

@@ -1,4 +1,5 @@
-"""The player's remembered settings: for now, the display name.
+"""The player's remembered settings: the display name and the table's preferences
+(theme, deck colours, one-press keys, the turn bell).
 
 Stored as a small JSON file in the user's config directory (platformdirs), so the
 name typed once is offered the next time; the login name is the first default.
@@ -9,7 +10,9 @@ from __future__ import annotations
 
 import getpass
 import json
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from pitchnet.dirs import config_dir
 from pitchnet.protocol import MAX_NAME
@@ -27,24 +30,61 @@ def login_name() -> str:
         return "Player"
 
 
-def load_name() -> str | None:
+def _load() -> dict[str, Any]:
     try:
         data = json.loads(_settings_file().read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    name = data.get("name") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save(changes: dict[str, Any]) -> None:
+    path = _settings_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({**_load(), **changes}), encoding="utf-8")
+    except OSError:
+        pass  # remembering is a nicety; never fail a game over it
+
+
+@dataclass
+class Preferences:
+    """How the table looks and answers; each one a setting the player can change."""
+
+    theme: str = "textual-dark"
+    deck: str = "four"  # "four" (a colour per suit) or "two" (red and black)
+    one_press: bool = False  # a number key bids or plays at once, without Enter
+    bell: bool = False  # ring the terminal bell (and notify) when it becomes your turn
+
+    def save(self) -> None:
+        _save(asdict(self))
+
+
+DECKS = ("four", "two")
+
+
+def load_preferences() -> Preferences:
+    """The remembered preferences; any value of the wrong kind falls back to its default."""
+    data, prefs = _load(), Preferences()
+    for f in fields(Preferences):
+        value = data.get(f.name)
+        if isinstance(value, type(getattr(prefs, f.name))):
+            setattr(prefs, f.name, value)
+    if prefs.deck not in DECKS:
+        prefs.deck = "four"
+    return prefs
+
+
+def load_name() -> str | None:
+    data = _load()
+    name = data.get("name")
     if not isinstance(name, str):
         return None
     return printable(name, MAX_NAME).strip() or None
 
 
 def save_name(name: str) -> None:
-    path = _settings_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"name": name}), encoding="utf-8")
-    except OSError:
-        pass  # remembering is a nicety; never fail a game over it
+    _save({"name": name})
 
 
 def choose_name(given: str | None) -> str:

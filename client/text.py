@@ -13,15 +13,47 @@ from rich.text import Text
 from pitchnet.cards import Card, CardParseError, Suit
 from pitchnet.text import printable
 
-SUIT_STYLES = {
-    Suit.SPADES: "bold bright_white",
-    Suit.HEARTS: "bold #ff5f5f",
-    Suit.DIAMONDS: "bold #ffaf00",
-    Suit.CLUBS: "bold #5fd75f",
+DECKS: dict[tuple[str, bool], dict[Suit, str]] = {
+    # (deck, dark background): the style of each suit. Spades take the theme's own text
+    # colour. The four-colour deck's hues (vermilion, sky blue, yellow / dark: green-blue)
+    # were chosen with tests/colour_vision.py, which simulates deuteranopia and
+    # protanopia (Machado 2009) and checks every pair of suits stays apart.
+    ("four", True): {
+        Suit.SPADES: "bold",
+        Suit.HEARTS: "bold #ff5f3f",
+        Suit.DIAMONDS: "bold #56b4e9",
+        Suit.CLUBS: "bold #f0e442",
+    },
+    ("four", False): {
+        Suit.SPADES: "bold",
+        Suit.HEARTS: "bold #d55e00",
+        Suit.DIAMONDS: "bold #0060c0",
+        Suit.CLUBS: "bold #007a5a",
+    },
+    ("two", True): {
+        Suit.SPADES: "bold",
+        Suit.HEARTS: "bold #ff5f5f",
+        Suit.DIAMONDS: "bold #ff5f5f",
+        Suit.CLUBS: "bold",
+    },
+    ("two", False): {
+        Suit.SPADES: "bold",
+        Suit.HEARTS: "bold #c00000",
+        Suit.DIAMONDS: "bold #c00000",
+        Suit.CLUBS: "bold",
+    },
 }
-"""A four-colour deck: the suits differ by colour as well as by symbol or letter."""
+"""Suits differ by symbol (or letter) always; by colour as well in the four-colour deck."""
 JOKER_STYLE = "bold #d787ff"
 """The joker (five-point Pitch) has no suit: a colour of its own."""
+
+SUIT_STYLES = dict(DECKS["four", True])
+"""The deck in use, changed in place by `use_deck` (the app has one deck at a time)."""
+
+
+def use_deck(deck: str, dark: bool) -> None:
+    """Draw cards from now on with `deck` ("four" or "two") for a dark or light theme."""
+    SUIT_STYLES.update(DECKS.get((deck, dark), DECKS["four", True]))
 
 
 def plain(value: object, style: str = "", limit: int = 64) -> Text:

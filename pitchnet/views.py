@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from pitchnet.cards import JOKER_DECK, Card
 from pitchnet.rules import HandResult, HouseRules, Match, Phase, RulesError, Trick
@@ -51,6 +52,8 @@ class SeatView:
     legal_plays: list[str]
     last_result: dict[str, Any] | None
     winner: int | None
+    score_history: list[list[int]]
+    """Each side's score after every hand of this match so far (public: the scores were)."""
     rules: dict[str, Any] = field(default_factory=dict)
     """The table's house rules (`HouseRules.to_wire()`): what the bids and plays obey."""
     step: int = 0
@@ -117,6 +120,7 @@ _LIST_FIELDS = (
     "scores",
     "legal_bids",
     "legal_plays",
+    "score_history",
 )
 
 
@@ -179,6 +183,10 @@ def _check_values(view: SeatView) -> None:
         and (view.last_result is None or isinstance(view.last_result, dict))
         and (view.play_rule is None or isinstance(view.play_rule, str))
         and isinstance(view.rules, dict)
+        and all(
+            isinstance(row, list) and len(row) == view.sides and all(type(n) is int for n in row)
+            for row in view.score_history
+        )
     )
     if not ok:
         raise ViewError("view has a field of the wrong type or size")
@@ -282,6 +290,7 @@ def _public(match: Match) -> dict[str, Any]:
         "last_result": result_wire(last) if last else None,
         "winner": match.winner,
         "rules": _rules_wire(settings.rules),
+        "score_history": _score_history(match),
     }
     if hand is None:
         public.update(
@@ -308,6 +317,22 @@ def _public(match: Match) -> dict[str, Any]:
         tricks_won=[sum(t.winner == s for t in hand.tricks) for s in range(settings.players)],
     )
     return public
+
+
+_HISTORIES: WeakKeyDictionary[Match, list[list[int]]] = WeakKeyDictionary()
+
+
+def _score_history(match: Match) -> list[list[int]]:
+    """The scores after every hand, kept per match and grown by one row per hand, so a
+    view does not rebuild every row (a bots-only simulation can run thousands of hands).
+    Each view gets its own copy of the outer list (a C-level copy); the rows are shared
+    and never changed."""
+    history = _HISTORIES.get(match)
+    if history is None or len(history) > len(match.results):
+        history = _HISTORIES[match] = []
+    for result in match.results[len(history) :]:
+        history.append(list(result.scores))
+    return list(history)
 
 
 def _private(match: Match, seat: int) -> dict[str, Any]:
@@ -347,3 +372,42 @@ def _why_refused(match: Match, seat: int, card: Card) -> str | None:
 _HAND_ORDER = {card: (card.suit.value if card.suit else "Z", -card.rank) for card in JOKER_DECK}
 """How a player holds a hand: grouped by suit, high cards first within a suit, the
 joker last (a table built once: this sort runs for every seat after every change)."""
+
+
+def running_tally(view: SeatView) -> dict[str, Any]:
+    """What this hand's completed tricks have decided so far, from public cards only:
+    the highest and lowest trump captured yet and by whom, who took the jack of trump,
+    and each side's Game (trick) points. High and Low are "so far": a higher (lower)
+    trump may still be in someone's hand, unless it is the ace (the two).
+
+    The result is {"high": [seat, card] | None, "low": ..., "jack": seat | None,
+    "joker": seat | None, "game_points": [per side]}; High and Low count natural trumps
+    only (the joker is not one); malformed tricks are skipped, never raised on."""
+    high: list[Any] | None = None
+    low: list[Any] | None = None
+    jack: int | None = None
+    joker: int | None = None
+    game_points = [0] * view.sides
+    trump = view.trump
+    for trick in view.tricks:
+        winner = trick.get("winner") if isinstance(trick, dict) else None
+        if type(winner) is not int or not 0 <= winner < view.players:
+            continue
+        for _, text in trick.get("plays", []):
+            try:
+                card = Card.parse(text)
+            except ValueError:
+                continue
+            game_points[view.side_of(winner)] += card.game_points
+            if card.suit is None:
+                joker = winner
+                continue
+            if trump is None or card.suit.value != trump:
+                continue
+            if high is None or card.rank > Card.parse(high[1]).rank:
+                high = [winner, str(card)]
+            if low is None or card.rank < Card.parse(low[1]).rank:
+                low = [winner, str(card)]
+            if card.rank == 11:
+                jack = winner
+    return {"high": high, "low": low, "jack": jack, "joker": joker, "game_points": game_points}

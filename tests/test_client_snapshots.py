@@ -1,4 +1,5 @@
-"""Snapshots of the key screens at 80x24, filled with a seeded match (client.demo), so
+"""Snapshots of the key screens at the four sizes a player's terminal is likely to have
+(60x20 compact, 80x24, 120x40, 200x60), filled with a seeded match (client.demo), so
 every run draws exactly the same thing. Update with `pytest --snapshot-update` after
 checking the new pictures by eye (pytest writes snapshot_report.html on failure)."""
 
@@ -18,7 +19,9 @@ from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 
 SIZE = (80, 24)
+SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]
 SEED = 7
+sized = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 
 FOUND = [
     FoundTable("Kitchen Table", "a1b2c3", "127.0.0.1", 7373, 1, 2, 4, "lobby", False),
@@ -63,38 +66,62 @@ def showing(name: str, modal: type | None = None) -> Callable[[Pilot[Any]], Any]
     return run_before
 
 
-def test_finder(snap_compare: Any) -> None:
+@sized
+def test_finder(snap_compare: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.pause()
         for box in pilot.app.screen.query(Input):
             box.cursor_blink = False
 
-    assert snap_compare(app(mode="find"), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app(mode="find"), terminal_size=size, run_before=run_before)
 
 
-def test_lobby(snap_compare: Any) -> None:
-    assert snap_compare(app(), terminal_size=SIZE, run_before=showing("lobby"))
+@sized
+def test_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(app(), terminal_size=size, run_before=showing("lobby"))
 
 
 def test_table_bidding(snap_compare: Any) -> None:
     assert snap_compare(app(), terminal_size=SIZE, run_before=showing("bidding"))
 
 
-def test_table_playing(snap_compare: Any) -> None:
-    assert snap_compare(app(), terminal_size=SIZE, run_before=showing("playing"))
+@sized
+def test_table_playing(snap_compare: Any, size: tuple[int, int]) -> None:
+    """A trick in progress: the led card and the others' cards in front of their seats."""
+    assert snap_compare(app(), terminal_size=size, run_before=showing("playing"))
+
+
+@sized
+def test_trick_won(snap_compare: Any, size: tuple[int, int]) -> None:
+    """A completed trick stays on the felt, its winning card marked, until the next lead."""
+    assert snap_compare(app(), terminal_size=size, run_before=showing("trick_won"))
 
 
 def test_table_playing_ascii(snap_compare: Any) -> None:
     assert snap_compare(app(ascii_only=True), terminal_size=SIZE, run_before=showing("playing"))
 
 
-def test_hand_summary(snap_compare: Any) -> None:
+@sized
+def test_hand_summary(snap_compare: Any, size: tuple[int, int]) -> None:
     run_before = showing("hand_over", HandSummary)
-    assert snap_compare(app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app(), terminal_size=size, run_before=run_before)
 
 
-def test_match_end(snap_compare: Any) -> None:
-    assert snap_compare(app(), terminal_size=SIZE, run_before=showing("match_over", MatchEnd))
+@sized
+def test_match_end(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(app(), terminal_size=size, run_before=showing("match_over", MatchEnd))
+
+
+@pytest.mark.parametrize("players", [7])
+def test_seven_players_fit_at_60x20(snap_compare: Any, players: int) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        table, view, events = scene_with_events("playing", SEED, players)
+        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target.game.seat, target.game.table_name = 0, table.name
+        target.apply_state(1, table, view, events)
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=(60, 20), run_before=run_before)
 
 
 @pytest.mark.parametrize("players", [7])

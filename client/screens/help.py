@@ -1,44 +1,58 @@
-"""`?`: the keys, in one place, over whatever screen is showing."""
+"""`?`: the keys of the screen underneath, and F2: the rules players ask about.
+
+Each screen may list its keys as `KEYS_HELP` (key, meaning) rows, headings with an empty
+meaning; otherwise its shown bindings are listed. The keys that work everywhere
+follow, so the help never lists a key that does nothing where the player is.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Static
 
-from client.model import rules_text
 from client.screens.base import PitchModal
 
-KEYS = [
-    ("Bidding", ""),
-    ("p", "pass"),
-    ("1 2 3 4 5", "bid that many (4 = pitch; 5 with the joker); only legal bids are offered"),
-    ("Playing", ""),
-    ("← →", "move along your hand"),
-    ("1-6", "pick that card; press it again (or Enter) to play it"),
-    ("Enter / click", "play the card; a dimmed card says why it can't be played"),
-    ("Between hands", ""),
-    ("Enter", "ready for the next hand (or play again after a match)"),
+EVERYWHERE = [
     ("Anywhere", ""),
-    ("Esc", "leave the table (asks first)"),
+    ("ctrl+p", "commands: leave, last trick, rules, theme, deck colours, screenshot..."),
+    ("F2", "the rules"),
+    ("ctrl+s", "save a screenshot (SVG); it says where"),
     ("?", "this help"),
-    ("Ctrl+Q", "quit"),
+    ("ctrl+q", "quit"),
 ]
 
 
-def keys_table(ascii_only: bool = False) -> Table:
+def screen_keys(screen: Screen[Any] | None) -> list[tuple[str, str]]:
+    """The keys of `screen`: its KEYS_HELP list, or else its bindings that show in the footer."""
+    if screen is None:
+        return []
+    listed = getattr(screen, "KEYS_HELP", None)
+    if listed:
+        return list(listed)
+    rows = []
+    for binding in screen.BINDINGS:
+        if isinstance(binding, Binding) and binding.show:
+            rows.append((binding.key.replace("_", " "), binding.description))
+    return [("This screen", ""), *rows] if rows else []
+
+
+def keys_table(rows: list[tuple[str, str]], ascii_only: bool = False) -> Table:
     """The keys as a two-column grid; with --ascii the arrows are spelt out."""
     grid = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    for key, meaning in KEYS:
+    for key, meaning in rows:
         if meaning:
-            grid.add_row("Left Right" if ascii_only and key == "← →" else key, meaning)
+            shown = key.replace("← →", "Left Right") if ascii_only else key
+            grid.add_row(shown, meaning)
         else:
             grid.add_row(Text(key, style="bold underline"), "")
     return grid
@@ -49,14 +63,93 @@ class HelpScreen(PitchModal[None]):
         Binding("escape,question_mark,enter,q", "close", "Close"),
     ]
 
+    def __init__(self, under: Screen[Any] | None = None) -> None:
+        super().__init__()
+        self.under = under
+
     def compose(self) -> ComposeResult:
-        game = self.app.game
-        with Vertical(classes="dialog"):
+        ascii_only = self.app.game.ascii_only
+        rows = [*screen_keys(self.under), *EVERYWHERE]
+        with VerticalScroll(classes="dialog"):
             yield Static("Keys", classes="dialog-title")
-            yield Static(keys_table(game.ascii_only))
-            if game.table is not None:
-                yield Static("Rules", classes="dialog-title")
-                yield Static(rules_text(game), id="help-rules")
+            yield Static(keys_table(rows, ascii_only))
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+RULES = [
+    (
+        "Winning",
+        "First to the target wins, but only the pitcher can win: a player "
+        "who reaches the target in a hand they did not pitch goes on playing. So the "
+        "winner may have fewer points than someone else.",
+    ),
+    (
+        "Bidding",
+        "Each player bids once, 1 to 4, or passes; a bid must beat the high "
+        "bid. 4 is a pitch and ends the bidding. The dealer bids last, may take the bid by "
+        "equalling it, and must bid at least 2 if everyone else passed.",
+    ),
+    ("Trump", "The pitcher leads the first card; its suit is trump for the hand."),
+    (
+        "Playing",
+        "Follow the suit led if you can, or play a trump: trumping is always "
+        "allowed, even when you could follow. When trump is led you must play trump if you "
+        "have one. Otherwise play anything.",
+    ),
+    (
+        "Points",
+        "High (highest trump in play), Low (lowest trump in play, to whoever "
+        "captures it), Jack (of trump, if dealt) and Game (most card points in tricks: "
+        "ten 10, ace 4, king 3, queen 2, jack 1; a tie gives nobody Game).",
+    ),
+    (
+        "Set back",
+        "A pitcher who makes fewer points than the bid loses the bid from "
+        "their score, which can go below zero.",
+    ),
+]
+
+
+def house_rules(wire: Any) -> list[str]:
+    """The table's house rules as phrases (none for the book's rules, or an unreadable map)."""
+    from pitchnet.house_rules import HouseRules, RulesConfigError
+
+    try:
+        return HouseRules.from_wire(wire).describe() if wire else []
+    except (RulesConfigError, TypeError, ValueError):
+        return []
+
+
+def rules_body(wire: Any = None) -> RenderableType:
+    """The rule book's answers; where the table's house rules change one, they say so."""
+    house = house_rules(wire)
+    grid = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for title, text in RULES:
+        grid.add_row(title, text)
+    parts: list[RenderableType] = [grid, Text("")]
+    if house:
+        parts.append(Text("This table's house rules (they win over the above)", style="bold"))
+        parts += [Text(f"- {phrase}") for phrase in house]
+    elif wire is None:
+        parts.append(Text("The table's house rules show here once the match starts.", style="dim"))
+    else:
+        parts.append(Text("This table plays the rules above, with no house rules.", style="dim"))
+    return Group(*parts)
+
+
+class RulesScreen(HelpScreen):
+    """F2 (or "Rules" in the command palette): what players ask about the rules."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f2,enter,q", "close", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog"):
+            yield Static("Rules", classes="dialog-title")
+            view = self.app.game.view
+            yield Static(rules_body(view.rules if view is not None else None))

@@ -1,17 +1,42 @@
-"""The end of a match: the winner, the final scores, and "play again" (which says
-`ready`; the host starts a new match once every player at the table is ready)."""
+"""The end of a match: the winner, the final standings, a chart of every side's score
+after every hand (set-backs marked), and "play again" (which says `ready`; the host
+starts a new match once every player at the table is ready)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Button, Static
 
 from client.model import GameState
-from client.screens.summary import HandSummary, points_table, scores_table
+from client.screens.summary import HandSummary
 from client.text import plain
+from client.widgets.chart import chart_legend, score_chart
+
+
+def standings(game: GameState) -> Table:
+    """Every side by final score, best first; the winner marked."""
+    view = game.view
+    grid = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
+    grid.add_column("", justify="right")
+    grid.add_column("Player" if view is None or not view.partnership else "Team", no_wrap=True)
+    grid.add_column("Score", justify="right")
+    if view is None:
+        return grid
+    order = sorted(range(view.sides), key=lambda side: (side != view.winner, -view.scores[side]))
+    for place, side in enumerate(order, start=1):
+        name = plain(game.side_name(side), style="bold" if side == view.winner else "")
+        if side == view.winner:
+            name.append("  winner", style="bold green")
+        grid.add_row(str(place), name, str(view.scores[side]))
+    return grid
 
 
 def match_body(game: GameState) -> RenderableType:
@@ -19,17 +44,40 @@ def match_body(game: GameState) -> RenderableType:
     if view is None:
         return Text("The match is over.")
     winner = view.winner
-    if winner is not None and view.side_of(game.seat or 0) == winner and game.seat is not None:
+    if winner is not None and game.seat is not None and view.side_of(game.seat) == winner:
         title = Text("You won the match!", style="bold green")
     else:
         title = plain(game.side_name(winner), style="bold").append(" won the match!", style="bold")
-    parts: list[RenderableType] = [title, Text(f"First to {view.target} points."), Text("")]
-    result = view.last_result if isinstance(view.last_result, dict) else None
-    if result is not None:
-        parts += [Text("Last hand", style="bold"), points_table(game, result), Text("")]
-        before = [v for v in result.get("scores_before", []) if type(v) is int]
-        parts.append(scores_table(game, before, list(view.scores)))
+    parts: list[RenderableType] = [title, Text(f"First pitcher to {view.target} points wins.")]
+    ahead = [s for s in range(view.sides) if s != winner and view.scores[s] >= view.target]
+    if ahead:
+        names = ", ".join(game.side_name(s) for s in ahead)
+        parts.append(
+            Text(f"{names} also reached {view.target}, but only the pitcher can win.", style="dim")
+        )
+    parts += [Text(""), standings(game)]
     return Group(*parts)
+
+
+class ScoreChart(Widget):
+    """The score-after-every-hand chart, drawn to the width it is given."""
+
+    DEFAULT_CSS = """
+    ScoreChart { height: 8; width: 1fr; margin-top: 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game: GameState | None = None
+
+    def show(self, game: GameState) -> None:
+        self.game = game
+        self.refresh()
+
+    def render(self) -> Text:
+        if self.game is None:
+            return Text("")
+        return score_chart(self.game, self.size.width, self.size.height)
 
 
 class MatchEnd(HandSummary):
@@ -40,8 +88,32 @@ class MatchEnd(HandSummary):
     ]
     NEXT_LABEL = "Play again (Enter)"
 
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            with VerticalScroll(id="summary-scroll"):
+                yield Static("", id="summary-body")
+                yield ScoreChart()
+                yield Static("", id="chart-legend")
+            yield Static("", id="summary-waiting")
+            with Horizontal(classes="buttons"):
+                yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
+                yield Button("Leave (Esc)", id="leave", compact=True)
+
     def body(self, game: GameState) -> RenderableType:
         return match_body(game)
+
+    def show(self, game: GameState) -> None:
+        super().show(game)
+        if self._shown:
+            self.query_one(ScoreChart).show(game)
+            self.query_one("#chart-legend", Static).update(chart_legend(game))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ready":
+            self.action_ready()
+        elif event.button.id == "leave":
+            self.action_leave()
 
     def action_leave(self) -> None:
         self.app.leave_table()

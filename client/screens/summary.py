@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from client.model import GameState
@@ -84,6 +84,8 @@ def points_table(game: GameState, result: dict[str, Any]) -> Table:
     else:
         won = Text(f"tied at {max(points, default=0)}: nobody", style="dim")
     grid.add_row("Game", "", won)
+    every = Text(", ".join(f"{game.side_name(side)} {p}" for side, p in enumerate(points)))
+    grid.add_row("", "", Text("Game points: ", style="dim").append_text(every))
     return grid
 
 
@@ -103,6 +105,24 @@ def scores_table(game: GameState, before: list[int], after: list[int]) -> Table:
     return grid
 
 
+def past_target_note(game: GameState, after: list[int]) -> Text | None:
+    """Why a side at or past the target has not won: only the pitcher can win."""
+    view = game.view
+    if view is None or view.winner is not None:
+        return None
+    pitcher = view.last_result.get("pitcher") if isinstance(view.last_result, dict) else None
+    pitching = view.side_of(pitcher) if type(pitcher) is int else None
+    ahead = [s for s, score in enumerate(after) if score >= view.target and s != pitching]
+    if not ahead:
+        return None
+    names = ", ".join(game.side_name(s) for s in ahead)
+    return Text(
+        f"{names} reached {view.target} but did not pitch this hand: only the pitcher can "
+        "win, so the match goes on.",
+        style="italic",
+    )
+
+
 def summary_body(game: GameState) -> RenderableType:
     view = game.view
     result = view.last_result if view and isinstance(view.last_result, dict) else None
@@ -111,13 +131,17 @@ def summary_body(game: GameState) -> RenderableType:
     before, after = _ints(result.get("scores_before")), _ints(result.get("scores"))
     if result.get("redeal") is True:
         return Group(headline(game, result), Text(""), scores_table(game, before, after))
-    return Group(
+    parts: list[RenderableType] = [
         headline(game, result),
         Text(""),
         points_table(game, result),
         Text(""),
         scores_table(game, before, after),
-    )
+    ]
+    note = past_target_note(game, after)
+    if note is not None:
+        parts += [Text(""), note]
+    return Group(*parts)
 
 
 def waiting_text(game: GameState, since: float = 0.0) -> Text:
@@ -162,7 +186,8 @@ class HandSummary(PitchModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("", id="summary-body")
+            with VerticalScroll(id="summary-scroll"):
+                yield Static("", id="summary-body")
             yield Static("", id="summary-waiting")
             yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
 

@@ -1,8 +1,10 @@
-"""The table: the player's hand, the others around it, the trick, bids and the log.
+"""The table: the felt (seats in a ring, the trick in front of them, trump in the
+middle), the prompt and bid buttons, and the player's hand along the bottom.
 
 Every snapshot redraws the whole screen from the seat's view (snapshots, not
 deltas). The keys live here, not in the widgets, so one method decides what a key
-means in each phase: number keys bid while bidding and pick cards while playing.
+means in each phase: a number key picks a bid or a card, Enter confirms it (or, with
+the one-press setting, the number key alone does); a click bids or plays at once.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
@@ -21,20 +24,40 @@ from client.screens.base import PitchScreen
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.widgets.bidbar import BidBar
+from client.widgets.felt import Felt
 from client.widgets.hand import HandView
 from client.widgets.log import HandLog
-from client.widgets.seats import SeatsPanel
-from client.widgets.trick import TrickView
+
+NO_PICK = ""
+"""No bid picked yet (None is a pick: it is a pass)."""
 
 
 class TableScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", "Play card"),
+        Binding("enter", "confirm", "Confirm bid"),
         Binding("left", "move(-1)", "Prev card", show=False),
         Binding("right", "move(1)", "Next card", show=False),
-        Binding("p", "bid(0)", "Pass"),
+        Binding("p", "number(0)", "Pass"),
+        Binding("exclamation_mark", "pitch", "Pitch card", show=False),
         *(Binding(str(n), f"number({n})", f"Key {n}", show=False) for n in range(1, 7)),
+        Binding("t", "last_trick", "Last trick"),
+        Binding("l", "toggle_log", "Log"),
         Binding("escape", "leave", "Leave"),
+    ]
+    KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
+        ("Bidding", ""),
+        ("p, 1 2 3 4", "pick pass or a bid (only legal bids are offered)"),
+        ("Enter", "confirm the picked bid (a click bids at once)"),
+        ("!", "pitch: bid 4 and lead the card under the cursor"),
+        ("Playing", ""),
+        ("← →", "move along your hand"),
+        ("1-6", "pick that card; press it again or Enter to play it"),
+        ("click", "play the card; a dashed card says why it can't be played"),
+        ("Table", ""),
+        ("t", "show the last trick (again to go back)"),
+        ("l", "show or hide the log"),
+        ("Esc", "leave the table (asks first)"),
     ]
 
     def __init__(self) -> None:
@@ -43,20 +66,26 @@ class TableScreen(PitchScreen[None]):
         self._waiting_since_seq: int | None = None
         self._armed: str | None = None
         """The card last picked with its number key: the same key again plays it."""
+        self._bid_pick: int | str | None = NO_PICK
+        self._log_wanted: bool | None = None
+        """Shown or hidden by `l`; None until then: shown only on a wide terminal."""
 
     @property
     def game(self) -> GameState:
         return self.app.game
 
+    @property
+    def one_press(self) -> bool:
+        return bool(self.app.prefs.one_press)
+
     def compose(self) -> ComposeResult:
         yield Static("", id="status", markup=False)
         with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield SeatsPanel(id="seats")
-                yield TrickView(id="trick")
-                yield BidBar(id="bidbar")
-                yield HandView(id="hand")
+            yield Felt(id="felt")
             yield HandLog(id="log")
+        with Vertical(id="bottom"):
+            yield BidBar(id="bidbar")
+            yield HandView(id="hand")
         yield Footer()
 
     _shown = False
@@ -69,7 +98,22 @@ class TableScreen(PitchScreen[None]):
 
     def _first_show(self) -> None:
         self._shown = True
+        self._fit(self.size.width, self.size.height)
         self.show(self.game)
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Cards grow on a big terminal; the log shows beside the felt only when wide."""
+        if not self._shown:
+            return
+        self.query_one(HandView).set_size(large=width >= 120 and height >= 40, narrow=width < 56)
+        wide = width >= 110 and height >= 30
+        log = self.query_one(HandLog)
+        log.display = wide if self._log_wanted is None else self._log_wanted
+        self.set_class(width < 80 or height < 24, "-compact")
+        self._draw_prompt()
 
     # ---- drawing ------------------------------------------------------------------------------
 
@@ -80,23 +124,43 @@ class TableScreen(PitchScreen[None]):
         view = game.view
         self._waiting_since_seq = None
         self.query_one("#status", Static).update(status_line(game))
-        self.query_one(SeatsPanel).show(game)
-        self.query_one(TrickView).show(game)
-        self.query_one(BidBar).show(game)
+        felt = self.query_one(Felt)
+        if view is not None and view.trick:
+            felt.recall = False  # a new card led: the table shows the trick being played
+        felt.show(game)
         self.query_one(HandLog).show(game)
         if view is not None:
+            if view.phase != "bidding" or view.turn != game.seat:
+                self._bid_pick = NO_PICK
             playing = view.phase == "playing" and view.turn == game.seat
             playable = set(view.legal_plays) if playing else set()
-            self.query_one(HandView).show(view.hand, playable, ascii_only=game.ascii_only)
+            self.query_one(HandView).show(
+                view.hand, playable, ascii_only=game.ascii_only, my_turn=playing
+            )
             self._follow_phase(view.phase)
+        self._draw_prompt()
         self.refresh_bindings()
+
+    def _draw_prompt(self) -> None:
+        if not self._shown:
+            return
+        view = self.game.view
+        lead = self.query_one(HandView).current if view is not None else None
+        self.query_one(BidBar).show(
+            self.game,
+            armed=self._bid_pick,
+            lead=lead,
+            one_press=self.one_press,
+            short=self.size.width < 80,
+            narrow=self.size.width < 56,
+        )
 
     def _tick(self) -> None:
         """Count an absent player's time on from the last snapshot, once a second."""
         game = self.game
         if self._shown and game.table and any(not s.connected for s in game.table.seats):
             since = time.monotonic() - game.received_at
-            self.query_one(SeatsPanel).show(game, since)
+            self.query_one(Felt).show(game, since)
 
     def _follow_phase(self, phase: str) -> None:
         wanted = {"hand_over": HandSummary, "match_over": MatchEnd}.get(phase)
@@ -110,52 +174,92 @@ class TableScreen(PitchScreen[None]):
     # ---- keys ---------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show "Play card" while cards are being played and "Pass" on our bid only
-        (False hides a binding in this Textual; None would show it greyed out)."""
+        """Show "Confirm" and "Pass" only when they mean something (False hides a
+        binding in this Textual; None would show it greyed out)."""
         view = self.game.view
+        mine = view is not None and view.turn == self.game.seat
         if action == "play":
             return view is not None and view.phase == "playing"
-        if action == "bid":
-            mine = view is not None and view.turn == self.game.seat
+        if action == "confirm":
+            return mine and view is not None and view.phase == "bidding"
+        if action == "number" and parameters == (0,):
             return mine and view is not None and None in view.legal_bids
+        if action == "pitch":
+            return mine and view is not None and 4 in view.legal_bids
         return True
 
     def action_move(self, step: int) -> None:
         self._armed = None
         self.query_one(HandView).move(step)
+        self._draw_prompt()
 
     def action_number(self, number: int) -> None:
+        """A number key (p is 0, a pass): pick that bid or card; confirm it if it was
+        already picked, or at once with the one-press setting."""
         view = self.game.view
         if view is None:
             return
         if view.phase == "bidding":
-            self.action_bid(number)
+            bid = number or None
+            if self.one_press or self._bid_pick == bid:
+                self.action_bid(number)
+            elif self._bid_allowed(bid):
+                self._bid_pick = bid
+                self._draw_prompt()
+            return
+        if number == 0:
             return
         card = self.query_one(HandView).select(number - 1)
-        if card is not None and card == self._armed:
+        if card is not None and (card == self._armed or self.one_press):
             self._armed = None
             self.try_play(card)
         else:
             self._armed = card
 
+    def action_confirm(self) -> None:
+        """Enter while bidding: send the bid picked with its key."""
+        if self._bid_pick == "pitch":
+            self.action_pitch()
+        elif self._bid_pick != NO_PICK:
+            self.action_bid(self._bid_pick or 0)  # type: ignore[arg-type]
+        else:
+            self.notify("Pick a bid first: p to pass, or 1-4.", markup=False)
+
     def action_play(self) -> None:
+        """Enter while playing: play the card under the cursor."""
         self._armed = None
         card = self.query_one(HandView).current
         if card is not None:
             self.try_play(card)
 
-    def action_bid(self, amount: int) -> None:
-        """Bid `amount` (0 = pass) if the view lists it as legal; else say why not."""
-        view, bid = self.game.view, amount or None
+    def _bid_allowed(self, bid: int | None) -> bool:
+        view = self.game.view
         if view is None or view.phase != "bidding":
-            return
+            return False
         if view.turn != self.game.seat:
             self.notify("It is not your turn to bid.", severity="warning", markup=False)
-        elif bid not in view.legal_bids:
+            return False
+        if bid not in view.legal_bids:
             offers = ", ".join("pass" if b is None else str(b) for b in view.legal_bids)
             self.notify(f"You may bid: {offers}.", severity="warning", markup=False)
-        elif self._once():
+            return False
+        return True
+
+    def action_bid(self, amount: int) -> None:
+        """Bid `amount` (0 = pass) if the view lists it as legal; else say why not."""
+        bid = amount or None
+        if self._bid_allowed(bid) and self._once():
+            self._bid_pick = NO_PICK
             self.app.send_bid(bid)
+
+    def action_pitch(self) -> None:
+        """Bid 4 and lead the card under the cursor: the host hears the bid now and the
+        card as soon as the hand is ours to lead (the app sends it then)."""
+        card = self.query_one(HandView).current
+        if card is None or not self._bid_allowed(4) or not self._once():
+            return
+        self._bid_pick = NO_PICK
+        self.app.pitch(card)
 
     def try_play(self, card: str) -> None:
         view = self.game.view
@@ -175,13 +279,29 @@ class TableScreen(PitchScreen[None]):
         self._waiting_since_seq = self.game.seq
         return True
 
+    def action_last_trick(self) -> None:
+        felt = self.query_one(Felt)
+        view = self.game.view
+        if not felt.recall and (view is None or not view.tricks):
+            self.notify("No trick has been completed yet this hand.", markup=False)
+            return
+        felt.recall = not felt.recall
+        felt.refresh()
+
+    def action_toggle_log(self) -> None:
+        log = self.query_one(HandLog)
+        self._log_wanted = not log.display
+        log.display = self._log_wanted
+
     def action_leave(self) -> None:
         self.app.confirm_leave()
 
     def on_hand_view_chosen(self, event: HandView.Chosen) -> None:
-        """A click plays the card. In a browser (a phone, by touch) a tap picks it and a
-        second tap on it plays it, like its number key, so one stray tap never plays a
-        card; a card that cannot be played now says why at the first tap."""
+        """A click plays the card (and, during our bid, also chooses the card a pitch
+        leads). In a browser (a phone, by touch) a tap picks it and a second tap on it
+        plays it, like its number key, so one stray tap never plays a card; a card that
+        cannot be played now says why at the first tap."""
+        self._draw_prompt()
         view = self.game.view
         two_taps = self.app.options.one_table
         reason = refusal(view, event.card) if view is not None else None
@@ -193,3 +313,6 @@ class TableScreen(PitchScreen[None]):
 
     def on_bid_bar_bid(self, event: BidBar.Bid) -> None:
         self.action_bid(event.amount or 0)
+
+    def on_bid_bar_pitch(self, event: BidBar.Pitch) -> None:
+        self.action_pitch()

@@ -1,7 +1,9 @@
-"""The prompt line under the trick: whose turn it is, and the bid buttons.
+"""The prompt line above the hand: whose turn it is, and the bid buttons.
 
 Only the bids the view lists as legal are shown, so the player can never pick a
-bid the rules refuse; the keys (p, 1-5) go through the same list.
+bid the rules refuse; the keys (p, 1-5) go through the same list. A key picks a bid
+(its button lights up) and Enter confirms it, as with cards; a click bids at once.
+"Pitch" bids 4 and leads the card under the hand's cursor, in one gesture.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from client.model import GameState
-from client.text import plain
+from client.text import card_text, plain
 
-BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4 Pitch", 5: "5"}
-"""Every bid a table can allow; only the view's legal ones are shown (5 with the joker)."""
+BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 
 
-def prompt_text(game: GameState) -> Text:
+def prompt_text(
+    game: GameState, *, one_press: bool = False, short: bool = False, narrow: bool = False
+) -> Text:
     """What the player should do now, or whom everyone is waiting for."""
     view = game.view
     if view is None:
@@ -28,15 +31,26 @@ def prompt_text(game: GameState) -> Text:
         return Text("Hand over.", style="bold")
     if view.turn is None:
         return Text("")
+    enter = "" if one_press else (", Enter" if short else ", then Enter")
     if view.turn == game.seat:
         if view.phase == "bidding":
-            return Text("Your bid:", style="bold yellow")
-        keys = "arrows" if game.ascii_only else "←/→"
+            amounts = [b for b in view.legal_bids if b is not None]
+            offers = ["p"] if None in view.legal_bids else []
+            if amounts:
+                low, high = min(amounts), max(amounts)
+                offers.append(str(low) if low == high else f"{low}-{high}")
+            offer = " or ".join(offers)
+            if narrow:  # the buttons beside it say the rest
+                return Text("YOUR BID:", style="bold reverse yellow")
+            return Text(f"YOUR BID: {offer}{enter}", style="bold reverse yellow")
         count = len(view.hand)  # the number keys pick cards by slot: only as many as we hold
         numbers = "1" if count == 1 else f"1-{count}"
-        # A number picks its card and the same number again plays it, like Enter: one
-        # stray keypress never plays a card.
-        return Text(f"Your turn: pick with {numbers} or {keys}, Enter plays", style="bold yellow")
+        keys = "arrows" if game.ascii_only else "←→"
+        if short:
+            return Text(f"YOUR TURN: {numbers}/{keys}{enter}", style="bold reverse yellow")
+        return Text(
+            f"YOUR TURN: pick with {numbers} or {keys}{enter} plays", style="bold reverse yellow"
+        )
     verb = "bid" if view.phase == "bidding" else "play"
     return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}...")
 
@@ -46,12 +60,16 @@ class BidBar(Horizontal):
     BidBar { height: 1; width: 1fr; }
     BidBar > #prompt { width: auto; margin-right: 1; }
     BidBar > Button { margin-right: 1; min-width: 5; }
+    BidBar > Button.-armed { text-style: bold reverse; }
     """
 
     class Bid(Message):
         def __init__(self, amount: int | None) -> None:
             super().__init__()
             self.amount = amount
+
+    class Pitch(Message):
+        """Bid 4 and lead the card under the cursor."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt", markup=False)
@@ -60,15 +78,44 @@ class BidBar(Horizontal):
             button.can_focus = False
             button.display = False
             yield button
+        pitch = Button("Pitch", id="bid-pitch", compact=True)
+        pitch.can_focus = False
+        pitch.display = False
+        yield pitch
 
-    def show(self, game: GameState) -> None:
+    def show(
+        self,
+        game: GameState,
+        *,
+        armed: int | str | None = "",
+        lead: str | None = None,
+        one_press: bool = False,
+        short: bool = False,
+        narrow: bool = False,
+    ) -> None:
+        """`armed` is the bid picked by a key but not yet confirmed ("" for none);
+        `lead` the card a pitch would lead."""
         view = game.view
-        self.query_one("#prompt", Static).update(prompt_text(game))
-        legal = view.legal_bids if view and view.phase == "bidding" else []
+        self.query_one("#prompt", Static).update(
+            prompt_text(game, one_press=one_press, short=short, narrow=narrow)
+        )
+        mine = view is not None and view.phase == "bidding" and view.turn == game.seat
+        legal = view.legal_bids if view is not None and mine else []
         for amount in BID_LABELS:
-            self.query_one(f"#bid-{amount or 'pass'}", Button).display = amount in legal
+            button = self.query_one(f"#bid-{amount or 'pass'}", Button)
+            button.display = amount in legal
+            button.set_class(armed != "" and armed == amount, "-armed")
+        pitch = self.query_one("#bid-pitch", Button)
+        pitch.display = 4 in legal and lead is not None
+        pitch.set_class(armed == "pitch", "-armed")
+        if lead is not None:
+            label = Text("! Pitch ").append_text(card_text(lead, game.ascii_only))
+            pitch.label = label
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         suffix = (event.button.id or "").removeprefix("bid-")
-        self.post_message(self.Bid(None if suffix == "pass" else int(suffix)))
+        if suffix == "pitch":
+            self.post_message(self.Pitch())
+        else:
+            self.post_message(self.Bid(None if suffix == "pass" else int(suffix)))

@@ -1,16 +1,39 @@
-"""One card face: a small bordered box with the card and its number key.
+"""One card face in the player's hand, sized to the terminal, with its number key.
 
-A card that may not be played is drawn dimmed but still answers a click, so the
-table screen can say why it is refused instead of ignoring the player.
+On the player's turn a card that may be played has a solid frame and bright face; one
+that may not has a dashed frame (a blank one with --ascii), a dimmed face and a
+cross, so the difference never rests on colour alone. A dimmed card still answers a
+click, so the table screen can say why it is refused instead of ignoring the player.
 """
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
 from client.text import card_text
+
+
+def face_text(card: str, ascii_only: bool, *, dim: bool, large: bool) -> Text:
+    """The inside of the frame: "A♥" in one line, or rank, big suit and rank when large."""
+    face = card_text(card, ascii_only, dim=dim)
+    if not large:
+        if dim:
+            face.append("x" if ascii_only else "✗", style="dim")
+        return face
+    rank, suit = face.plain[0], face.plain[1:]
+    style = face.style
+    text = Text(f"{rank}      \n", style=style)
+    text.append(f"   {suit}   \n", style=style)
+    text.append(
+        "  ✗   " if dim and not ascii_only else ("  x   " if dim else "      "), style="dim"
+    )
+    text.append(rank, style=style)
+    if dim:
+        text.stylize("dim")
+    return text
 
 
 class CardFace(Static):
@@ -21,17 +44,20 @@ class CardFace(Static):
 
     DEFAULT_CSS = """
     CardFace {
-        width: 7;
+        width: 8;
         height: 3;
-        border: round $foreground 40%;
+        border: round $foreground 50%;
         border-title-align: left;
-        border-title-color: $foreground 60%;
+        border-title-color: $foreground 70%;
         content-align: center middle;
         margin-right: 1;
     }
+    CardFace.-narrow { width: 6; margin-right: 0; }
+    CardFace.-large { width: 10; height: 5; content-align: left top; padding: 0 0 0 1; }
+    CardFace.-playable { border: round $foreground 90%; border-title-color: $foreground; }
+    CardFace.-refused { border: dashed $foreground 30%; border-title-color: $foreground 40%; }
     CardFace.-cursor { border: heavy $accent; border-title-color: $accent; }
-    CardFace.-playable { border: round $foreground 80%; }
-    CardFace.-playable.-cursor { border: heavy $accent; }
+    CardFace.-refused.-cursor { border: dashed $accent; }
     CardFace.-empty { display: none; }
     """
 
@@ -47,15 +73,32 @@ class CardFace(Static):
         self.border_title = str(slot + 1)
 
     def show_card(
-        self, card: str | None, *, playable: bool, cursor: bool, ascii_only: bool
+        self,
+        card: str | None,
+        *,
+        playable: bool,
+        refused: bool,
+        cursor: bool,
+        ascii_only: bool,
+        large: bool = False,
+        narrow: bool = False,
     ) -> None:
-        """Draw `card` (None hides the slot), dimmed unless `playable`."""
+        """Draw `card` (None hides the slot): `playable` and `refused` only on our turn."""
         self.card = card
         self.set_class(card is None, "-empty")
         self.set_class(playable, "-playable")
+        self.set_class(refused, "-refused")
+        self.set_class(large, "-large")
+        self.set_class(narrow and not large, "-narrow")
         self.set_class(cursor and card is not None, "-cursor")
         if card is not None:
-            self.update(card_text(card, ascii_only, dim=not playable))
+            face = face_text(card, ascii_only, dim=refused, large=large)
+            if narrow and not large:  # no room for the frame's number: it goes inside
+                face = face_text(card, ascii_only, dim=False, large=False)
+                face.stylize("dim" if refused else "")
+                mark = ("x" if ascii_only else "✗") if refused else str(self.slot + 1)
+                face = Text(mark + " ", style="dim" if refused else "bold").append_text(face)
+            self.update(face)
 
     def on_click(self, event: Click) -> None:
         event.stop()

@@ -17,6 +17,7 @@ from pitchnet.rules import HAND_SIZE
 class HandView(Horizontal):
     DEFAULT_CSS = """
     HandView { height: 3; width: 1fr; }
+    HandView.-large { height: 5; }
     """
 
     class Chosen(Message):
@@ -32,22 +33,36 @@ class HandView(Horizontal):
         self.playable: set[str] = set()
         self.cursor = 0
         self.ascii_only = False
+        self.my_turn = False
+        """Only on our turn are cards marked as playable or refused."""
+        self.large = False
+        self.narrow = False
 
     def compose(self) -> ComposeResult:
         for slot in range(HAND_SIZE):
             yield CardFace(slot)
 
-    def show(self, cards: list[str], playable: set[str], *, ascii_only: bool) -> None:
-        """Draw this hand; the cursor stays on the same card when it can, else moves
-        to the first playable one."""
+    def show(
+        self, cards: list[str], playable: set[str], *, ascii_only: bool, my_turn: bool = True
+    ) -> None:
+        """Draw this hand. The cursor stays on the same card while that card can be
+        played (or while nothing can); otherwise it moves to the first playable card."""
         current = self.current
         self.cards, self.playable, self.ascii_only = list(cards)[:HAND_SIZE], playable, ascii_only
-        if current in self.cards:
+        self.my_turn = my_turn
+        if current in self.cards and (current in playable or not playable):
             self.cursor = self.cards.index(current)
         else:
             first = next((i for i, c in enumerate(self.cards) if c in playable), 0)
             self.cursor = first
         self._redraw()
+
+    def set_size(self, *, large: bool, narrow: bool) -> None:
+        """Big cards on a big terminal, slim ones on a narrow one (a phone's browser)."""
+        if (large, narrow) != (self.large, self.narrow):
+            self.large, self.narrow = large, narrow
+            self.set_class(large, "-large")
+            self._redraw()
 
     @property
     def current(self) -> str | None:
@@ -71,9 +86,12 @@ class HandView(Horizontal):
             card = self.cards[face.slot] if face.slot < len(self.cards) else None
             face.show_card(
                 card,
-                playable=card in self.playable,
+                playable=self.my_turn and card in self.playable,
+                refused=self.my_turn and card not in self.playable,
                 cursor=face.slot == self.cursor,
                 ascii_only=self.ascii_only,
+                large=self.large,
+                narrow=self.narrow,
             )
 
     def on_card_face_clicked(self, event: CardFace.Clicked) -> None:

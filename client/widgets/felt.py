@@ -1,0 +1,544 @@
+"""The table seen from above: the seats in a ring in their real order with the player
+at the bottom, each seat's card in front of it, trump and the trick's news in the middle.
+
+Seats go round clockwise from the player (play passes to the left, so the next seat is
+on the player's left), which puts a partner opposite. The layout is worked out for the
+space there is: the largest set of sizes whose seats, cards and middle do not overlap
+is drawn, down to one-line seats for seven players in a 60x20 terminal.
+
+Everything drawn comes from the seat's view and the public table (`GameState`); names
+from the network are cleaned and shortened here, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from client.model import GameState
+from client.text import card_text, suit_text
+from client.widgets.canvas import Canvas, Rect
+from client.widgets.seats import presence
+from pitchnet.views import running_tally
+
+PALETTES = {
+    True: {  # on a dark theme
+        "team_a": "bold #5fafff",
+        "team_b": "bold #ffaf5f",
+        "turn": "bold yellow",
+        "frame": "#808080",
+        "card": "#c0c0c0",
+        "winner": "bold yellow",
+    },
+    False: {  # on a light theme
+        "team_a": "bold #0060c0",
+        "team_b": "bold #b35900",
+        "turn": "bold #a05000",
+        "frame": "#707070",
+        "card": "#404040",
+        "winner": "bold #a05000",
+    },
+}
+"""Team A blue, team B orange (a pair that stays apart for every common colour vision);
+the seat whose turn it is and the trick's winner in yellow (dark) or amber (light)."""
+PALETTE = dict(PALETTES[True])
+
+
+def use_felt_palette(dark: bool) -> None:
+    PALETTE.update(PALETTES[dark])
+
+
+def team_style(side: int) -> str:
+    return PALETTE["team_a"] if side % 2 == 0 else PALETTE["team_b"]
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One set of sizes for the felt, from roomy to cramped."""
+
+    name: str
+    panel_w: int  # outer width of a seat
+    panel_lines: int  # lines of text inside a seat (besides its title)
+    boxed: bool
+    card_w: int
+    card_h: int
+    centre_w: int
+    centre_h: int
+
+
+TIERS = (
+    Tier("large", 22, 3, True, 5, 4, 17, 5),
+    Tier("medium", 18, 2, True, 4, 3, 15, 5),
+    Tier("flat", 18, 2, True, 4, 1, 15, 3),
+    Tier("small", 15, 1, False, 4, 1, 13, 3),
+    Tier("narrow", 10, 1, False, 4, 1, 8, 3),
+)
+
+
+def shorten(name: str, width: int, others: list[str]) -> str:
+    """`name` in at most `width` cells: cut at the end with an ellipsis, or, where that
+    would read like another seat's name, keep the end too ("Chris…er")."""
+    if len(name) <= width:
+        return name
+    if width <= 1:
+        return name[:width]
+    cut = name[: width - 1] + "…"
+    clash = any(o != name and o[: width - 1] == name[: width - 1] for o in others)
+    if not clash or width < 5:
+        return cut
+    tail = max(2, (width - 1) // 3)
+    return name[: width - 1 - tail] + "…" + name[-tail:]
+
+
+def relative(seat: int, me: int, players: int) -> int:
+    """How many places clockwise from the player (0) a seat sits."""
+    return (seat - me) % players
+
+
+def seat_point(
+    rel: int, players: int, cx: float, cy: float, rx: float, ry: float
+) -> tuple[float, float]:
+    """Where on the ring seat `rel` sits: 0 at the bottom, then left, top, right."""
+    angle = math.radians(90 + rel * 360 / players)
+    return cx + rx * math.cos(angle), cy + ry * math.sin(angle)
+
+
+def _bid_of(view: Any, seat: int) -> tuple[bool, int | None]:
+    for entry in view.bids:
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] == seat:
+            return True, entry[1]
+    return False, None
+
+
+@dataclass
+class Layout:
+    tier: Tier
+    panels: list[Rect]  # by seat number
+    cards: list[Rect]  # by seat number
+    centre: Rect
+
+
+MAX_RX, MAX_RY = 48.0, 15.0
+"""On a very big terminal the ring stops growing: a table, not seats lost in corners."""
+
+
+def plan(
+    tier: Tier, players: int, me: int, width: int, height: int, centre_w: int = 0
+) -> Layout | None:
+    """Place every seat, card and the middle for `tier`, or None if they would overlap
+    or leave the felt. `centre_w` widens the middle for its text when there is room."""
+    ph = tier.panel_lines + (2 if tier.boxed else 1)
+    pw = min(tier.panel_w, width)
+    cx, cy = (width - 1) / 2, (height - 1) / 2
+    rx = min(MAX_RX, max(0.0, (width - pw) / 2))
+    ry = min(MAX_RY, max(0.0, (height - ph) / 2))
+    cw = max(tier.centre_w, centre_w + (2 if tier.boxed else 0))
+    centre = Rect(
+        round(cx - cw / 2 + 0.5),
+        round(cy - tier.centre_h / 2 + 0.5),
+        cw,
+        tier.centre_h,
+    )
+    panels: list[Rect] = [Rect(0, 0, 0, 0)] * players
+    points: list[tuple[float, float]] = [(0.0, 0.0)] * players
+    for seat in range(players):
+        px, py = seat_point(relative(seat, me, players), players, cx, cy, rx, ry)
+        points[seat] = (px, py)
+        panels[seat] = Rect(round(px - pw / 2 + 0.5), round(py - ph / 2 + 0.5), pw, ph)
+    rects = [centre, *panels]
+    if not all(r.inside(width, height) for r in rects) or _any_overlap(rects):
+        return None
+    placed = list(rects)
+    cards = []
+    for seat in range(players):
+        px, py = points[seat]
+        tries = [
+            (r, dy) for dy in (0, -1, 1) for r in (0.55, 0.5, 0.62, 0.45, 0.7, 0.38, 0.78, 0.3)
+        ]
+        for reach, dy in tries:
+            x = cx + (px - cx) * reach
+            y = cy + (py - cy) * reach + dy
+            card = Rect(
+                round(x - tier.card_w / 2 + 0.5),
+                round(y - tier.card_h / 2 + 0.5),
+                tier.card_w,
+                tier.card_h,
+            )
+            padded = Rect(card.x - 1, card.y, card.w + 2, card.h)  # a blank column each side
+            if card.inside(width, height) and not any(padded.overlaps(r) for r in placed):
+                cards.append(card)
+                placed.append(padded)
+                break
+        else:
+            return None
+    return Layout(tier, panels, cards, centre)
+
+
+def _any_overlap(rects: list[Rect]) -> bool:
+    return any(a.overlaps(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+
+
+def choose_layout(
+    players: int, me: int, width: int, height: int, centre_w: int = 0
+) -> Layout | None:
+    """The roomiest tier that fits; the middle as wide as its text where that fits."""
+    for tier in TIERS:
+        for wanted in (centre_w, 0) if centre_w else (0,):
+            layout = plan(tier, players, me, width, height, wanted)
+            if layout is not None:
+                return layout
+    return None
+
+
+# ---- what is on the felt -------------------------------------------------------------------
+
+
+@dataclass
+class TrickShown:
+    plays: list[tuple[int, str]]
+    winner: int | None
+    number: int
+    last: bool  # the completed trick, still on the table or called back with the key
+
+
+def trick_shown(game: GameState, recall: bool = False) -> TrickShown | None:
+    """The cards to draw: the trick being played; once it is complete, that trick with
+    its winner until the next card is led; with `recall`, the last completed trick."""
+    view = game.view
+    if view is None:
+        return None
+    if view.trick and not recall:
+        return TrickShown(_plays(view.trick), None, len(view.tricks) + 1, False)
+    if view.tricks and (recall or view.phase != "bidding"):
+        last = view.tricks[-1]
+        winner = last.get("winner") if isinstance(last, dict) else None
+        plays = _plays(last.get("plays", [])) if isinstance(last, dict) else []
+        return TrickShown(plays, winner if type(winner) is int else None, len(view.tricks), True)
+    return None
+
+
+def _plays(entries: Any) -> list[tuple[int, str]]:
+    out = []
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int:
+            out.append((entry[0], str(entry[1])))
+    return out
+
+
+# ---- drawing -------------------------------------------------------------------------------
+
+
+def _panel_style(game: GameState, seat: int) -> str:
+    view = game.view
+    assert view is not None
+    if view.turn == seat:
+        return PALETTE["turn"]
+    if view.partnership:
+        return team_style(seat)
+    return PALETTE["frame"]
+
+
+def _marks(game: GameState, seat: int) -> Text:
+    view = game.view
+    assert view is not None
+    marks = Text()
+    if view.dealer == seat:
+        marks.append(" D", style="bold cyan")
+    if view.pitcher == seat:
+        marks.append(" P", style="bold magenta")
+    return marks
+
+
+def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Text:
+    view = game.view
+    assert view is not None
+    turn = view.turn == seat
+    ascii_only = game.ascii_only
+    line = Text()
+    if turn:
+        line.append(">" if ascii_only else "▶", style=PALETTE["turn"])
+    if view.partnership:
+        line.append("AB"[seat % 2], style=team_style(seat)).append(" ")
+    marks = _marks(game, seat)
+    full = game.name(seat)
+    room = width - len(line) - len(marks)
+    you = " (you)" if seat == game.seat and len(full) + 6 <= room else ""
+    name = shorten(full, max(1, room - len(you)), others)
+    line.append(name, style=PALETTE["turn"] if turn else "bold")
+    line.append(you, style="italic").append_text(marks)
+    return line
+
+
+def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, Text]:
+    """Bid, tricks, score and state of one seat, as short texts."""
+    view = game.view
+    table = game.table
+    assert view is not None
+    has_bid, amount = _bid_of(view, seat)
+    if has_bid:
+        bid = Text("pass", style="dim") if amount is None else Text(f"bid {amount}", style="bold")
+    else:
+        bid = Text("")
+    tricks = view.tricks_won[seat] if seat < len(view.tricks_won) else 0
+    side = view.side_of(seat)
+    score = view.scores[side] if 0 <= side < len(view.scores) else 0
+    info = table.seats[seat] if table is not None and seat < len(table.seats) else None
+    grace = table.grace if table is not None and table.substitute else None
+    state = presence(info, since, grace if view.turn == seat else None)
+    if seat == game.seat:
+        state = Text("")
+    return bid, Text(f"{tricks}"), Text(f"{score}"), state
+
+
+def _join(*parts: Text, sep: str = "  ") -> Text:
+    out = Text()
+    for part in parts:
+        if not part.plain:
+            continue
+        if out.plain:
+            out.append(sep)
+        out.append_text(part)
+    return out
+
+
+def draw_panel(
+    canvas: Canvas, game: GameState, seat: int, rect: Rect, tier: Tier, since: float
+) -> None:
+    names = [game.name(s) for s in range(game.view.players)] if game.view else []
+    style = _panel_style(game, seat)
+    bid, tricks, score, state = _facts(game, seat, since)
+    if tier.boxed:
+        inner = rect.w - 2
+        heavy = game.view is not None and game.view.turn == seat
+        kind = (
+            ("ascii_heavy" if heavy else "ascii")
+            if game.ascii_only
+            else ("heavy" if heavy else "round")
+        )
+        canvas.box(rect, kind, style, None)
+        title = _name_line(game, seat, inner - 1, names)
+        canvas.put_text(rect.x + 1, rect.y, title)
+        lines: list[Text]
+        if tier.panel_lines >= 3:
+            lines = [
+                _join(bid, Text(f"tricks {tricks.plain}")),
+                Text(f"score {score.plain}", style="bold"),
+                state,
+            ]
+        else:
+            word = "tricks" if len(bid.plain) + 9 + len(tricks.plain) <= inner else "tk"
+            first = _join(bid, Text(f"{word} {tricks.plain}"), sep="  ")
+            second = _join(Text(f"{score.plain} pts", style="bold"), state, sep="  ")
+            lines = [first, second]
+        for row, line in enumerate(lines[: tier.panel_lines]):
+            canvas.put_text(rect.x + 1, rect.y + 1 + row, line[:inner])
+        return
+    title = _name_line(game, seat, rect.w, names)
+    canvas.put_text(rect.x, rect.y, title)
+    if tier.panel_lines >= 1:
+        points = Text(f"{score.plain}pt", style="bold")
+        line = _join(bid, Text(f"{tricks.plain}tk"), points, sep=" ")
+        if len(line.plain) > rect.w:  # the narrowest seats: "b3 1t 0p" (bid, tricks, points)
+            short = Text(bid.plain.replace("bid ", "b"), style=bid.style)
+            points = Text(f"{score.plain}p", style="bold")
+            line = _join(short, Text(f"{tricks.plain}t"), points, sep=" ")
+        fits = len(line.plain) + 1 + len(state.plain) <= rect.w
+        if fits and state.plain and state.plain != "here":
+            line = _join(line, state, sep=" ")
+        canvas.put_text(rect.x, rect.y + 1, line[: rect.w])
+
+
+def draw_card(
+    canvas: Canvas, game: GameState, card: str, rect: Rect, *, winner: bool, led: bool
+) -> None:
+    face = card_text(card, game.ascii_only)
+    style = PALETTE["winner"] if winner else (PALETTE["card"] if not led else "bold")
+    if rect.h >= 3:
+        kind = (
+            ("ascii_heavy" if winner else "ascii")
+            if game.ascii_only
+            else ("double" if winner else "round")
+        )
+        canvas.box(rect, kind, style)
+        inner = rect.w - 2
+        if rect.h >= 4:
+            rank = Text(face.plain[0], style=face.style)
+            suit = Text(face.plain[1:], style=face.style)
+            canvas.put_text(rect.x + 1 + (inner - 1) // 2, rect.y + 1, rank)
+            canvas.put_text(rect.x + 1 + (inner - 1) // 2, rect.y + 2, suit)
+        else:
+            canvas.put_text(rect.x + 1 + (inner - 2) // 2, rect.y + 1, face)
+        if winner:
+            canvas.put(
+                rect.x + rect.w - 1, rect.y, "*" if game.ascii_only else "✓", PALETTE["winner"]
+            )
+        return
+    canvas.put(rect.x, rect.y, "[", style)
+    canvas.put_text(rect.x + 1, rect.y, face)
+    canvas.put(rect.x + 3, rect.y, "]", style)
+    if winner:  # in the blank column the layout keeps beside every card
+        canvas.put(rect.x + 4, rect.y, "*" if game.ascii_only else "✓", style)
+
+
+def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> list[Text]:
+    """The middle of the table: trump, the trick's number, what was led, who won."""
+    view = game.view
+    if view is None:
+        return []
+    lines: list[Text] = []
+    if view.phase == "bidding":
+        lines.append(Text("Bidding", style="bold"))
+        if view.high_bid is not None:
+            lines.append(Text(f"high bid {view.high_bid}"))
+            lines.append(Text(game.who(view.pitcher)))
+        else:
+            lines.append(Text("no bid yet", style="dim"))
+        return lines
+    lines.append(Text("Trump ", style="bold").append_text(suit_text(view.trump, game.ascii_only)))
+    if shown is None:
+        if view.pitcher is not None and view.phase == "playing":
+            lines.append(Text(f"{game.who(view.pitcher)} leads"))
+        return lines
+    if recall:
+        lines.append(Text(f"Last: trick {shown.number}", style="bold"))
+    else:
+        lines.append(Text(f"Trick {shown.number}"))
+    if shown.winner is not None:
+        lines.append(Text(f"{game.who(shown.winner)} won", style=PALETTE["winner"]))
+    elif shown.plays:
+        led = card_text(shown.plays[0][1], game.ascii_only)
+        lines.append(Text("led ").append_text(led))
+    return lines
+
+
+def tally_lines(game: GameState) -> list[Text]:
+    """What this hand has decided so far (public: from the completed tricks)."""
+    view = game.view
+    if view is None or view.phase != "playing" or view.trump is None:
+        return []
+    tally = running_tally(view)
+    ascii_only = game.ascii_only
+    lines = [Text("So far", style="bold underline")]
+    for label in ("high", "low"):
+        entry = tally[label]
+        line = Text(f"{label.title():<5}", style="bold")
+        if entry is None:
+            lines.append(line.append("-", style="dim"))
+        else:
+            seat, card = entry
+            lines.append(line.append_text(card_text(card, ascii_only)).append(f" {game.who(seat)}"))
+    if tally["joker"] is not None:
+        lines.append(Text("Joker", style="bold").append(f" {game.who(tally['joker'])}"))
+    jack = tally["jack"]
+    line = Text("Jack ", style="bold")
+    lines.append(
+        line.append("-" if jack is None else game.who(jack), style="dim" if jack is None else "")
+    )
+    points = tally["game_points"]
+    game_line = Text("Game ", style="bold")
+    if view.partnership:
+        game_line.append(f"A {points[0]}  B {points[1]}")
+    else:
+        shown = [f"{game.who(side)} {p}" for side, p in enumerate(points) if p]
+        game_line.append(", ".join(shown) if shown else "0")
+    lines.append(game_line)
+    return lines
+
+
+def _place_corner(layout: Layout, width: int, height: int, w: int, h: int) -> Rect | None:
+    taken = [
+        layout.centre,
+        *layout.panels,
+        *(Rect(c.x - 1, c.y, c.w + 2, c.h) for c in layout.cards),
+    ]
+    for x, y in ((width - w, height - h), (0, height - h), (width - w, 0), (0, 0)):
+        rect = Rect(x, y, w, h)
+        if rect.inside(width, height) and not any(rect.overlaps(r) for r in taken):
+            return rect
+    return None
+
+
+def felt_text(
+    game: GameState, width: int, height: int, *, recall: bool = False, since: float = 0.0
+) -> Text:
+    """The whole felt, `width` x `height` cells."""
+    canvas = Canvas(width, height)
+    view = game.view
+    me = game.seat if game.seat is not None else 0
+    if view is None or width < 10 or height < 3:
+        return canvas.to_text()
+    shown = trick_shown(game, recall)
+    lines = centre_lines(game, shown, recall)
+    widest = max((len(line.plain) for line in lines), default=0)
+    layout = choose_layout(view.players, me, width, height, widest)
+    if layout is None:
+        return Text("The window is too small for the table.", style="bold")
+    tier = layout.tier
+    for seat in range(view.players):
+        draw_panel(canvas, game, seat, layout.panels[seat], tier, since)
+    if shown is not None:
+        for index, (seat, card) in enumerate(shown.plays):
+            if 0 <= seat < view.players:
+                draw_card(
+                    canvas,
+                    game,
+                    card,
+                    layout.cards[seat],
+                    winner=shown.winner == seat,
+                    led=index == 0,
+                )
+    tally = tally_lines(game)
+    if tally:
+        tw = min(24, max(len(line.plain) for line in tally))
+        corner = _place_corner(layout, width, height, tw, len(tally))
+        if corner is None and len(tally) > 1:  # a smaller tally: without its heading
+            tally = tally[1:]
+            corner = _place_corner(layout, width, height, tw, len(tally))
+        if corner is not None:
+            for row, line in enumerate(tally):
+                canvas.put_text(corner.x, corner.y + row, line[:tw])
+    centre = layout.centre
+    boxed = tier.boxed and centre.h >= 4
+    if boxed:
+        kind = "ascii" if game.ascii_only else "round"
+        canvas.box(centre, kind, PALETTE["frame"])
+        top, inner = centre.y + 1, centre.w - 2
+        left = centre.x + 1
+    else:
+        top, inner, left = centre.y, centre.w, centre.x
+    for row, line in enumerate(lines[: max(0, centre.h - (2 if boxed else 0))]):
+        cut = line[:inner]
+        canvas.put_text(left + (inner - len(cut.plain)) // 2, top + row, cut)
+    return canvas.to_text()
+
+
+class Felt(Widget):
+    """The table top; redrawn whole from the game state on every snapshot and resize."""
+
+    DEFAULT_CSS = """
+    Felt { height: 1fr; width: 1fr; }
+    """
+
+    recall: reactive[bool] = reactive(False)
+    since: reactive[float] = reactive(0.0)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.game: GameState | None = None
+
+    def show(self, game: GameState, since: float = 0.0) -> None:
+        self.game = game
+        self.since = since
+        self.refresh()
+
+    def render(self) -> Text:
+        if self.game is None:
+            return Text("")
+        return felt_text(
+            self.game, self.size.width, self.size.height, recall=self.recall, since=self.since
+        )

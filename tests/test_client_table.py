@@ -1,0 +1,227 @@
+"""The table screen's layout and keys against engine-built views (no host): seats in
+their real order with the player at the bottom, partners opposite, every size fitting,
+bids picked then confirmed, one-press, and pitch as one gesture."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.app import ClientOptions, PitchApp
+from client.demo import scene_with_events
+from client.model import GameState
+from client.screens.table import TableScreen
+from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
+from pitchnet.views import running_tally
+from tests.pilot import screen_text, until
+
+SIZES = [(60, 14), (80, 18), (120, 34), (200, 54)]
+"""Felt sizes left by the 60x20, 80x24, 120x40 and 200x60 terminals."""
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_table_fits_every_size(players: int, size: tuple[int, int]) -> None:
+    width, height = size
+    for me in range(players):
+        layout = choose_layout(players, me, width, height)
+        assert layout is not None, (players, me, size)
+        # Seats and cards lie inside the felt and never on top of each other.
+        rects = [layout.centre, *layout.panels, *layout.cards]
+        assert all(r.inside(width, height) for r in rects)
+        assert not any(a.overlaps(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+        # Every seat shows at least its bid, tricks and score line (no "tiny" seats).
+        assert layout.tier.panel_lines >= 1, (players, size, layout.tier.name)
+
+
+def test_the_player_sits_at_the_bottom_and_play_goes_to_the_left() -> None:
+    layout = choose_layout(4, 2, 80, 18)
+    assert layout is not None
+    panels = layout.panels
+    me, left, across, right = panels[2], panels[3], panels[0], panels[1]
+    assert me.y > left.y > across.y and me.y > right.y > across.y
+    assert left.x < me.x < right.x  # the next seat (3) is on the player's left
+    assert relative(3, 2, 4) == 1 and relative(0, 2, 4) == 2  # a partner sits opposite
+
+
+def test_bigger_terminals_get_bigger_seats() -> None:
+    small = choose_layout(4, 0, 60, 14)
+    large = choose_layout(4, 0, 120, 34)
+    assert small is not None and large is not None
+    assert TIERS.index(large.tier) < TIERS.index(small.tier)
+
+
+def test_names_are_shortened_with_care() -> None:
+    assert shorten("Ann", 8, []) == "Ann"
+    assert shorten("Christopher", 8, []) == "Christo…"
+    # Two names with the same start keep their ends, so they still differ.
+    a = shorten("Christopher", 8, ["Christopher", "Christina"])
+    b = shorten("Christina", 8, ["Christopher", "Christina"])
+    assert a != b and len(a) <= 8 and len(b) <= 8
+
+
+def game_at(name: str, players: int = 4) -> GameState:
+    table, view, _ = scene_with_events(name, 7, players)
+    game = GameState()
+    game.seat, game.table, game.view = 0, table, view
+    return game
+
+
+def test_a_completed_trick_stays_with_its_winner_marked() -> None:
+    game = game_at("trick_won")
+    shown = trick_shown(game)
+    assert shown is not None and shown.last
+    last = game.view.tricks[-1]
+    assert shown.winner == last["winner"]
+    text = felt_text(game, 80, 18).plain
+    assert f"{game.who(last['winner'])} won" in text
+    assert "✓" in text  # the winning card's mark
+
+
+def test_the_tally_is_public_and_adds_up() -> None:
+    game = game_at("trick_won")
+    tally = running_tally(game.view)
+    points = sum(
+        {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}.get(card[0], 0)
+        for trick in game.view.tricks
+        for _, card in trick["plays"]
+    )
+    assert sum(tally["game_points"]) == points
+    assert tally["high"] is not None and tally["high"][1][1] == game.view.trump
+
+
+async def test_a_bid_is_picked_then_confirmed() -> None:
+    table, view, events = scene_with_events("bidding", seed=7)
+    sent: list[object] = []
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app.send_bid = sent.append  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        assert view is not None
+        bid = max(b for b in view.legal_bids if b is not None)
+        await pilot.press(str(bid))
+        assert sent == []  # picked only
+        await pilot.press("enter")
+        assert sent == [bid]
+
+
+async def test_one_press_bids_at_once() -> None:
+    table, view, events = scene_with_events("bidding", seed=7)
+    sent: list[object] = []
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app.send_bid = sent.append  # type: ignore[method-assign]
+    app.prefs.one_press = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        await pilot.press("p" if None in view.legal_bids else "4")
+        assert len(sent) == 1
+
+
+async def test_at_60x20_every_card_and_the_prompt_are_on_screen() -> None:
+    table, view, events = scene_with_events("playing", seed=7, players=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events * 3)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        text = screen_text(app)
+        assert view is not None
+        for card in view.hand:
+            assert card[0] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[1]] in text
+        assert "YOUR TURN" in text
+        for seat in range(1, 7):
+            assert f"Bot {seat}" in text
+
+
+async def test_resizing_live_keeps_the_hand_and_prompt_on_screen() -> None:
+    table, view, events = scene_with_events("playing", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        hand = app.screen.query_one("#hand")
+        assert hand.has_class("-large")  # big cards on a big terminal
+        for size in ((120, 40), (80, 24), (60, 20)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert not hand.has_class("-large") or size == (120, 40)
+            text = screen_text(app)
+            assert "YOUR TURN" in text and "Trump" in text
+            assert view is not None
+            for card in view.hand:
+                assert card[0] in text
+
+
+def test_the_tally_counts_only_public_cards_of_completed_tricks() -> None:
+    """It is computed from the view alone, which holds no other seat's hand."""
+    game = game_at("playing")
+    view = game.view
+    assert view is not None
+    before = running_tally(view)
+    view.trick.append([1, "AS"])  # a card on the table but not yet in a completed trick
+    assert running_tally(view) == before
+
+
+async def test_the_bell_rings_on_our_turn_only_when_asked_for() -> None:
+    table, view, events = scene_with_events("playing", seed=7)
+    for wanted in (False, True):
+        app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+        rung: list[bool] = []
+        app.bell = lambda rung=rung: rung.append(True)  # type: ignore[method-assign]
+        app.prefs.bell = wanted
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.game.seat = 0
+            app.apply_state(1, table, view, events)
+            await pilot.pause()
+            app.apply_state(2, table, view, [])  # still our turn: no second ring
+            await pilot.pause()
+        assert rung == ([True] if wanted else [])
+
+
+async def test_a_screenshot_is_saved_and_the_place_said(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    table, view, events = scene_with_events("playing", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app.screenshot_dir = str(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = list(tmp_path.glob("*.svg"))
+    assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
+    assert any(str(saved[0]) in notice for notice in app.notices)
+
+
+async def test_the_command_palette_offers_pitchnets_commands() -> None:
+    table, view, events = scene_with_events("playing", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await pilot.pause()
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+    for wanted in ("Last trick", "Rules", "Theme", "Screenshot", "Deck: four colours"):
+        assert wanted in titles
+
+
+async def test_the_theme_and_deck_are_remembered() -> None:
+    from client.settings import load_preferences
+
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "textual-light"
+        app.set_deck("two")
+        await pilot.pause()
+    prefs = load_preferences()
+    assert prefs.theme == "textual-light" and prefs.deck == "two"
+    again = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    assert again.theme == "textual-light"
