@@ -25,7 +25,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
 from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
-from client.model import GameState, describe_event
+from client.model import GameState, describe_event, top_bid
 from client.screens.connecting import ConnectingScreen
 from client.settings import DECKS, Preferences, load_preferences
 from client.text import use_deck
@@ -511,10 +511,11 @@ class PitchApp(App[None]):
             self.connection.ready()
 
     def pitch(self, card: str) -> None:
-        """Bid 4 now and lead `card` as soon as the host gives us the lead."""
+        """Bid the top bid now (4, or 5 with the joker: the bid that ends the auction) and
+        lead `card` as soon as the host gives us the lead."""
         if self.connection:
             self.pitch_lead = card
-            self.connection.bid(4)
+            self.connection.bid(top_bid(self.game.view))
 
     def _lead_pitched_card(self) -> None:
         """After a pitch: play the chosen card once it is ours to lead; give up the

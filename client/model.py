@@ -8,6 +8,7 @@ data) into plain `Text` for the log and the summaries.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.text import Text
 
@@ -182,6 +183,12 @@ def refusal(view: SeatView, card: str) -> str | None:
     if view.turn != view.seat:
         return "It is not your turn."
     return printable(view.play_rule or "That card may not be played now.", 200)
+
+
+def top_bid(view: Any) -> int:
+    """The bid that ends the auction at once (a pitch): 4, or 5 with the joker."""
+    rules = getattr(view, "rules", None) or {}
+    return 5 if isinstance(rules, dict) and rules.get("joker") == "on" else 4
 
 
 def rules_text(game: GameState) -> Text:

@@ -19,7 +19,7 @@ from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from client.model import GameState, refusal, status_line
+from client.model import GameState, refusal, status_line, top_bid
 from client.screens.base import PitchScreen
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
@@ -256,7 +256,7 @@ class TableScreen(PitchScreen[None]):
         """Bid 4 and lead the card under the cursor: the host hears the bid now and the
         card as soon as the hand is ours to lead (the app sends it then)."""
         card = self.query_one(HandView).current
-        if card is None or not self._bid_allowed(4) or not self._once():
+        if card is None or not self._bid_allowed(top_bid(self.game.view)) or not self._once():
             return
         self._bid_pick = NO_PICK
         self.app.pitch(card)

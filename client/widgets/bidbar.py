@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from client.model import GameState
+from client.model import GameState, top_bid
 from client.text import card_text, plain
 
 BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
@@ -106,7 +106,7 @@ class BidBar(Horizontal):
             button.display = amount in legal
             button.set_class(armed != "" and armed == amount, "-armed")
         pitch = self.query_one("#bid-pitch", Button)
-        pitch.display = 4 in legal and lead is not None
+        pitch.display = top_bid(view) in legal and lead is not None
         pitch.set_class(armed == "pitch", "-armed")
         if lead is not None:
             label = Text("! Pitch ").append_text(card_text(lead, game.ascii_only))
