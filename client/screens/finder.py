@@ -13,7 +13,7 @@ import random
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -94,6 +94,11 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     )
 
 
+COLUMNS = (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 9))
+NARROW_BELOW = 76
+"""Below this many columns the address column goes (the table, seats and state stay)."""
+
+
 class FinderScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "host", "Host a table here"),
@@ -108,6 +113,8 @@ class FinderScreen(PitchScreen[None]):
         self.found: dict[str, Any] = {}
         self._auto_host_pending = False
         self._looks = 0
+        self._narrow: bool | None = None
+        self._shown_tables: list[Any] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
@@ -122,13 +129,28 @@ class FinderScreen(PitchScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        tables = self.query_one("#tables", DataTable)
-        for label, width in (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 9)):
-            tables.add_column(label, width=width)
+        self._lay_out_columns(self.app.size.width)
         self.app_options = self.app.options
         self._auto_host_pending = self.app_options.mode == "play"
         if self._auto_host_pending:
             self.set_timer(self.app_options.play_browse_seconds, self._look_again)
+
+    def _lay_out_columns(self, width: int) -> bool:
+        """(Re)build the columns for this width; True if they changed."""
+        narrow = width < NARROW_BELOW
+        if narrow == self._narrow:
+            return False
+        self._narrow = narrow
+        tables = self.query_one("#tables", DataTable)
+        tables.clear(columns=True)
+        for label, column_width in COLUMNS:
+            if not (narrow and label == "Address"):
+                tables.add_column(label, width=column_width)
+        return True
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._lay_out_columns(event.size.width):
+            self.post_message(TablesChanged(list(self._shown_tables)))
 
     # ---- browsing ----------------------------------------------------------------------------
 
@@ -191,13 +213,17 @@ class FinderScreen(PitchScreen[None]):
         keep = keys[widget.cursor_row] if 0 <= widget.cursor_row < len(keys) else None
         widget.clear()
         self.found = {}
+        self._shown_tables = list(event.tables)
         ascii_only = self.app_options.ascii_only
         for found in event.tables:
             key = f"{found.table_id}@{found.host}:{found.port}"
             if key in self.found:
                 continue
             self.found[key] = found
-            widget.add_row(*table_row(found, ascii_only), key=key, height=2)
+            cells = table_row(found, ascii_only)
+            if self._narrow:
+                cells = cells[:2] + cells[3:]  # no address column
+            widget.add_row(*cells, key=key, height=2)
         if keep in self.found:
             widget.move_cursor(row=list(self.found).index(keep))
         count = len(self.found)
