@@ -27,7 +27,7 @@ from client.connection import Connection
 from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
 from client.model import GameState, describe_event, top_bid
 from client.screens.connecting import ConnectingScreen
-from client.settings import DECKS, Preferences, load_preferences
+from client.settings import DECKS, Preferences, SessionPreferences, load_preferences
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event
@@ -170,7 +170,9 @@ class PitchApp(App[None]):
         """A sentence for the finder to show when it next appears (why we are back)."""
         self.notices: list[str] = []
         """Every notification shown, newest last (tests read it; so could a log)."""
-        self.prefs: Preferences = load_preferences()
+        self.prefs: Preferences = (
+            SessionPreferences() if options.mode == "web" else load_preferences()
+        )
         self.pitch_lead: str | None = None
         """The card to lead once our pitch (bid 4) is taken: one gesture, two frames."""
         self._was_my_turn = False
@@ -559,8 +561,13 @@ class PitchApp(App[None]):
         self.notify("There is no trick to show here.", markup=False)
 
     def action_screenshot_here(self) -> None:
-        """Save an SVG of the screen and say where it went."""
+        """Save an SVG of the screen and say where it went; in a browser session, hand
+        it to the browser as a download (Textual's delivery), never to the host's disk."""
         from pitchnet.dirs import state_dir
+
+        if self.options.mode == "web":
+            self.deliver_screenshot()
+            return
 
         folder = self.screenshot_dir or str(state_dir() / "screenshots")
         try:

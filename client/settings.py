@@ -60,6 +60,14 @@ class Preferences:
         _save(asdict(self))
 
 
+class SessionPreferences(Preferences):
+    """Preferences kept only while the app runs: a browser session (host/web.py) runs on
+    the host laptop, and must not change its owner's settings file."""
+
+    def save(self) -> None:
+        pass
+
+
 DECKS = ("four", "two")
 
 
