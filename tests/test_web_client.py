@@ -94,3 +94,22 @@ async def test_leaving_the_table_ends_a_web_session(tmp_path: Path) -> None:
         assert app.current_mode != "finder"  # never the finder: it could host a table
         assert TokenStore(tmp_path / "seats.json").find("Ann", table_id=server.table_id) is None
         assert all(seat.kind == "empty" for seat in server.table.seats)
+
+
+async def test_a_web_session_keeps_the_host_owners_files_alone(
+    host: HostServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Preferences change for the session only, and a screenshot goes to the browser."""
+    config_dir = tmp_path / "config"
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(config_dir))
+    app = web_app(host.port, tmp_path / "seats.json")
+    delivered: list[bool] = []
+    monkeypatch.setattr(app, "deliver_screenshot", lambda *a, **k: delivered.append(True))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table", 20)
+        app.toggle("bell")
+        assert app.prefs.bell
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: delivered, "the screenshot handed to the browser")
+    assert not (config_dir / "settings.json").exists()
+    assert not (tmp_path / "state" / "screenshots").exists()
