@@ -321,7 +321,7 @@ class PitchApp(App[None]):
         """An older open lobby on the network with a seat for everyone at ours (the
         oldest): our lobby moves there. Only the younger of two tables ever moves, so
         two tables never swap their people."""
-        from pitchnet.protocol import PROTOCOL_VERSION
+        from pitchnet.protocol import can_join
 
         hosted = self.hosted
         if hosted is None:
@@ -336,7 +336,7 @@ class PitchApp(App[None]):
             and t.open > 0
             and t.born > 0
             and not t.password
-            and t.version == PROTOCOL_VERSION
+            and can_join(t.version)
             and t.open >= max(1, people)
             and (t.born, t.table_id) < ours
         ]

@@ -472,10 +472,11 @@ class Table:
     def check_watcher(self, hello: Hello) -> None:
         """May the sender of `hello` watch? Same checks as a player, minus a seat.
         Raises ProtocolError (fatal) if not."""
-        if hello.version != PROTOCOL_VERSION:
+        if not self.version <= hello.version <= PROTOCOL_VERSION:
             raise ProtocolError(
                 "version",
-                f"This table speaks protocol {PROTOCOL_VERSION}, you sent {hello.version}.",
+                f"This table speaks protocol {self.version} to {PROTOCOL_VERSION}, "
+                f"you sent {hello.version}.",
                 fatal=True,
             )
         if hello.table_id and hello.table_id != self.id:

@@ -24,6 +24,14 @@ from pitchnet.house_rules import HouseRules, RulesConfigError
 PROTOCOL_VERSION = 2
 """The newest version this pitchnet speaks. A table speaks 1 unless its house rules would
 be misread by a version-1 client (the joker, a redeal, must_follow): see PROTOCOL.md."""
+
+
+def can_join(version: int) -> bool:
+    """Whether this pitchnet can sit at a table that speaks `version`: it speaks every
+    version from 1 to PROTOCOL_VERSION (a standard table still speaks 1)."""
+    return 1 <= version <= PROTOCOL_VERSION
+
+
 SERVICE_TYPE = "_pitchnet._tcp.local."
 DEFAULT_PORT = 7373
 """Where a host listens unless told otherwise (and where a bare address is dialled)."""

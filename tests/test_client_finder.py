@@ -72,3 +72,22 @@ def test_play_picks_a_remembered_seat_then_open_lobbies_fullest_then_oldest() ->
     assert best_table([old_lone, young_full]) is young_full  # then where most people sit
     assert best_table([table("e", "lobby", 1, 3, 30), old_lone]) is old_lone  # then oldest
     assert best_table([young_full, full], mine={"d"}) is full  # our own seat, even if full
+
+
+def test_play_joins_tables_of_every_version_it_speaks() -> None:
+    """A standard table advertises protocol 1 and a joker table 2: play offers both,
+    and never a table from a newer pitchnet."""
+    from dataclasses import replace
+
+    from client.discovery import FoundTable
+    from client.screens.finder import best_table
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    standard = FoundTable(
+        name="s", table_id="s", host="127.0.0.1", port=1, version=1,
+        taken=1, seats=4, state="lobby", password=False, open=3, born=10,
+    )  # fmt: skip
+    assert best_table([standard]) is standard
+    newest = replace(standard, version=PROTOCOL_VERSION)
+    assert best_table([newest]) is newest
+    assert best_table([replace(standard, version=PROTOCOL_VERSION + 1)]) is None

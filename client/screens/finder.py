@@ -24,7 +24,7 @@ from client.connection import parse_address
 from client.screens.base import PitchScreen
 from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
-from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION
+from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, can_join
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +43,7 @@ def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
     lobby, or a seat a bot plays), in this protocol; lobbies before matches, then the one
     where most people sit, then the oldest (where lone lobbies move to, client.app)."""
     mine = mine or set()
-    usable = [
-        t for t in tables if t.version == PROTOCOL_VERSION and (t.joinable or t.table_id in mine)
-    ]
+    usable = [t for t in tables if can_join(t.version) and (t.joinable or t.table_id in mine)]
     if not usable:
         return None
     return min(
