@@ -30,6 +30,12 @@ from pitchnet.text import printable
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
+    DEFAULT_CSS = """
+    SetupScreen .setup-row { height: 1; }
+    SetupScreen .setup-label { width: 16; }
+    SetupScreen .setup-row Input, SetupScreen .setup-row Select { width: 1fr; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back to the finder"),
         Binding("ctrl+s", "accept", "Open the table", show=False),
@@ -49,10 +55,12 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 yield Static(self.note, id="setup-note", markup=False)
             with Horizontal(classes="setup-row"):
                 yield Static("Table name", classes="setup-label")
-                yield Input(value=self.default_name, id="setup-name", max_length=24)
+                yield Input(value=self.default_name, id="setup-name", max_length=24, compact=True)
             with Horizontal(classes="setup-row"):
                 yield Static(f"Players ({MIN_PLAYERS}-{MAX_PLAYERS})", classes="setup-label")
-                yield Input(value="4", id="setup-players", max_length=1, type="integer")
+                yield Input(
+                    value="4", id="setup-players", max_length=1, type="integer", compact=True
+                )
             with Horizontal(classes="setup-row"):
                 yield Static("Partnership", classes="setup-label")
                 yield Checkbox("two teams (4 players)", id="setup-partnership", compact=True)
@@ -67,7 +75,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 )
             with Horizontal(classes="setup-row"):
                 yield Static("Password", classes="setup-label")
-                yield Input(placeholder="none", id="setup-password", password=True)
+                yield Input(placeholder="none", id="setup-password", password=True, compact=True)
             with Horizontal(classes="setup-row"):
                 yield Static("House rules", classes="setup-label")
                 yield Select(
