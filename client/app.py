@@ -689,7 +689,7 @@ class PitchApp(App[None]):
                     connection.name,
                     connection.host,
                     connection.port,
-                    welcome.token,
+                    connection.token or "",
                 )
             )
         self.game.start_log(welcome.table_id)

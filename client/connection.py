@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -26,30 +27,35 @@ from client.messages import Disconnected, HostError, News, StateReceived, Welcom
 from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
     DEFAULT_PORT,
-    PROTOCOL_VERSION,
+    NONCE_BYTES,
     Ack,
     BidMsg,
     Bye,
+    Challenge,
     ErrorMsg,
     FrameDecoder,
-    Hello,
     Leave,
     Message,
     Ping,
     PlayMsg,
     Pong,
     ProtocolError,
+    Purpose,
     Ready,
     Sit,
     Start,
     State,
     TableInfo,
     Welcome,
+    answer,
     parse_host_message,
+    proves,
 )
 from pitchnet.views import SeatView, ViewError
 
 log = logging.getLogger(__name__)
+
+IMPOSTOR = "This is not the table you were sitting at (it could not prove it knows your seat)."
 
 BACKOFF = (0.1, 0.2, 0.4, 0.8)
 BACKOFF_CAP = 1.0
@@ -165,6 +171,10 @@ class Connection:
         self._unacked: dict[int, Message] = {}
         self._turn: tuple[int | None, int | None] = (None, None)
         self._last_heard = 0.0
+        self._challenge = ""
+        """This connection's nonce, which the host's `welcome` must prove our token over."""
+        self._proved_seat: tuple[str, str] | None = None
+        """(token or "", table id) this connection's hello proved; None before it."""
 
     # ---- actions ---------------------------------------------------------------------------
 
@@ -288,10 +298,9 @@ class Connection:
         )
         self._writer = writer
         self._last_heard = asyncio.get_running_loop().time()
-        hello = Hello(
-            PROTOCOL_VERSION, self.name, self.token, self.table_id, self.password, self.watch
-        )
-        self._send(hello)
+        # The hello waits for the host's challenge: its proofs must cover that nonce.
+        self._challenge = secrets.token_hex(NONCE_BYTES)
+        self._proved_seat = None
         tasks = [asyncio.create_task(self._read(reader)), asyncio.create_task(self._watch())]
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
@@ -344,6 +353,8 @@ class Connection:
             return
         if isinstance(message, Ping):
             self._send(Pong(t=message.t))
+        elif isinstance(message, Challenge):
+            self._answer(message)
         elif isinstance(message, Welcome):
             self._welcomed(message)
         elif isinstance(message, State):
@@ -365,9 +376,40 @@ class Connection:
                 raise Refused(f"The host closed this seat: {message.reason}")
             raise Lost("The host shut the table down.")
 
+    def _answer(self, challenge: Challenge) -> None:
+        """Send `hello`, proving the seat token and the password over the host's nonce
+        (neither is sent: what this host receives is no use on another connection)."""
+        if self._proved_seat is not None or self.connected:
+            return  # one hello per connection
+        token = None if self.watch else self.token  # a spectator proves no seat
+        table = challenge.table_id
+        self._proved_seat = (token, table) if token else ("", table)
+        self._send(
+            answer(
+                challenge,
+                self.name,
+                token=token,
+                password=self.password,
+                table_id=self.table_id,
+                nonce=self._challenge,
+                watch=self.watch,
+            )
+        )
+
     def _welcomed(self, welcome: Welcome) -> None:
+        token, table = self._proved_seat or ("", welcome.table_id)
+        first = not self.connected  # a later welcome (after `sit`) answers no hello
+        if (
+            first
+            and token
+            and not proves(welcome.proof, token, self._challenge, table, Purpose.HOST)
+        ):
+            # It took our proof but cannot show it knows the token: not our table.
+            self.refusal = "impostor"
+            raise Refused(IMPOSTOR)
         self.connected, self._stored = True, False
-        self.token, self.seat, self.table_id = welcome.token, welcome.seat, welcome.table_id
+        self.token = welcome.token or self.token or token or None
+        self.seat, self.table_id = welcome.seat, welcome.table_id
         # A host's word, so bounded: a tiny interval from a hostile host must not spin us.
         self.heartbeat = min(max(welcome.heartbeat, 0.1), 30.0)
         last_id = getattr(welcome, "last_id", 0)  # newer hosts say which id they applied last

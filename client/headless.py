@@ -84,7 +84,7 @@ class HeadlessPlayer:
         if isinstance(news, Welcomed):
             welcome, conn = news.welcome, self.connection
             self.tokens.remember(
-                SavedSeat(welcome.table_id, self.name, conn.host, conn.port, welcome.token)
+                SavedSeat(welcome.table_id, self.name, conn.host, conn.port, conn.token or "")
             )
             log.info("%s: seated at seat %d", self.name, welcome.seat)
         elif isinstance(news, Disconnected):

@@ -14,7 +14,7 @@ from host.limits import Limits
 from host.server import HostConfig, HostServer
 from pitchnet.cli import DEFAULT_PORT, rules_from_args
 from pitchnet.errors import describe_os_error
-from pitchnet.protocol import STRING_LIMITS
+from pitchnet.protocol import MAX_PASSWORD
 from pitchnet.rules import Settings
 
 
@@ -32,7 +32,7 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
             f"--web-sessions can be at most {room}: every browser's game runs on this "
             f"laptop, and the table takes {room + 1} connections from one address"
         )
-    limit = STRING_LIMITS["password"]
+    limit = MAX_PASSWORD
     if password and len(password) > limit:
         raise ValueError(f"the password is longer than the {limit} characters a client can send")
     return HostConfig(

@@ -36,6 +36,7 @@ in `_receive_one`; a new deadline is a field (on `Peer` or the referee), a line 
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -47,9 +48,11 @@ from host.table import BotTurn, Table
 from pitchnet.events import Dealt, MatchWon, TrickWon
 from pitchnet.events import Event as TableEvent
 from pitchnet.protocol import (
+    NONCE_BYTES,
     PROTOCOL_VERSION,
     Ack,
     Bye,
+    Challenge,
     ErrorMsg,
     FrameDecoder,
     Hello,
@@ -58,11 +61,13 @@ from pitchnet.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Purpose,
     SeatKind,
     Sit,
     TableState,
     Welcome,
     parse_client_message,
+    prove,
 )
 from pitchnet.rules import Action, RulesError
 
@@ -223,6 +228,8 @@ class Peer:
     spectator: bool = False
     """Watching without a seat (SEATED, `seat` None): gets the spectators' frame of every
     broadcast, may not act, and is cut like any connection that floods or does not read."""
+    nonce: str = ""
+    """The challenge sent to this connection: its `hello`'s proofs must cover it."""
 
 
 # ---- the referee -----------------------------------------------------------------------------
@@ -492,6 +499,8 @@ class Referee:
         peer = Peer(conn, label, address, now, rate, last_heard=now)
         self.peers[conn] = peer
         self._due(now + limits.handshake_seconds)
+        peer.nonce = secrets.token_hex(NONCE_BYTES)
+        self._send(peer, Challenge(PROTOCOL_VERSION, peer.nonce, self.table.id))
         self._ping(peer, now)
 
     def _closed(self, conn: int, error: str | None, now: float) -> None:
@@ -572,7 +581,7 @@ class Referee:
         """A spectator: checked like a player (version, table, password), seated nowhere."""
         table = self.table
         try:
-            table.check_watcher(hello)
+            table.check_watcher(hello, peer.nonce)
         except ProtocolError as exc:
             self._refuse(peer, exc.code, exc.message, now)
             return
@@ -584,7 +593,6 @@ class Referee:
             table_id=table.id,
             table_name=table.name,
             seat=0,
-            token="",
             heartbeat=HEARTBEAT,
             spectator=True,
         )
@@ -596,7 +604,7 @@ class Referee:
             self._watch(peer, hello, now)
             return
         table = self.table
-        guessing = not hello.token and table.options.password is not None
+        guessing = not hello.seat_proof and table.options.password is not None
         if guessing:
             wait = self.guesses.wait(peer.address, now)
             if wait > 0:  # the password is not even compared
@@ -608,7 +616,7 @@ class Referee:
                 )
                 return
         try:
-            seat = table.join(hello)
+            seat = table.join(hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -628,19 +636,28 @@ class Referee:
         self.holders[seat] = peer
         self.grace_until.pop(seat, None)
         log.info("%s sits at seat %d as %r", peer.label, seat, table.seat_name(seat))
-        self._welcome(peer, seat)
+        # A new player learns its token in this welcome (it has no other way to); one
+        # that proved its token gets proof that this host knows it too, never the token.
+        proven = bool(hello.seat_proof)
+        self._welcome(peer, seat, send_token=not proven, answer=hello.challenge if proven else None)
         self._broadcast(now)
 
-    def _welcome(self, peer: Peer, seat: int) -> None:
+    def _welcome(
+        self, peer: Peer, seat: int, *, send_token: bool = False, answer: str | None = None
+    ) -> None:
+        """Tell `peer` its seat: with the token only if `send_token` (a new player), and
+        with the host's proof of the token over the client's nonce `answer`, if given."""
         table = self.table
+        token = table.token_of(seat)
         welcome = Welcome(
             version=PROTOCOL_VERSION,
             table_id=table.id,
             table_name=table.name,
             seat=seat,
-            token=table.token_of(seat),
             heartbeat=HEARTBEAT,
+            token=token if send_token else None,
             last_id=table.seats[seat].last_id,
+            proof=prove(token, answer, table.id, Purpose.HOST) if answer else None,
         )
         self._send(peer, welcome)
         if table.loss is not None:  # resumed from a journal that had lost entries

@@ -9,7 +9,6 @@ plain: validate, journal, apply, then broadcast.
 from __future__ import annotations
 
 import functools
-import hmac
 import secrets
 import time
 from collections.abc import Callable
@@ -60,6 +59,7 @@ from pitchnet.protocol import (
     Message,
     PlayMsg,
     ProtocolError,
+    Purpose,
     Ready,
     SeatInfo,
     SeatKind,
@@ -67,6 +67,7 @@ from pitchnet.protocol import (
     Start,
     TableInfo,
     TableState,
+    proves,
     state_frames,
 )
 from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
@@ -183,14 +184,24 @@ class BotTurn:
     bot: Bot
 
 
-def table_version(rules: HouseRules) -> int:
-    """The protocol version a table with these rules speaks: 1 (every client since the
-    first reads it right) unless a rule would be misread by a version-1 client: the
-    joker (a card "JK" it cannot parse, bids of 5), a thrown-in hand (a result with no
-    pitcher) or `must_follow` (it would explain a refused card by the wrong rule)."""
-    if rules.joker == "on" or rules.all_pass == "redeal" or rules.follow == "must_follow":
-        return PROTOCOL_VERSION
-    return 1
+def check_version(version: int) -> None:
+    """Refuse a `hello` of another protocol version with a sentence its player can act on.
+    Raises ProtocolError("version", fatal)."""
+    if version < PROTOCOL_VERSION:
+        raise ProtocolError(
+            "version",
+            f"This table speaks protocol {PROTOCOL_VERSION} and your pitchnet speaks "
+            f"{version}, which would send your seat token and password in clear: "
+            "update pitchnet to sit here.",
+            fatal=True,
+        )
+    if version > PROTOCOL_VERSION:
+        raise ProtocolError(
+            "version",
+            f"This table speaks protocol {PROTOCOL_VERSION}, you sent {version}: "
+            "the host needs a newer pitchnet.",
+            fatal=True,
+        )
 
 
 @dataclass
@@ -230,7 +241,9 @@ class Table:
         self.settings = Settings(
             options.players, options.partnership, options.target, options.rules
         )
-        self.version = table_version(options.rules)
+        self.version = PROTOCOL_VERSION
+        """Every table speaks this pitchnet's protocol: an older client would send its
+        secrets in clear, so it is refused with a sentence (`check_version`)."""
         if options.bot_level not in LEVELS:
             raise ValueError(f"unknown bot level {options.bot_level!r}")
         self.seats = [Seat() for _ in range(options.players)]
@@ -347,21 +360,17 @@ class Table:
         return candidate
 
     @one_change
-    def join(self, hello: Hello) -> int:
-        """Seat the sender of `hello` (a new seat, or its own back with a token).
-        Raises ProtocolError (fatal) when it may not sit."""
-        if not self.version <= hello.version <= PROTOCOL_VERSION:
-            raise ProtocolError(
-                "version",
-                f"This table speaks protocol {self.version}, you sent {hello.version}.",
-                fatal=True,
-            )
+    def join(self, hello: Hello, nonce: str = "") -> int:
+        """Seat the sender of `hello` (a new seat, or its own back by proving its token
+        over `nonce`, the challenge this connection was sent). Raises ProtocolError
+        (fatal) when it may not sit."""
+        check_version(hello.version)
         if hello.table_id and hello.table_id != self.id:
             raise ProtocolError("wrong_table", "That seat belongs to another table.", fatal=True)
-        if hello.token:
-            return self._rejoin(hello.token)
-        if self.options.password is not None and not hmac.compare_digest(
-            (hello.password or "").encode(), self.options.password.encode()
+        if hello.seat_proof:
+            return self._rejoin(hello.seat_proof, nonce)
+        if self.options.password is not None and not proves(
+            hello.password_proof, self.options.password, nonce, self.id, Purpose.PASSWORD
         ):
             raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
         if self.state != "lobby":
@@ -447,12 +456,14 @@ class Table:
             self.creator_token = token
         self._event(Joined(seat, name))
 
-    def _rejoin(self, token: str) -> int:
+    def _rejoin(self, seat_proof: str, nonce: str) -> int:
         for index, seat in enumerate(self.seats):
-            if seat.claim_token and hmac.compare_digest(seat.claim_token.encode(), token.encode()):
+            if seat.claim_token and proves(
+                seat_proof, seat.claim_token, nonce, self.id, Purpose.SEAT
+            ):
                 return index  # a newcomer waiting for the next hand, back again
-            if seat.kind == SeatKind.HUMAN and hmac.compare_digest(
-                seat.token.encode(), token.encode()
+            if seat.kind == SeatKind.HUMAN and proves(
+                seat_proof, seat.token, nonce, self.id, Purpose.SEAT
             ):
                 if seat.substitute:
                     seat.ready = False  # the stand-in was ready for them; they decide now
@@ -469,22 +480,16 @@ class Table:
         s = self.seats[seat]
         return s.claim_name or s.name
 
-    def check_watcher(self, hello: Hello) -> None:
-        """May the sender of `hello` watch? Same checks as a player, minus a seat.
-        Raises ProtocolError (fatal) if not."""
-        if not self.version <= hello.version <= PROTOCOL_VERSION:
-            raise ProtocolError(
-                "version",
-                f"This table speaks protocol {self.version} to {PROTOCOL_VERSION}, "
-                f"you sent {hello.version}.",
-                fatal=True,
-            )
+    def check_watcher(self, hello: Hello, nonce: str = "") -> None:
+        """May the sender of `hello` watch? Same checks as a player, minus a seat (the
+        password proven over `nonce`). Raises ProtocolError (fatal) if not."""
+        check_version(hello.version)
         if hello.table_id and hello.table_id != self.id:
             raise ProtocolError("wrong_table", "That is another table.", fatal=True)
         if not self.options.spectators:
             raise ProtocolError("no_spectators", "This table does not take spectators.", fatal=True)
-        if self.options.password is not None and not hmac.compare_digest(
-            (hello.password or "").encode(), self.options.password.encode()
+        if self.options.password is not None and not proves(
+            hello.password_proof, self.options.password, nonce, self.id, Purpose.PASSWORD
         ):
             raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
 

@@ -10,6 +10,8 @@ human-readable contract for all of this.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import struct
 import types
 from collections.abc import Iterator
@@ -21,15 +23,32 @@ import msgpack  # type: ignore[import-untyped]  # ships no type hints
 
 from pitchnet.house_rules import HouseRules, RulesConfigError
 
-PROTOCOL_VERSION = 2
-"""The newest version this pitchnet speaks. A table speaks 1 unless its house rules would
-be misread by a version-1 client (the joker, a redeal, must_follow): see PROTOCOL.md."""
+PROTOCOL_VERSION = 3
+"""3: secrets are proven over a host nonce (`challenge`), never sent (1 and 2 sent them in
+clear; 2 added the house rules). Every table speaks exactly this version: see PROTOCOL.md."""
 
 
 def can_join(version: int) -> bool:
-    """Whether this pitchnet can sit at a table that speaks `version`: it speaks every
-    version from 1 to PROTOCOL_VERSION (a standard table still speaks 1)."""
-    return 1 <= version <= PROTOCOL_VERSION
+    """Whether this pitchnet can sit at a table that speaks `version`: only its own, since
+    an older table would take its secrets in clear and a newer one it cannot read."""
+    return version == PROTOCOL_VERSION
+
+
+def version_problem(version: int) -> str | None:
+    """Why a table that speaks `version` cannot be joined from here, as a sentence (None
+    when it can)."""
+    if version < PROTOCOL_VERSION:
+        return (
+            f"That table runs an older pitchnet (protocol {version}, this one speaks "
+            f"{PROTOCOL_VERSION}), which takes seat tokens and passwords in clear; "
+            "ask its host to update pitchnet."
+        )
+    if version > PROTOCOL_VERSION:
+        return (
+            f"That table speaks protocol {version}; this client speaks {PROTOCOL_VERSION}. "
+            "Update pitchnet on one side."
+        )
+    return None
 
 
 SERVICE_TYPE = "_pitchnet._tcp.local."
@@ -51,14 +70,52 @@ MAX_STR = 512
 MAX_CONTAINER = 256
 """Most items in any msgpack array or map of a host frame (a seat view needs far fewer)."""
 MAX_CLIENT_CONTAINER = 16
-"""Most items in any array or map of a client frame (a `hello` has 9 keys)."""
+"""Most items in any array or map of a client frame (a `hello` has 8 keys)."""
 MAX_DEPTH = 8
 """Deepest nesting of arrays and maps in a frame (a seat view needs 5)."""
 MAX_NAME = 24
 """Longest display or table name, in characters."""
 MAX_ID = 2**53 - 1
 """Largest action id (in size): every JavaScript number up to it is an exact integer."""
-STRING_LIMITS = {"name": MAX_NAME, "token": 64, "table_id": 64, "password": 128, "card": 2}
+STRING_LIMITS = {
+    "name": MAX_NAME,
+    "token": 64,
+    "table_id": 64,
+    "card": 2,
+    "nonce": 64,
+    "challenge": 64,
+    "seat_proof": 64,
+    "password_proof": 64,
+    "proof": 64,
+}
+MAX_PASSWORD = 128
+"""Longest table password, in characters (the clients' prompts take no more)."""
+NONCE_BYTES = 16
+"""Random bytes in each nonce (sent as 32 hex digits)."""
+
+
+class Purpose(StrEnum):
+    """What a proof is for, mixed into it so one proof never stands in for another."""
+
+    SEAT = "seat"
+    PASSWORD = "password"
+    HOST = "host"
+
+
+def prove(secret: str, nonce: str, table_id: str, purpose: Purpose) -> str:
+    """HMAC-SHA256 of `secret` over the nonce, the table and the purpose, in hex. The
+    secret itself never goes on the wire: a proof is only good for the one nonce, so a
+    recorded `hello` (or one an impostor collected with its own nonce) is worthless
+    anywhere else."""
+    message = "\0".join((nonce, table_id, str(purpose))).encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
+
+def proves(proof: str | None, secret: str, nonce: str, table_id: str, purpose: Purpose) -> bool:
+    """True if `proof` is `prove(secret, ...)`, compared in constant time."""
+    if not proof or not secret:
+        return False
+    return hmac.compare_digest(proof.encode(), prove(secret, nonce, table_id, purpose).encode())
 
 
 _Shape = TypeVar("_Shape")
@@ -204,14 +261,18 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class Hello(Message):
-    """First frame from a client. With `token`, it asks for its seat back."""
+    """The client's answer to `challenge`. With `seat_proof` (its seat token, proven over
+    the host's nonce) it asks for its seat back; `password_proof` proves the password
+    the same way; `challenge` is the client's own nonce, which the host's `welcome` must
+    answer with proof that it knows the seat's token."""
 
     TYPE: ClassVar[str] = "hello"
     version: int
     name: str
-    token: str | None = None
     table_id: str | None = None
-    password: str | None = None
+    seat_proof: str | None = None
+    password_proof: str | None = None
+    challenge: str | None = None
     watch: bool = False
     """Watch without a seat (a spectator sees what is public and no hand at all)."""
 
@@ -291,20 +352,35 @@ class Pong(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Challenge(Message):
+    """The host's first frame: a fresh nonce for this connection that every proof in the
+    client's `hello` must cover, and the table the proofs are for."""
+
+    TYPE: ClassVar[str] = "challenge"
+    version: int
+    nonce: str
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Welcome(Message):
-    """The handshake's answer: the seat and its secret token (keep it to come back)."""
+    """The handshake's answer: the seat, and for a new player its secret token (keep it
+    to come back). A seat won back by proof gets no token (the client has it) but
+    `proof`: the token proven over the client's `challenge`, so the client knows this
+    host is the table it sat at."""
 
     TYPE: ClassVar[str] = "welcome"
     version: int
     table_id: str
     table_name: str
     seat: int
-    token: str
     heartbeat: float
+    token: str | None = None
     last_id: int = 0
     """The last action id applied for this seat: a restarted client numbers on from it."""
     spectator: bool = False
     """Watching, not seated (`seat` and `token` mean nothing then)."""
+    proof: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,11 +432,37 @@ class Bye(Message):
     """With code "moved": that table's id."""
 
 
+def answer(
+    challenge: Challenge,
+    name: str,
+    *,
+    token: str | None = None,
+    password: str | None = None,
+    table_id: str | None = None,
+    nonce: str | None = None,
+    watch: bool = False,
+) -> Hello:
+    """The `hello` that answers `challenge`: the seat token and the password proven over
+    its nonce (never sent), and `nonce`, the client's own challenge to the host."""
+    table = challenge.table_id
+    return Hello(
+        PROTOCOL_VERSION,
+        name,
+        table_id=table_id,
+        seat_proof=prove(token, challenge.nonce, table, Purpose.SEAT) if token else None,
+        password_proof=prove(password, challenge.nonce, table, Purpose.PASSWORD)
+        if password
+        else None,
+        challenge=nonce,
+        watch=watch,
+    )
+
+
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     m.TYPE: m for m in (Hello, Start, Sit, BidMsg, PlayMsg, Ready, Leave, Ping, Pong)
 }
 HOST_MESSAGES: dict[str, type[Message]] = {
-    m.TYPE: m for m in (Welcome, State, Ack, ErrorMsg, Bye, Ping, Pong)
+    m.TYPE: m for m in (Challenge, Welcome, State, Ack, ErrorMsg, Bye, Ping, Pong)
 }
 ACTIONS = (Start, Sit, BidMsg, PlayMsg, Ready)
 """Messages that carry a client id and are applied at most once per id."""

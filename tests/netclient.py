@@ -11,8 +11,8 @@ from typing import Any
 from host.server import HostConfig, HostServer
 from pitchnet.bots import make_bot
 from pitchnet.protocol import (
-    PROTOCOL_VERSION,
     BidMsg,
+    Challenge,
     FrameDecoder,
     Hello,
     Message,
@@ -20,6 +20,7 @@ from pitchnet.protocol import (
     PlayMsg,
     Pong,
     Ready,
+    answer,
     parse_host_message,
 )
 from pitchnet.views import SeatView
@@ -70,6 +71,8 @@ class RawClient:
         self._backlog: list[dict[str, Any]] = []
         self.next_id = 0
         self.answer_pings = True
+        self.challenge: Challenge | None = None
+        """The host's challenge to this connection, once it has come."""
         """Off for tests that write frames in pieces: a pong must not land mid-frame."""
 
     @classmethod
@@ -87,8 +90,16 @@ class RawClient:
         self.next_id += 1
         return self.next_id
 
+    async def answer(self, name: str = "tester", **secrets: Any) -> Hello:
+        """The `hello` answering this connection's challenge (`token`, `password`,
+        `table_id`, `nonce` as `protocol.answer` takes them)."""
+        if self.challenge is None:
+            await self.expect("challenge")
+        assert self.challenge is not None
+        return answer(self.challenge, name, **secrets)
+
     async def hello(self, name: str = "tester", **fields: Any) -> dict[str, Any]:
-        self.send(Hello(version=PROTOCOL_VERSION, name=name, **fields))
+        self.send(await self.answer(name, **fields))
         welcome = await self.expect("welcome")
         self.next_id = max(self.next_id, welcome["last_id"])  # number on, as clients must
         return welcome
@@ -99,6 +110,10 @@ class RawClient:
             if self._backlog:
                 payload = self._backlog.pop(0)
                 self.received.append(payload)
+                if payload.get("type") == "challenge" and self.challenge is None:
+                    challenge = parse(payload)
+                    assert isinstance(challenge, Challenge)
+                    self.challenge = challenge
                 if payload.get("type") == "ping":
                     if self.answer_pings:
                         self.send(Pong(t=payload["t"]))

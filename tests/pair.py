@@ -34,11 +34,12 @@ from host.server import hello_decoder, seat_decoder
 from host.table import Table, TableOptions
 from host.tables import deck_source
 from pitchnet.protocol import (
-    PROTOCOL_VERSION,
+    Challenge,
     FrameDecoder,
     Hello,
     Message,
     Pong,
+    answer,
     frame,
     parse_host_message,
 )
@@ -149,11 +150,18 @@ class RefereePair:
             self._apply(self.referee.handle(client.conn, event, self.now))
         return client.received[before:]
 
-    def join(self, name: str = "P", peer: str = "10.0.0.1:40000", **hello: Any) -> PairClient:
+    def hello(self, client: PairClient, name: str = "P", **secrets: Any) -> Hello:
+        """The `hello` answering `client`'s challenge (`token`, `password`, `table_id`,
+        `nonce` as `protocol.answer` takes them)."""
+        challenge = parse_host_message(client.of_type("challenge")[0])
+        assert isinstance(challenge, Challenge)
+        return answer(challenge, name, **secrets)
+
+    def join(self, name: str = "P", peer: str = "10.0.0.1:40000", **secrets: Any) -> PairClient:
         """Open a connection and sit down; fails unless welcomed."""
         client = self.open(peer)
-        answer = self.send(client, Hello(version=PROTOCOL_VERSION, name=name, **hello))
-        assert [p["type"] for p in answer][:1] == ["welcome"], answer
+        reply = self.send(client, self.hello(client, name, **secrets))
+        assert [p["type"] for p in reply][:1] == ["welcome"], reply
         return client
 
     def lose(self, client: PairClient, error: str | None = None) -> None:

@@ -6,8 +6,14 @@ from typing import Any
 
 from host.entries import Entry
 from host.table import Table
-from pitchnet.protocol import State
+from pitchnet.protocol import PROTOCOL_VERSION, Challenge, Hello, State, answer
 from pitchnet.views import seat_view
+
+
+def hello_at(table: Table, name: str, nonce: str = "", **secrets: Any) -> Hello:
+    """The `hello` a client would answer `table`'s challenge `nonce` with (`token`,
+    `password` as `protocol.answer` takes them): for `table.join(hello, nonce)`."""
+    return answer(Challenge(PROTOCOL_VERSION, nonce, table.id), name, **secrets)
 
 
 class RecordingJournal:

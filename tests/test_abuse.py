@@ -21,7 +21,7 @@ import dataclasses
 import gc
 import random
 import tracemalloc
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgpack
@@ -38,12 +38,14 @@ from pitchnet.protocol import (
     MAX_NAME,
     PROTOCOL_VERSION,
     BidMsg,
+    Challenge,
     FrameDecoder,
     Hello,
     Leave,
     Message,
     Ping,
     TableInfo,
+    answer,
     parse_host_message,
 )
 from pitchnet.views import SeatView
@@ -108,6 +110,14 @@ class Abuser:
         parse_host_message(payload)  # whatever the abuse, the host sends well-formed frames
         self.received.append(payload)
         return payload
+
+    async def answer(self, name: str, **secrets: Any) -> Hello:
+        """The `hello` answering this connection's challenge (the host's first frame)."""
+        first = self.received[0] if self.received else await self.next_frame()
+        assert first is not None and first["type"] == "challenge", first
+        challenge = parse_host_message(first)
+        assert isinstance(challenge, Challenge)
+        return answer(challenge, name, **secrets)
 
     async def expect(self, kind: str) -> dict[str, Any]:
         while (payload := await self.next_frame()) is not None:
@@ -289,7 +299,7 @@ async def bad_hellos(server: HostServer, stale: str) -> list[tuple[str, str]]:
     for expected, extra in cases:
         client = await Abuser.connect(server)
         version = extra.pop("version", PROTOCOL_VERSION)
-        client.send(Hello(version=version, name="Intruder", **extra))
+        client.send(replace(await client.answer("Intruder", **extra), version=version))
         seen.append((expected, (await refusal(client))["code"]))
     return seen
 
@@ -331,7 +341,7 @@ async def stolen_seat_flood(
     limited, struck out, closed. Returns the error codes, the acks' duplicate flags and
     the number of pongs."""
     client = await Abuser.connect(server)
-    client.send(Hello(version=PROTOCOL_VERSION, name="Thief", token=token))
+    client.send(await client.answer("Thief", token=token))
     assert (await client.expect("welcome"))["seat"] == 0
     replays = last_action.encode() * 5 if last_action is not None else b""
     client.send_raw(replays + Ping(t=2.0).encode() * FLOOD)
@@ -395,7 +405,7 @@ async def guess_passwords(server: HostServer, password: str) -> list[str]:
             "127.0.0.1", server.port, local_addr=("127.0.0.3", 0)
         )
         guesser = Abuser(reader, writer)
-        guesser.send(Hello(version=PROTOCOL_VERSION, name="Guesser", password=f"{password}{n}"))
+        guesser.send(await guesser.answer("Guesser", password=f"{password}{n}"))
         codes.append((await guesser.refusal())["code"])
     return codes
 

@@ -17,6 +17,7 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.cli import build_parser
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Hello, PlayMsg
 from pitchnet.views import seat_view
+from tests.table_doubles import hello_at
 
 
 def _table(level: str) -> tuple[Table, list[str]]:
@@ -81,7 +82,7 @@ def test_a_decision_for_a_turn_that_is_no_longer_the_bots_is_dropped() -> None:
     referee = Referee(table, pacing=Pacing(bot_delay=0.0, trick_pause=0.0))
     referee.start(0.0)
     [think] = [effect for effect in referee.wake(1.0) if isinstance(effect, Think)]
-    table.join(Hello(PROTOCOL_VERSION, "back", token=tokens[0]))  # the player is back
+    table.join(hello_at(table, "back", token=tokens[0]))  # the player is back
     match = table.match
     assert match is not None and match.hand is not None
     step = match.hand.step

@@ -14,16 +14,20 @@ from typing import Any
 
 import pytest
 
-from client.connection import Connection
+from client.connection import IMPOSTOR, Connection
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
+    Challenge,
     FrameDecoder,
+    Hello,
+    Purpose,
     State,
     Welcome,
     frame,
     parse_client_message,
+    prove,
 )
 
 DEADLINE = 10.0
@@ -70,6 +74,7 @@ async def fake_host(session: Session) -> AsyncIterator[int]:
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         nonlocal count
         count += 1
+        writer.write(Challenge(PROTOCOL_VERSION, NONCE, "t1").encode())
         try:
             await session(reader, writer, count)
         finally:
@@ -102,8 +107,19 @@ class Frames:
             self.queue.extend(parse_client_message(p) for p in self.decoder.feed(data))
 
 
-def welcome(token: str = "tok") -> bytes:
-    return Welcome(PROTOCOL_VERSION, "t1", "Fake", 0, token, 1.0).encode()
+NONCE = "n" * 32
+"""The fake host's challenge to every connection."""
+
+
+def welcome(token: str = "tok", hello: Hello | None = None, **fields: Any) -> bytes:
+    """The fake host's welcome; to a `hello` that proved `token`, with the host's proof."""
+    proof = None
+    if hello is not None and hello.challenge:
+        proof = prove(token, hello.challenge, "t1", Purpose.HOST)
+    message = Welcome(
+        PROTOCOL_VERSION, "t1", "Fake", 0, heartbeat=1.0, token=token, proof=proof, **fields
+    )
+    return message.encode()
 
 
 def lobby_state(seq: int) -> bytes:
@@ -175,7 +191,8 @@ async def test_a_dropped_link_reconnects_to_the_same_seat(host: HostServer) -> N
         assert lost.delay <= 1.1
         again = await inbox.expect(Welcomed)
         assert again.welcome.seat == first.welcome.seat
-        assert again.welcome.token == first.welcome.token
+        assert again.welcome.token is None  # it was proven, not sent back
+        assert connection.token == first.welcome.token
         back = await inbox.expect(StateReceived)
         assert back.view is not None and back.view.hand == state.view.hand
 
@@ -237,7 +254,7 @@ async def test_an_unacknowledged_action_is_resent_after_reconnect() -> None:
         frames = Frames(reader)
         hello = await frames.next_of("hello")
         seen.append((n, hello))
-        writer.write(welcome("secret") + lobby_state(1))
+        writer.write(welcome("secret", hello) + lobby_state(1))
         if n == 1:
             seen.append((n, await frames.next_of("bid")))
             return  # drop the link without acknowledging the bid
@@ -255,7 +272,8 @@ async def test_an_unacknowledged_action_is_resent_after_reconnect() -> None:
             await inbox.expect(Welcomed)
             await asyncio.wait_for(resent.wait(), DEADLINE)
     (_, hello1), (_, bid1), (_, hello2), (_, bid2) = seen
-    assert hello1.token is None and hello2.token == "secret"
+    assert hello1.seat_proof is None
+    assert hello2.seat_proof == prove("secret", NONCE, "t1", Purpose.SEAT)
     assert bid1.id == bid2.id == sent
     assert bid2.bid == 2
 
@@ -303,10 +321,8 @@ async def test_ids_continue_after_the_last_one_the_host_applied() -> None:
 
     async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
         frames = Frames(reader)
-        await frames.next_of("hello")
-        writer.write(
-            Welcome(PROTOCOL_VERSION, "t1", "Fake", 0, "tok", 1.0, last_id=applied).encode()
-        )
+        hello = await frames.next_of("hello")
+        writer.write(welcome("tok", hello, last_id=applied))
         writer.write(lobby_state(1))
         got.append(await frames.next_of("ready"))
         done.set()
@@ -330,8 +346,9 @@ async def test_a_host_that_moved_is_found_again_by_table_id() -> None:
     async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
         frames = Frames(reader)
         hello = await frames.next_of("hello")
-        assert hello.token == "tok" and hello.table_id == "t1"
-        writer.write(welcome("tok") + lobby_state(1))
+        assert hello.seat_proof == prove("tok", NONCE, "t1", Purpose.SEAT)
+        assert hello.table_id == "t1"
+        writer.write(welcome("tok", hello) + lobby_state(1))
         await reader.read()
 
     gone = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
@@ -395,3 +412,26 @@ async def test_the_reconnect_loop_gives_up_after_its_limit_with_a_sentence() -> 
             assert lost.reason.endswith(".")
             async with asyncio.timeout(DEADLINE):
                 await task
+
+
+async def test_a_host_that_cannot_prove_our_seat_is_left_and_never_retried() -> None:
+    """An impostor answering at the table's address takes our hello but, not knowing the
+    token, cannot prove it: the client says so and stops there, with no second try."""
+    hellos: list[Any] = []
+
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        hellos.append(await Frames(reader).next_of("hello"))
+        writer.write(welcome("made-up") + lobby_state(1))  # no proof it could make
+        await reader.read()
+
+    async with fake_host(session) as port:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", port, "Ann", inbox.post, token="tok", table_id="t1")
+        async with running(connection) as task:
+            gone = await inbox.expect(Disconnected)
+            await asyncio.wait_for(task, DEADLINE)  # the client stops: no retry loop
+    assert gone.reason == IMPOSTOR and not gone.retrying
+    assert len(hellos) == 1
+    assert not any(isinstance(m, Welcomed) for m in inbox.seen)
+    assert hellos[0].seat_proof == prove("tok", NONCE, "t1", Purpose.SEAT)
+    assert connection.token == "tok"  # our real seat is kept, for the real table

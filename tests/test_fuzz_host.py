@@ -27,7 +27,7 @@ import socket
 import threading
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from pitchnet.protocol import (
     PROTOCOL_VERSION,
     TABLE_STATES,
     BidMsg,
+    Challenge,
     FrameDecoder,
     Hello,
     Message,
@@ -58,6 +59,7 @@ from pitchnet.protocol import (
     Ready,
     Start,
     TableInfo,
+    answer,
     frame,
     parse_client_message,
     parse_host_message,
@@ -457,9 +459,12 @@ def test_any_hello_seats_cleanly_or_is_refused_with_a_code(
         assert [p["type"] for p in pair.send(seated[0], Start(id=1))][:1] == ["ack"]  # bots fill
     if fields_["token"] == "VALID":
         fields_["token"] = table.seats[seat_of_token].token or "stale-token"
-    payload = {"type": "hello", **{k: v for k, v in fields_.items() if v is not None}}
     before = snapshot(table)
     stranger = pair.open("10.0.0.9:1")
+    secrets = {k: fields_[k] for k in ("token", "password", "table_id")}
+    proven = pair.hello(stranger, fields_["name"], **secrets)
+    proven = replace(proven, version=fields_["version"])
+    payload = {k: v for k, v in proven.to_wire().items() if v is not None}
     answer = [p for p in pair.send(stranger, payload) if p["type"] != "ping"]
     if answer[0]["type"] == "error":
         code = answer[0]["code"]
@@ -478,20 +483,20 @@ def test_any_hello_seats_cleanly_or_is_refused_with_a_code(
     if table.claimed(seat):  # a match is on: the newcomer takes a bot's seat next hand
         event("claimed")
         assert s.kind == "bot" and _printable_name(s.claim_name), repr(s.claim_name)
-        assert not hello.token
+        assert not fields_["token"]
         return
-    event("rejoined" if hello.token else "seated")
+    event("rejoined" if fields_["token"] else "seated")
     assert s.kind == "human" and s.connected
     assert pair.referee.seated()[seat] == stranger.conn
     assert _printable_name(s.name), repr(s.name)
     assert answer[1]["table"]["seats"][seat]["name"] == s.name
     assert hello.version == PROTOCOL_VERSION
     assert hello.table_id in (None, "", table.id)
-    if hello.token:
-        assert before["seats"][seat]["token"] == hello.token  # only the seat's own token gets it
+    if fields_["token"]:
+        assert before["seats"][seat]["token"] == fields_["token"]  # only that seat's own token
         assert seated[seat].closed == ("close", "replaced")
     else:
-        assert hello.password == "sesame"
+        assert fields_["password"] == "sesame"
         assert len(s.token) >= 32  # 24 random bytes, url-safe
 
 
@@ -621,8 +626,12 @@ class _Client:
         self.frames.append(payload)
         return payload
 
-    def hello(self, name: str, **extra: Any) -> dict[str, Any]:
-        self.send(Hello(version=PROTOCOL_VERSION, name=name, **extra).encode())
+    def hello(self, name: str, **secrets: Any) -> dict[str, Any]:
+        first = self.next()
+        assert first is not None and first["type"] == "challenge", first
+        challenge = parse_host_message(first)
+        assert isinstance(challenge, Challenge)
+        self.send(answer(challenge, name, **secrets).encode())
         while (payload := self.next()) is not None:
             if payload["type"] == "welcome":
                 return payload

@@ -18,6 +18,7 @@ from host.limits import Limits
 from host.server import Connection, HostConfig, HostServer
 from pitchnet.protocol import PROTOCOL_VERSION, Hello, Leave, frame
 from tests.netclient import until_true
+from tests.table_doubles import hello_at
 
 GRACE = 0.05
 
@@ -80,7 +81,8 @@ async def test_a_closed_connection_that_never_drains_is_cut_and_its_seat_let_go(
         newer = server.new_connection()
         newer.connection_made(StuckTransport(newer))
         token = server.table.token_of(0)
-        newer.data_received(Hello(version=PROTOCOL_VERSION, name="Ann", token=token).encode())
+        nonce = next(p.nonce for p in server.referee.peers.values() if not p.welcomed)
+        newer.data_received(hello_at(server.table, "Ann", nonce, token=token).encode())
     await until_true(lambda: conn.closed and transport.closing, "the host to close it")
     await until_true(lambda: transport.aborted, "the host to cut it")
     if how == "takeover":

@@ -25,6 +25,7 @@ from host.tables import resume_table
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Hello, PlayMsg, Ready, Start
 from pitchnet.rules import Phase
+from tests.table_doubles import hello_at
 
 
 class FailingJournal:
@@ -126,7 +127,7 @@ def resumed(kind: str, journal: FailingJournal) -> Table:
     table.settle()
     for seat in table.seats:
         if seat.kind == "human":
-            table.join(Hello(version=PROTOCOL_VERSION, name="x", token=seat.token))
+            table.join(hello_at(table, "x", token=seat.token))
     return table
 
 

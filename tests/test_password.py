@@ -29,7 +29,7 @@ from host.main import config_from_args
 from host.main import main as host_main
 from host.server import HostConfig, HostServer
 from pitchnet.cli import build_parser
-from pitchnet.protocol import PROTOCOL_VERSION, SERVICE_TYPE, STRING_LIMITS, Hello, TableInfo
+from pitchnet.protocol import MAX_PASSWORD, PROTOCOL_VERSION, SERVICE_TYPE, TableInfo
 from tests.fakes_zeroconf import FakeFactory
 from tests.multicast import LOOPBACK
 from tests.netclient import RawClient, running_host
@@ -85,7 +85,7 @@ async def test_a_wrong_or_missing_password_is_refused_with_a_sentence(case: str)
     async with running_host(players=2, password=PASSWORD) as server:
         client = await RawClient.connect(server)
         fields = {} if WRONG[case] is None else {"password": WRONG[case]}
-        client.send(Hello(version=PROTOCOL_VERSION, name="Mallory", **fields))
+        client.send(await client.answer("Mallory", **fields))
         error = await refused(client)
         assert error["code"] == "bad_password"
         assert "password" in error["message"].lower()
@@ -122,13 +122,13 @@ async def test_a_seat_token_comes_back_without_the_password() -> None:
             await back.close()
         # A stale token is refused as such, even with the right password beside it.
         stale = await RawClient.connect(server)
-        stale.send(Hello(PROTOCOL_VERSION, "Eve", token="x" * 32, password=PASSWORD))
+        stale.send(await stale.answer("Eve", token="x" * 32, password=PASSWORD))
         assert (await refused(stale))["code"] == "bad_token"
         await bob.close()
 
 
 async def test_every_password_the_host_accepts_can_be_sent_by_a_client() -> None:
-    long_password = "p" * (STRING_LIMITS["password"] + 1)
+    long_password = "p" * (MAX_PASSWORD + 1)
     try:
         config = config_from_args(
             build_parser().parse_args(["host", "--port", "0", "--password", long_password])
@@ -172,7 +172,7 @@ async def test_a_host_from_the_password_file_admits_only_that_password(tmp_path:
     config = config_from_args(args)
     async with running_host(players=2, password=config.password) as server:
         wrong = await RawClient.connect(server)
-        wrong.send(Hello(PROTOCOL_VERSION, "Eve", password=f"{PASSWORD}\r\n"))
+        wrong.send(await wrong.answer("Eve", password=f"{PASSWORD}\r\n"))
         assert (await refused(wrong))["code"] == "bad_password"
         right = await RawClient.connect(server)
         assert (await right.hello("Ann", password=PASSWORD))["seat"] == 0

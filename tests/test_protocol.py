@@ -8,6 +8,7 @@ non-map, garbage and deeply nested input and check the code each one earns.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import MISSING, fields
 from typing import Any
 
@@ -29,6 +30,7 @@ from pitchnet.protocol import (
     Ack,
     BidMsg,
     Bye,
+    Challenge,
     ErrorMsg,
     FrameDecoder,
     Hello,
@@ -66,8 +68,15 @@ TABLE = TableInfo(
 
 CLIENT_EXAMPLES: list[Message] = [
     Hello(version=1, name="Ann"),
-    Hello(version=1, name="Ann", token="t" * 64, table_id="a1b2", password="p" * 128),
-    Hello(version=1, name="Eve", watch=True),
+    Hello(
+        version=2,
+        name="Ann",
+        table_id="a1b2",
+        seat_proof="s" * 64,
+        password_proof="p" * 64,
+        challenge="c" * 32,
+    ),
+    Hello(version=2, name="Eve", watch=True),
     Start(id=1),
     Sit(id=6, seat=2),
     BidMsg(id=2, bid=None),
@@ -80,6 +89,16 @@ CLIENT_EXAMPLES: list[Message] = [
 ]
 
 HOST_EXAMPLES: list[Message] = [
+    Challenge(version=2, nonce="n" * 32, table_id="a1b2c3d4e5f6"),
+    Welcome(
+        version=2,
+        table_id="a1b2c3d4e5f6",
+        table_name="Den",
+        seat=0,
+        heartbeat=1.0,
+        last_id=7,
+        proof="h" * 64,
+    ),
     Welcome(
         version=1,
         table_id="a1b2c3d4e5f6",
@@ -342,11 +361,11 @@ def test_every_message_type_has_an_example() -> None:
 
 def test_optional_fields_take_their_defaults_and_extra_fields_are_ignored() -> None:
     hello = parse_client_message({"type": "hello", "version": 1, "name": "Ann", "x": [1]})
-    assert hello == Hello(version=1, name="Ann", token=None, table_id=None, password=None)
+    assert hello == Hello(version=1, name="Ann", table_id=None, seat_proof=None)
     ack = parse_host_message({"type": "ack", "id": 3})
     assert ack == Ack(id=3, duplicate=False)
     welcome = parse_host_message(
-        {k: v for k, v in HOST_EXAMPLES[0].to_wire().items() if k != "last_id"}
+        {k: v for k, v in HOST_EXAMPLES[1].to_wire().items() if k != "last_id"}
     )
     assert isinstance(welcome, Welcome) and welcome.last_id == 0
 
@@ -381,7 +400,7 @@ WRONG_TYPES = [
     ({"type": "hello", "version": 1.0, "name": "Ann"}, "version"),
     ({"type": "hello", "version": 1, "name": 5}, "name"),
     ({"type": "hello", "version": 1, "name": None}, "name"),
-    ({"type": "hello", "version": 1, "name": "Ann", "token": 5}, "token"),
+    ({"type": "hello", "version": 1, "name": "Ann", "seat_proof": 5}, "seat_proof"),
     ({"type": "start", "id": "1"}, "id"),
     ({"type": "start", "id": True}, "id"),
     ({"type": "start", "id": None}, "id"),
@@ -406,7 +425,7 @@ def test_a_mistyped_field_is_a_bad_message_naming_it(payload: dict[str, Any], na
 
 def test_an_int_is_accepted_where_a_float_is_expected() -> None:
     assert parse_client_message({"type": "ping", "t": 3}) == Ping(t=3)
-    assert parse_host_message({**HOST_EXAMPLES[0].to_wire(), "heartbeat": 1}).heartbeat == 1
+    assert parse_host_message({**HOST_EXAMPLES[1].to_wire(), "heartbeat": 1}).heartbeat == 1
 
 
 HOST_WRONG_TYPES = [
@@ -428,19 +447,23 @@ def test_a_mistyped_host_field_is_a_bad_message(payload: dict[str, Any], name: s
     assert repr(name) in caught.value.message
 
 
-def _message_with(name: str, value: str) -> dict[str, Any]:
+def _message_with(name: str, value: str) -> tuple[Callable[[dict[str, Any]], Any], dict]:
     if name == "card":
-        return {"type": "play", "id": 1, "card": value}
-    return {"type": "hello", "version": 1, "name": "Ann", name: value}
+        return parse_client_message, {"type": "play", "id": 1, "card": value}
+    if name == "nonce":
+        return parse_host_message, {**HOST_EXAMPLES[0].to_wire(), name: value}
+    if name in ("token", "proof"):
+        return parse_host_message, {**HOST_EXAMPLES[1].to_wire(), name: value}
+    return parse_client_message, {"type": "hello", "version": 1, "name": "Ann", name: value}
 
 
 @pytest.mark.parametrize("name", sorted(STRING_LIMITS))
 def test_strings_are_limited_per_field_in_characters(name: str) -> None:
     limit = STRING_LIMITS[name]
-    at_limit = parse_client_message(_message_with(name, "é" * limit))
-    assert getattr(at_limit, name) == "é" * limit
-    payload = _message_with(name, "é" * (limit + 1))
-    assert _code(parse_client_message, payload) == ("bad_message", False)
+    parse, at_limit = _message_with(name, "é" * limit)
+    assert getattr(parse(at_limit), name) == "é" * limit
+    parse, payload = _message_with(name, "é" * (limit + 1))
+    assert _code(parse, payload) == ("bad_message", False)
 
 
 def test_a_string_over_the_frame_wide_limit_never_reaches_the_schema() -> None:
@@ -453,7 +476,7 @@ def test_a_string_over_the_frame_wide_limit_never_reaches_the_schema() -> None:
     [
         ({"type": "dance"}, "unknown_type"),
         ({"type": ""}, "unknown_type"),
-        ({"type": "welcome", **HOST_EXAMPLES[0].to_wire()}, "unknown_type"),
+        ({"type": "welcome", **HOST_EXAMPLES[1].to_wire()}, "unknown_type"),
         ({"type": "ack", "id": 1}, "unknown_type"),
         ({}, "bad_message"),
         ({"type": 1}, "bad_message"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -76,7 +77,7 @@ def a_legal_move(pair: RefereePair, seat: int, action_id: int) -> BidMsg | PlayM
 def test_a_new_connection_is_pinged_at_once_and_waits_for_hello() -> None:
     pair = RefereePair()
     client = pair.open()
-    assert types(client.received) == ["ping"]
+    assert types(client.received) == ["challenge", "ping"]
     assert pair.referee.peers[client.conn].phase is Phase.HANDSHAKE
     assert pair.referee.unseated() == [client.conn]
     assert pair.referee.seated() == {}
@@ -154,7 +155,7 @@ def test_each_refused_hello_is_fatal_with_its_code(fields: dict[str, Any], code:
     pair = RefereePair(password="sesame")
     client = pair.open()
     version = fields.pop("version", PROTOCOL_VERSION)
-    answer = pair.send(client, Hello(version=version, name="Eve", **fields))
+    answer = pair.send(client, replace(pair.hello(client, "Eve", **fields), version=version))
     assert [(p["code"], p["fatal"]) for p in answer] == [(code, True)]
     assert client.closed == ("close", code)
     assert all(seat.kind == "empty" for seat in pair.table.seats)
@@ -313,7 +314,7 @@ def test_a_token_takes_the_seat_over_and_the_old_connection_hears_replaced() -> 
     old = clients[0]
     token = old.of_type("welcome")[0]["token"]
     new = pair.open("10.0.0.3:1")
-    answer = pair.send(new, hello("Ann again", token=token))
+    answer = pair.send(new, pair.hello(new, "Ann again", token=token))
     assert types(answer) == ["welcome", "state"] and answer[0]["seat"] == 0
     assert types(old.received[-1:]) == ["bye"] and old.received[-1]["code"] == "replaced"
     assert old.closed == ("close", "replaced")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, Ack, BidMsg, Hello, PlayMsg, Ready, Start
 from pitchnet.rules import Phase
 from pitchnet.views import seat_view
+from tests.table_doubles import hello_at
 
 
 def referee(bots: int = 0, **limits: float) -> Referee:
@@ -65,9 +67,14 @@ def test_the_welcome_tells_the_adapter_the_connection_is_seated() -> None:
     assert [e for e in effects if isinstance(e, Seated)] == [Seated(1)]
 
 
-def seat_token(ref: Referee, conn: int, name: str, now: float, **hello: object) -> list[object]:
+def hello_to(ref: Referee, conn: int, name: str, **secrets: Any) -> Hello:
+    """The `hello` answering the challenge the referee sent connection `conn`."""
+    return hello_at(ref.table, name, ref.peers[conn].nonce, **secrets)
+
+
+def seat_token(ref: Referee, conn: int, name: str, now: float, **hello: Any) -> list[object]:
     ref.handle(conn, Opened(f"10.0.1.{conn}:1"), now)
-    return ref.handle(conn, Received([Hello(version=PROTOCOL_VERSION, name=name, **hello)]), now)
+    return ref.handle(conn, Received([hello_to(ref, conn, name, **hello)]), now)
 
 
 def test_a_returning_player_gets_in_past_a_full_house_of_strangers() -> None:
@@ -86,7 +93,7 @@ def test_a_returning_player_gets_in_past_a_full_house_of_strangers() -> None:
     back = ref.handle(2, Opened("10.0.1.1:2"), 1.1)
     assert not any(isinstance(e, Abort) and e.conn == 2 for e in back)
     assert any(isinstance(e, Abort) for e in back)  # a stranger made room
-    ref.handle(2, Received([Hello(version=PROTOCOL_VERSION, name="Ann", token=token)]), 1.2)
+    ref.handle(2, Received([hello_to(ref, 2, "Ann", token=token)]), 1.2)
     assert ref.seated() == {1: 2}
 
 
@@ -181,31 +188,25 @@ def test_password_guessing_is_slowed_per_address_but_not_the_right_password_else
     for n in range(8):
         conn = 10 + n
         ref.handle(conn, Opened(f"10.6.6.6:{conn}"), now)
-        effects = ref.handle(
-            conn, Received([Hello(version=PROTOCOL_VERSION, name="Eve", password="guess")]), now
-        )
+        effects = ref.handle(conn, Received([hello_to(ref, conn, "Eve", password="guess")]), now)
         codes.append(next(e for e in effects if isinstance(e, Close)).code)
         now += 0.01
     assert codes[:4] == ["bad_password"] * 4  # 3 free, the 4th wrong one arms a 1 s wait
     assert codes[4:] == ["rate_limited"] * 4  # not even compared
     # The right password from the guessing address waits too...
     ref.handle(50, Opened("10.6.6.6:50"), now)
-    right = Hello(version=PROTOCOL_VERSION, name="Eve", password="s3cret")
+    right = hello_to(ref, 50, "Eve", password="s3cret")
     effects = ref.handle(50, Received([right]), now)
     assert [e.code for e in effects if isinstance(e, Close)] == ["rate_limited"]
     # ...but not from another address, at once.
     ref.handle(51, Opened("10.0.0.2:51"), now)
-    effects = ref.handle(
-        51, Received([Hello(version=PROTOCOL_VERSION, name="Ann", password="s3cret")]), now
-    )
+    effects = ref.handle(51, Received([hello_to(ref, 51, "Ann", password="s3cret")]), now)
     assert not any(isinstance(e, Close) for e in effects) and 0 in ref.seated()
     # Each further wrong one doubles the wait: 1 s, then 2 s, then 4 s.
     waits = []
     for n in range(3):
         now += 1000.0
         ref.handle(60 + n, Opened(f"10.6.6.6:{60 + n}"), now)
-        ref.handle(
-            60 + n, Received([Hello(version=PROTOCOL_VERSION, name="Eve", password="x")]), now
-        )
+        ref.handle(60 + n, Received([hello_to(ref, 60 + n, "Eve", password="x")]), now)
         waits.append(ref.guesses.wait("10.6.6.6", now))
     assert waits == [2.0, 4.0, 8.0]

@@ -11,7 +11,7 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import seat_view
-from tests.table_doubles import state_for
+from tests.table_doubles import hello_at, state_for
 
 
 def _table(players: int = 2) -> tuple[Table, list[str]]:
@@ -74,7 +74,7 @@ def test_a_player_back_from_a_stand_in_is_waited_for_after_the_hand() -> None:
     table.handle(1, Ready(id=table.seats[1].last_id + 1))  # seat 0 is away: deal on
     assert table.match.phase is Phase.BIDDING
     assert table.seats[0].ready  # dealt while a bot stood in, which is always ready
-    table.join(Hello(PROTOCOL_VERSION, "back", token=tokens[0]))
+    table.join(hello_at(table, "back", token=tokens[0]))
     assert not table.seats[0].ready  # back: the player decides when to deal on
     _finish_hand(table)
     if table.match.phase is Phase.MATCH_OVER:
@@ -138,6 +138,6 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
     assert table_part()["seats"][1]["connected"] is False
     assert table.substitute_absent(1)
     assert table_part()["seats"][1]["substitute"] is True
-    table.join(Hello(PROTOCOL_VERSION, "P1", token=tokens[1]))
+    table.join(hello_at(table, "P1", token=tokens[1]))
     seat = table_part()["seats"][1]
     assert (seat["connected"], seat["substitute"]) == (True, False)
