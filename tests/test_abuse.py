@@ -751,11 +751,12 @@ async def test_at_the_connection_cap_the_oldest_stranger_makes_room_and_seats_ar
     async with running_host(players=4, limits=limits) as server:
         held = [await Abuser.connect(server) for _ in range(3)]
         for client in held:
-            assert (await client.next_frame())["type"] == "ping"  # admitted: pinged at once
+            assert (await client.next_frame())["type"] == "challenge"  # admitted: challenged
+            assert (await client.next_frame())["type"] == "ping"  # and pinged at once
         newcomer = await open_client(server)
         assert (await newcomer.hello("New"))["type"] == "welcome"
         assert await held[0].next_frame() is None  # the oldest stranger made room
-        assert [p["type"] for p in held[0].received] == ["ping"]
+        assert [p["type"] for p in held[0].received] == ["challenge", "ping"]
         players = [newcomer]
         for _ in range(2):  # the other strangers make room for two more players
             player = await open_client(server)
