@@ -83,7 +83,7 @@ async def test_a_hosted_table_is_browsed_with_its_txt_and_follows_the_seats(
                 table_id=server.table_id,
                 host=LOOPBACK,
                 port=server.port,
-                version=1,  # a table without the joker, redeal or must_follow speaks 1
+                version=PROTOCOL_VERSION,  # every table speaks this pitchnet's version
                 taken=0,
                 seats=4,
                 state="lobby",
@@ -122,7 +122,7 @@ async def test_the_raw_txt_record_has_every_documented_key(multicast: None, host
         assert info.port == server.port
         assert info.parsed_addresses() == [LOOPBACK]
         assert info.properties == {
-            b"v": b"1",  # the table's version: see PROTOCOL.md, Versions
+            b"v": b"3",  # the one version every table speaks: see PROTOCOL.md, Versions
             b"id": server.table_id.encode(),
             b"name": server.name.encode(),
             b"taken": b"0",
@@ -145,12 +145,12 @@ async def test_find_table_sees_a_password_table(multicast: None, hosting: Any) -
     assert (found.port, found.seats, found.password, found.state) == (server.port, 2, True, "lobby")
 
 
-async def test_a_joker_table_advertises_its_rules_and_version_2(
+async def test_a_joker_table_advertises_its_rules_and_version_3(
     multicast: None, hosting: Any
 ) -> None:
-    """A finder shows "joker, to 10"; a version-1 finder sees v=2 and skips the table."""
+    """A finder shows "joker, to 10"; an older finder sees v=3 and skips the table."""
     server = await hosting(_config(rules=PRESETS["joker"].rules, target=10))
     found = await find_table(LOOPBACK, server.table_id, DEADLINE)
     assert found is not None
-    assert found.version == PROTOCOL_VERSION == 2
+    assert found.version == PROTOCOL_VERSION == 3
     assert (found.rules, found.target, found.rules_label) == ("joker=on", 10, "joker, to 10")

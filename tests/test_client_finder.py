@@ -74,20 +74,19 @@ def test_play_picks_a_remembered_seat_then_open_lobbies_fullest_then_oldest() ->
     assert best_table([young_full, full], mine={"d"}) is full  # our own seat, even if full
 
 
-def test_play_joins_tables_of_every_version_it_speaks() -> None:
-    """A standard table advertises protocol 1 and a joker table 2: play offers both,
-    and never a table from a newer pitchnet."""
+def test_play_joins_only_tables_of_its_own_version() -> None:
+    """Every table speaks protocol 3: play never picks an older table (which would take
+    its secrets in clear) nor one from a newer pitchnet."""
     from dataclasses import replace
 
     from client.discovery import FoundTable
     from client.screens.finder import best_table
     from pitchnet.protocol import PROTOCOL_VERSION
 
-    standard = FoundTable(
-        name="s", table_id="s", host="127.0.0.1", port=1, version=1,
+    table = FoundTable(
+        name="s", table_id="s", host="127.0.0.1", port=1, version=PROTOCOL_VERSION,
         taken=1, seats=4, state="lobby", password=False, open=3, born=10,
     )  # fmt: skip
-    assert best_table([standard]) is standard
-    newest = replace(standard, version=PROTOCOL_VERSION)
-    assert best_table([newest]) is newest
-    assert best_table([replace(standard, version=PROTOCOL_VERSION + 1)]) is None
+    assert best_table([table]) is table
+    for other in (1, 2, PROTOCOL_VERSION + 1):
+        assert best_table([replace(table, version=other)]) is None

@@ -14,7 +14,7 @@ import pytest
 from host.advertise import Advert
 from host.history import describe
 from host.main import config_from_args
-from host.table import Table, TableOptions, table_version
+from host.table import Table, TableOptions
 from host.tables import new_table, resume_table
 from pitchnet.cards import shuffled_deck
 from pitchnet.cli import build_parser
@@ -109,39 +109,38 @@ def test_a_refused_card_under_must_follow_says_why_and_the_view_says_the_same() 
     pytest.fail("no deal put a player in a must-follow spot")
 
 
-def test_a_table_speaks_version_1_unless_its_rules_would_be_misread() -> None:
-    assert table_version(HouseRules()) == 1
-    assert table_version(PRESETS["classic"].rules) == 1
-    assert table_version(PRESETS["smudge"].rules) == 1
-    assert table_version(HouseRules(min_bid=2, dealer_steal="off")) == 1
-    for rules in (
-        PRESETS["joker"].rules,
-        PRESETS["strict"].rules,
-        HouseRules(all_pass="redeal"),
-        HouseRules(follow="must_follow"),
-    ):
-        assert table_version(rules) == PROTOCOL_VERSION == 2
+def test_every_table_speaks_this_pitchnets_one_version_whatever_its_rules() -> None:
+    """Since protocol 3 (secrets proven, never sent) no table speaks an older version:
+    an older client would send its seat token and password in clear."""
+    for rules in (HouseRules(), PRESETS["classic"].rules, PRESETS["joker"].rules):
+        table = Table(
+            "t", "Den", TableOptions(rules=rules), lambda key: shuffled_deck(random.Random(key))
+        )
+        assert table.version == PROTOCOL_VERSION == 3
 
 
-async def test_a_version_1_client_joins_a_standard_table_not_a_joker_table() -> None:
-    async with running_host(rules=PRESETS["classic"].rules) as server:
+@pytest.mark.parametrize("preset", ["classic", "joker"])
+@pytest.mark.parametrize("old_version", [1, 2])
+async def test_an_older_client_is_refused_with_a_sentence_at_every_table(
+    preset: str, old_version: int
+) -> None:
+    async with running_host(rules=PRESETS[preset].rules, target=10) as server:
         old = await RawClient.connect(server)
-        old.send(Hello(version=1, name="Old"))
-        assert (await old.expect("welcome"))["seat"] == 0
-    async with running_host(rules=PRESETS["joker"].rules, target=10) as server:
-        old = await RawClient.connect(server)
-        old.send(Hello(version=1, name="Old"))
+        old.send(Hello(version=old_version, name="Old"))
         error = await old.expect("error")
         assert error["code"] == "version" and error["fatal"]
-        assert error["message"] == "This table speaks protocol 2, you sent 1."
+        assert error["message"] == (
+            f"This table speaks protocol 3 and your pitchnet speaks {old_version}, which "
+            "would send your seat token and password in clear: update pitchnet to sit here."
+        )
         new = await RawClient.connect(server)
-        await new.hello("New")
+        assert (await new.hello("New"))["seat"] == 0
 
 
 def test_the_advert_and_the_finder_label_carry_the_rules() -> None:
     rules = PRESETS["joker"].rules
-    txt = Advert("abc", "Den", 1, 4, "lobby", target=10, rules=rules.short(), version=2).txt()
-    assert txt["rules"] == "joker=on" and txt["target"] == "10" and txt["v"] == "2"
+    txt = Advert("abc", "Den", 1, 4, "lobby", target=10, rules=rules.short()).txt()
+    assert txt["rules"] == "joker=on" and txt["target"] == "10" and txt["v"] == "3"
     assert all(len(value.encode()) < 255 for value in txt.values())
     from client.discovery import table_from_record
 

@@ -24,7 +24,7 @@ from client.connection import parse_address
 from client.screens.base import PitchScreen
 from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
-from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, can_join
+from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, can_join, version_problem
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,8 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     state = {"lobby": "in lobby", "playing": "playing", "over": "finished"}.get(found.state, "?")
     if found.state != "lobby" and found.joinable:
         state = "seat free"  # a bot plays a seat a newcomer can take
+    if not can_join(found.version):  # joining says why (protocol.version_problem)
+        state = "too old" if found.version < PROTOCOL_VERSION else "too new"
     return (
         Text(lock),
         # The name, and under it the house rules ("joker, to 10"): a row is two lines high.
@@ -88,7 +90,14 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
         .append_text(plain(found.rules_label, style="dim", limit=MAX_NAME)),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
-        Text(state, style="green" if found.state == "lobby" else "yellow"),
+        Text(
+            state,
+            style="red"
+            if state.startswith("too ")
+            else "green"
+            if found.state == "lobby"
+            else "yellow",
+        ),
     )
 
 
@@ -312,13 +321,9 @@ class FinderScreen(PitchScreen[None]):
 
     def join_found(self, found: Any, *, watch: bool = False) -> None:
         self._auto_host_pending = False
-        if found.version > PROTOCOL_VERSION:
-            self.notify(
-                f"That table speaks protocol {found.version}; this client speaks "
-                f"{PROTOCOL_VERSION}. Update pitchnet on one side.",
-                severity="error",
-                markup=False,
-            )
+        problem = version_problem(found.version)
+        if problem is not None:  # never send a hello it cannot read, or that is in clear
+            self.notify(problem, severity="error", markup=False)
             return
         app: Any = self.app
         given = self.app_options.password  # --password: asked only if it is wrong
