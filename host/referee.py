@@ -597,6 +597,8 @@ class Referee:
             spectator=True,
         )
         self._send(peer, welcome)
+        if table.loss is not None:  # the same sentence players hear with their welcome
+            self._send(peer, ErrorMsg(code="journal_loss", message=table.loss))
         self._broadcast(now)
 
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
@@ -639,8 +641,31 @@ class Referee:
         # A new player learns its token in this welcome (it has no other way to); one
         # that proved its token gets proof that this host knows it too, never the token.
         proven = bool(hello.seat_proof)
+        if proven:
+            self._check_progress(peer, hello.seen)
         self._welcome(peer, seat, send_token=not proven, answer=hello.challenge if proven else None)
         self._broadcast(now)
+
+    def _check_progress(self, returning: Peer, seen: Any) -> None:
+        """A returning client that saw a later point of the game than the table holds
+        proves the host lost part of its record: say so to the operator (the log) and to
+        everyone here (the returning player hears it with its welcome)."""
+        table = self.table
+        before = table.loss
+        sentence = table.behind(seen)
+        if sentence is None or sentence == before:
+            return
+        log.warning(
+            "table %s lost part of its record: %s had seen the game at %s (match, hand, "
+            "over, step), the journal holds %s; playing on from what it holds",
+            table.id,
+            returning.label,
+            list(seen),
+            list(table.progress()),
+        )
+        for peer in self.peers.values():
+            if peer is not returning and peer.phase == Phase.SEATED:
+                self._send(peer, ErrorMsg(code="journal_loss", message=sentence))
 
     def _welcome(
         self, peer: Peer, seat: int, *, send_token: bool = False, answer: str | None = None

@@ -472,6 +472,32 @@ class Table:
                 return index
         raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
 
+    def progress(self) -> tuple[int, int, int, int]:
+        """How far the game has got here, as a returning client reports what it saw
+        (`hello.seen`): the match, then `SeatView.progress`."""
+        if self.match is None:
+            return (self.matches_started, 0, 0, 0)
+        return (self.matches_started, *spectator_view(self.match).progress)
+
+    def behind(self, seen: Any) -> str | None:
+        """A returning player's client saw a later point of the game than this table
+        holds: the host lost part of its record (a damaged journal that its checksums
+        and mark could not show). Returns the sentence for the players (and keeps it in
+        `loss`, so everyone who comes later hears it too), else None."""
+        if not (
+            isinstance(seen, list)
+            and len(seen) == 4
+            and all(type(n) is int and 0 <= n < 2**31 for n in seen)
+        ):
+            return None  # an odd claim proves nothing
+        if tuple(seen) <= self.progress():
+            return None
+        self.loss = (
+            "The host lost part of this game's record: a player had seen a later point "
+            "of it. The game goes on from the last point the host still holds."
+        )
+        return self.loss
+
     def token_of(self, seat: int) -> str:
         s = self.seats[seat]
         return s.claim_token or s.token
@@ -937,6 +963,7 @@ class Table:
             waiting=round(now - self.waiting_since, 1) if waits else 0.0,
             ready_left=None if deadline is None else round(max(0.0, deadline - now), 1),
             spectators=self.spectators,
+            match=self.matches_started,
         )
 
     def _table_wire(self) -> dict[str, Any]:

@@ -275,6 +275,9 @@ class Hello(Message):
     challenge: str | None = None
     watch: bool = False
     """Watch without a seat (a spectator sees what is public and no hand at all)."""
+    seen: list[int] | None = None
+    """With `seat_proof`: how far this client had seen the game at this table, as
+    `[table.match, *view.progress]` of the last state it got (PROTOCOL.md section 7)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +444,7 @@ def answer(
     table_id: str | None = None,
     nonce: str | None = None,
     watch: bool = False,
+    seen: list[int] | None = None,
 ) -> Hello:
     """The `hello` that answers `challenge`: the seat token and the password proven over
     its nonce (never sent), and `nonce`, the client's own challenge to the host."""
@@ -455,6 +459,7 @@ def answer(
         else None,
         challenge=nonce,
         watch=watch,
+        seen=seen if token else None,
     )
 
 
@@ -653,6 +658,8 @@ class TableInfo:
     """How many people are watching."""
     rules: dict[str, Any] = field(default_factory=dict)
     """The house rules, every option named (`HouseRules.to_wire()`); {} from an older host."""
+    match: int = 0
+    """Matches started at this table (1 during the first; 0 in the first lobby)."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}

@@ -68,6 +68,14 @@ class SeatView:
     # ---- conveniences for bots and the client ----------------------------------------------
 
     @property
+    def progress(self) -> tuple[int, int, int]:
+        """How far this match has got, comparable between two views of it: the hand, then
+        whether that hand is over, then the turn within it. A returning client that saw
+        a later point than its host now holds proves the host lost part of its record."""
+        over = self.phase in ("hand_over", "match_over")
+        return (self.hand_number, int(over), self.step)
+
+    @property
     def cards(self) -> list[Card]:
         return [Card.parse(text) for text in self.hand]
 
