@@ -321,11 +321,13 @@ class PitchApp(App[None]):
         """An older open lobby on the network with a seat for everyone at ours (the
         oldest): our lobby moves there. Only the younger of two tables ever moves, so
         two tables never swap their people."""
+        from client.discovery import claimed_twice
         from pitchnet.protocol import can_join
 
         hosted = self.hosted
         if hosted is None:
             return None
+        disputed = claimed_twice(tables)  # never move people to a table an impostor copies
         ours = (hosted.born, hosted.table_id)
         people = sum(s.kind == "human" for s in hosted.table.seats)
         older = [
@@ -337,6 +339,7 @@ class PitchApp(App[None]):
             and t.born > 0
             and not t.password
             and can_join(t.version)
+            and t.table_id not in disputed
             and t.open >= max(1, people)
             and (t.born, t.table_id) < ours
         ]

@@ -56,6 +56,11 @@ from pitchnet.views import SeatView, ViewError
 log = logging.getLogger(__name__)
 
 IMPOSTOR = "This is not the table you were sitting at (it could not prove it knows your seat)."
+BACK_TO_OUR_TABLE = "Trying the table's own address again."
+OLD_HOST = (
+    "That host runs an older pitchnet, which would take your seat token and password in "
+    "clear: ask its host to update pitchnet."
+)
 
 BACKOFF = (0.1, 0.2, 0.4, 0.8)
 BACKOFF_CAP = 1.0
@@ -175,6 +180,12 @@ class Connection:
         """This connection's nonce, which the host's `welcome` must prove our token over."""
         self._proved_seat: tuple[str, str] | None = None
         """(token or "", table id) this connection's hello proved; None before it."""
+        self._seen: list[int] | None = None
+        """How far we saw the game at this table (`hello.seen`), from the last state."""
+        self._table_at: tuple[str, int] | None = None
+        """Where our table welcomed us (proving our token, or giving us a new one)."""
+        self._impostors: set[tuple[str, int]] = set()
+        """Addresses that took our proof and could not prove our seat back: never again."""
 
     # ---- actions ---------------------------------------------------------------------------
 
@@ -248,8 +259,10 @@ class Connection:
                 if self._stored and self.refusal in ("bad_token", "wrong_table"):
                     self._forget_stored_seat()
                     continue
-                self._emit(Disconnected(self, str(exc), retrying=False))
-                return
+                if not self._back_to_our_table():
+                    self._emit(Disconnected(self, str(exc), retrying=False))
+                    return
+                reason = f"{exc} {BACK_TO_OUR_TABLE}"
             except (Lost, ProtocolError, OSError, TimeoutError) as exc:
                 reason = _reason(exc, self.host, self.port)
             if self._closing:
@@ -280,16 +293,29 @@ class Connection:
             if self.locate is not None and self.table_id and attempt % 3 == 0:
                 await self._relocate()
 
+    def _back_to_our_table(self) -> bool:
+        """After an impostor (a host found by our table's id that could not prove our
+        seat): leave it for good and go back to where our table welcomed us, if that was
+        elsewhere. False when there is nowhere else to go."""
+        if self.refusal != "impostor":
+            return False
+        here = (self.host, self.port)
+        self._impostors.add(here)
+        if self._table_at is None or self._table_at in self._impostors:
+            return False
+        self.host, self.port = self._table_at
+        return True
+
     def _forget_stored_seat(self) -> None:
         """A remembered seat is gone (the table moved on, or it is another table now)."""
-        self._stored, self.refusal = False, None
+        self._stored, self.refusal, self._seen = False, None, None
         self.token, self.table_id = None, self._asked_table_id
 
     async def _relocate(self) -> None:
         assert self.locate is not None and self.table_id
         with contextlib.suppress(Exception):
             found = await self.locate(self.table_id)
-            if found is not None:
+            if found is not None and found not in self._impostors:
                 self.host, self.port = found
 
     async def _session(self) -> None:
@@ -351,6 +377,11 @@ class Connection:
         except ProtocolError as exc:
             self._emit(HostError(self, "bad_host", f"The host sent a bad message: {exc}", False))
             return
+        if self._proved_seat is None and not self.connected and not isinstance(message, Challenge):
+            # A host of this protocol sends its challenge first; an older one waits for
+            # a hello with our secrets in clear, which we never send.
+            self.refusal = "version"
+            raise Refused(OLD_HOST)
         if isinstance(message, Ping):
             self._send(Pong(t=message.t))
         elif isinstance(message, Challenge):
@@ -393,6 +424,7 @@ class Connection:
                 table_id=self.table_id,
                 nonce=self._challenge,
                 watch=self.watch,
+                seen=self._seen,
             )
         )
 
@@ -408,6 +440,8 @@ class Connection:
             self.refusal = "impostor"
             raise Refused(IMPOSTOR)
         self.connected, self._stored = True, False
+        if first:
+            self._table_at = (self.host, self.port)
         self.token = welcome.token or self.token or token or None
         self.seat, self.table_id = welcome.seat, welcome.table_id
         # A host's word, so bounded: a tiny interval from a hostile host must not spin us.
@@ -430,6 +464,10 @@ class Connection:
             self._emit(HostError(self, "bad_host", f"The host sent a bad table: {exc}", False))
             return
         self._seq = state.seq
+        if view is not None and not view.spectator:
+            # How far we saw the game: a host that is behind it when we come back has
+            # lost part of its record, and says so (hello.seen).
+            self._seen = [table.match, *view.progress]
         if view is not None:
             # The turn our moves answer: a move resent after a reconnect that lands in a
             # later turn is refused by the host ("stale") instead of played there.

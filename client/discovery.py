@@ -36,7 +36,11 @@ RESOLVE_MS = 3000
 """How long one resolve of a service (SRV, TXT, A) may take before it is given up."""
 MAX_TABLES = 256
 MAX_RESOLVING = 64
+MAX_CLAIMS = 8
 """Bounds on what a LAN peer flooding us with adverts can make us hold or do at once."""
+CLAIM_HOLD = 120.0
+"""Seconds an address seen for an instance name stays listed after its records vanish
+(zeroconf's SRV lifetime), unless the service says goodbye."""
 _SHORT_INT = re.compile(r"[0-9]{1,4}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -119,6 +123,41 @@ def table_from_record(
     )
 
 
+def tables_from_advert(
+    instance: str,
+    properties: Mapping[bytes, bytes | None],
+    claims: Sequence[tuple[int | None, Sequence[str]]],
+    interface: str | None = None,
+) -> list[FoundTable]:
+    """Every table one instance name stands for: one per distinct address among `claims`
+    (each SRV record seen for the name: its port and its target's addresses). Two
+    responders can answer for one exact instance name (an impostor copying a table's
+    advert); each gets its own row, so the real table cannot vanish behind the other.
+    Claims that make no usable table are dropped; raises BadAdvert if none is left."""
+    tables: dict[tuple[str, int], FoundTable] = {}
+    problem: BadAdvert | None = None
+    for port, addresses in claims:
+        try:
+            table = table_from_record(instance, properties, port, addresses, interface)
+        except BadAdvert as exc:
+            problem = exc
+            continue
+        tables.setdefault((table.host, table.port), table)
+    if not tables:
+        raise problem or BadAdvert("no usable address")
+    return list(tables.values())
+
+
+def claimed_twice(tables: Sequence[FoundTable]) -> dict[str, list[FoundTable]]:
+    """Table ids that more than one address claims, each with its claimants: at most one
+    is the real table (the id is public, anyone can copy the advert), so the finder shows
+    them as a conflict and `pitchnet play` joins none of them on its own."""
+    by_id: dict[str, dict[tuple[str, int], FoundTable]] = {}
+    for table in tables:
+        by_id.setdefault(table.table_id, {}).setdefault((table.host, table.port), table)
+    return {key: list(found.values()) for key, found in by_id.items() if len(found) > 1}
+
+
 def _open_seats(txt: dict[str, str], seats: int) -> int:
     """The advert's open seats; a host too old to say has the lobby's empty seats."""
     if _SHORT_INT.fullmatch(txt.get("open", "")):
@@ -173,7 +212,10 @@ class TableBrowser:
         self._factory = zeroconf_factory or default_zeroconf
         self._zc: Any = None
         self._browser: Any = None
-        self._found: dict[str, FoundTable] = {}
+        self._found: dict[str, dict[tuple[str, int], FoundTable]] = {}
+        """Instance name -> its tables by address (two responders can share one name)."""
+        self._seen: dict[str, dict[tuple[str, int], float]] = {}
+        """Instance name -> when each of its addresses was last seen (loop time)."""
         self._generation: dict[str, int] = {}
         self._counter = itertools.count()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -184,7 +226,8 @@ class TableBrowser:
 
     @property
     def tables(self) -> list[FoundTable]:
-        return sorted(self._found.values(), key=lambda t: (t.name.casefold(), t.table_id, t.host))
+        found = [table for by_address in self._found.values() for table in by_address.values()]
+        return sorted(found, key=lambda t: (t.name.casefold(), t.table_id, t.host, t.port))
 
     async def start(self) -> None:
         """Open the zeroconf sockets and browse `_pitchnet._tcp.local.`.
@@ -266,10 +309,12 @@ class TableBrowser:
             return
         if state_change is ServiceStateChange.Removed:
             self._generation.pop(name, None)  # a resolve still running for it is now stale
+            self._seen.pop(name, None)
             if self._found.pop(name, None) is not None:
                 self._notify()
             return
-        full = len(self._found) >= MAX_TABLES and name not in self._found
+        held = sum(len(by_address) for by_address in self._found.values())
+        full = held >= MAX_TABLES and name not in self._found
         if full or len(self._tasks) >= MAX_RESOLVING:
             log.debug("too many adverts; not resolving %r", name[:100])
             return
@@ -290,18 +335,55 @@ class TableBrowser:
             if not ok:
                 log.debug("could not resolve %r in time", name)
                 return
-            table = table_from_record(
-                name, info.properties, info.port, info.parsed_addresses(), self.interface
-            )
+            claims = [(info.port, info.parsed_addresses()), *self._other_claims(name)]
+            tables = tables_from_advert(name, info.properties, claims, self.interface)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # BadAdvert, or anything else hostile data provokes
             self._reject(name, exc)
             return
         self.rejected.pop(name, None)
-        if self._found.get(name) != table:
-            self._found[name] = table
+        by_address = self._held(name, {(t.host, t.port): t for t in tables})
+        if self._found.get(name) != by_address:
+            self._found[name] = by_address
             self._notify()
+
+    def _held(
+        self, name: str, now_seen: dict[tuple[str, int], FoundTable]
+    ) -> dict[tuple[str, int], FoundTable]:
+        """The rows of `name`: those just seen, and those seen within CLAIM_HOLD. A second
+        responder's cache-flush announcement makes zeroconf drop the first one's records
+        for a moment; holding them keeps the real table in the finder beside an impostor
+        that copies its exact name (a table that says goodbye goes at once)."""
+        now = asyncio.get_running_loop().time()
+        seen = self._seen.setdefault(name, {})
+        for key in now_seen:
+            seen[key] = now
+        old = self._found.get(name, {})
+        kept = {k: t for k, t in old.items() if k not in now_seen and now - seen[k] < CLAIM_HOLD}
+        for key in [k for k in seen if k not in now_seen and k not in kept]:
+            del seen[key]
+        return {**kept, **now_seen}
+
+    def _other_claims(self, name: str) -> list[tuple[int, list[str]]]:
+        """Every SRV record zeroconf holds for `name` (a resolve reports just one): its
+        port and its target's addresses, so a second responder claiming the same exact
+        name shows as a row of its own instead of replacing the first."""
+        from zeroconf import current_time_millis
+        from zeroconf.const import _CLASS_IN, _TYPE_A, _TYPE_AAAA, _TYPE_SRV
+
+        cache, now = self._zc.zeroconf.cache, current_time_millis()
+        claims = []
+        for srv in cache.async_all_by_details(name, _TYPE_SRV, _CLASS_IN)[:MAX_CLAIMS]:
+            if srv.is_expired(now):
+                continue
+            addresses = []
+            for kind in (_TYPE_A, _TYPE_AAAA):
+                for record in cache.async_all_by_details(srv.server, kind, _CLASS_IN):
+                    if not record.is_expired(now) and len(record.address) in (4, 16):
+                        addresses.append(str(ipaddress.ip_address(record.address)))
+            claims.append((srv.port, addresses))
+        return claims
 
     def _reject(self, name: str, exc: Exception) -> None:
         """Skip a malformed advert, logging each distinct problem once (a flood stays quiet)."""
@@ -311,6 +393,7 @@ class TableBrowser:
             self.rejected.clear()
         self.rejected[name] = reason
         log.log(level, "ignoring malformed pitchnet advert %r: %s", name[:100], reason)
+        self._seen.pop(name, None)
         if self._found.pop(name, None) is not None:
             self._notify()
         else:

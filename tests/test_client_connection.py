@@ -435,3 +435,73 @@ async def test_a_host_that_cannot_prove_our_seat_is_left_and_never_retried() -> 
     assert not any(isinstance(m, Welcomed) for m in inbox.seen)
     assert hellos[0].seat_proof == prove("tok", NONCE, "t1", Purpose.SEAT)
     assert connection.token == "tok"  # our real seat is kept, for the real table
+
+
+async def test_a_reconnect_that_finds_an_impostor_says_so_and_goes_back_to_its_table() -> None:
+    """Our table drops; zeroconf (`locate`) then finds an impostor under its id. It takes
+    our hello and cannot prove our seat: the client says so, never goes there again,
+    and keeps trying the address where its table welcomed it, which comes back."""
+    impostor_hellos: list[Any] = []
+
+    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        if n in (2, 3, 4):
+            return  # down for a while: the link drops at once
+        hello = await Frames(reader).next_of("hello")
+        writer.write(welcome("tok", hello) + lobby_state(n))
+        if n == 1:
+            await writer.drain()
+            return  # the table goes down
+        await reader.read()
+
+    async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        impostor_hellos.append(await Frames(reader).next_of("hello"))
+        writer.write(welcome("made-up") + lobby_state(1))
+        await reader.read()
+
+    async with fake_host(table) as table_port, fake_host(impostor) as impostor_port:
+
+        async def locate(table_id: str) -> tuple[str, int] | None:
+            return ("127.0.0.1", impostor_port)
+
+        inbox = Inbox()
+        connection = Connection(
+            "127.0.0.1", table_port, "Ann", inbox.post, token="tok", table_id="t1", locate=locate
+        )
+        async with running(connection):
+            await inbox.expect(Welcomed)
+            while not (lost := await inbox.expect(Disconnected)).reason.startswith(IMPOSTOR):
+                assert lost.retrying
+            assert lost.retrying and lost.reason.endswith("Trying the table's own address again.")
+            back = await inbox.expect(Welcomed)
+    assert back.welcome.proof is not None and connection.port == table_port
+    assert len(impostor_hellos) == 1  # found again by `locate`, never tried twice
+    assert connection.token == "tok"
+
+
+async def test_a_host_of_an_older_protocol_gets_no_hello_and_is_refused_with_a_sentence() -> None:
+    """An older host sends no challenge (its first frame is a ping) and waits for a hello
+    with the secrets in clear: the client sends none, says why, and stops."""
+    received: list[bytes] = []
+
+    async def old_host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(frame({"type": "ping", "t": 1.0}))
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                received.append(data)
+        writer.close()
+
+    server = await asyncio.start_server(old_host, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        inbox = Inbox()
+        connection = Connection(
+            "127.0.0.1", port, "Ann", inbox.post, token="tok", table_id="t1", password="pw"
+        )
+        async with running(connection) as task:
+            gone = await inbox.expect(Disconnected)
+            await asyncio.wait_for(task, DEADLINE)
+    finally:
+        server.close()
+    assert gone.reason.startswith("That host runs an older pitchnet") and not gone.retrying
+    assert connection.refusal == "version"
+    assert b"hello" not in b"".join(received)

@@ -90,3 +90,50 @@ def test_play_joins_only_tables_of_its_own_version() -> None:
     assert best_table([table]) is table
     for other in (1, 2, PROTOCOL_VERSION + 1):
         assert best_table([replace(table, version=other)]) is None
+
+
+def _found(table_id: str, host: str, name: str = "Kitchen Table") -> object:
+    from client.discovery import FoundTable
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    return FoundTable(
+        name=name, table_id=table_id, host=host, port=7373, version=PROTOCOL_VERSION,
+        taken=1, seats=4, state="lobby", password=True, open=3, born=10,
+    )  # fmt: skip
+
+
+def test_play_never_picks_a_table_that_two_addresses_claim() -> None:
+    from client.screens.finder import best_table
+
+    real, copy, other = _found("t1", "10.0.0.5"), _found("t1", "10.0.0.9"), _found("t2", "10.0.0.7")
+    assert best_table([real, copy]) is None  # one of them is an impostor: the player chooses
+    assert best_table([real, copy], mine={"t1"}) is None
+    assert best_table([real, copy, other]) is other
+
+
+async def test_the_finder_shows_two_adverts_of_one_table_as_a_conflict() -> None:
+    """Issue 11: an impostor copying a table's advert (same name, same id) is not a second
+    equal row: both rows say two claim the table, and the status says to check the address."""
+    from client.screens.finder import DISPUTED_MARK
+
+    tables = [_found("t1", "10.0.0.5"), _found("t1", "10.0.0.9"), _found("t2", "10.0.0.7", "Den")]
+
+    class Browser:
+        def __init__(self, interface: str | None, on_change) -> None:  # type: ignore[no-untyped-def]
+            self.on_change, self.tables = on_change, tables
+
+        async def start(self) -> None:
+            self.on_change(self.tables)
+
+        async def close(self) -> None:
+            pass
+
+    app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=Browser)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: DISPUTED_MARK in screen_text(app), "the conflict mark")
+        text = screen_text(app)
+        assert text.count(DISPUTED_MARK) == 2
+        assert "10.0.0.5:7373" in text and "10.0.0.9:7373" in text
+        assert "Two tables claim to be Kitchen Table" in text
+        assert "ask its host which address is theirs" in text
+        assert "standard, to 7" in text  # Den's row keeps its rules line

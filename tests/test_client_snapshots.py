@@ -17,16 +17,18 @@ from client.demo import scene_with_events
 from client.discovery import FoundTable
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
+from pitchnet.protocol import PROTOCOL_VERSION
 
 SIZE = (80, 24)
 SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]
 SEED = 7
 sized = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 
+V = PROTOCOL_VERSION
 FOUND = [
-    FoundTable("Kitchen Table", "a1b2c3", "127.0.0.1", 7373, 1, 2, 4, "lobby", False),
-    FoundTable("[red]x[/red]", "d4e5f6", "127.0.0.1", 7374, 1, 4, 4, "playing", False),
-    FoundTable("Parlour", "0a0b0c", "127.0.0.1", 7375, 1, 1, 5, "lobby", True),
+    FoundTable("Kitchen Table", "a1b2c3", "127.0.0.1", 7373, V, 2, 4, "lobby", False),
+    FoundTable("[red]x[/red]", "d4e5f6", "127.0.0.1", 7374, V, 4, 4, "playing", False),
+    FoundTable("Parlour", "0a0b0c", "127.0.0.1", 7375, V, 1, 5, "lobby", True),
 ]
 
 

@@ -22,9 +22,11 @@ from client.discovery import (
     BadAdvert,
     FoundTable,
     TableBrowser,
+    claimed_twice,
     find_table,
     pick_address,
     table_from_record,
+    tables_from_advert,
 )
 from host.advertise import Advert, Advertiser, instance_label, server_name
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, SERVICE_TYPE
@@ -133,6 +135,50 @@ async def test_find_table_returns_the_right_one_of_two_with_one_name(
     assert (found.table_id, found.port, found.taken, found.name) == (second, 40202, 2, name)
     found = await find_table(LOOPBACK, first, timeout=DEADLINE)
     assert found is not None and found.port == 40201 and found.name == name
+
+
+async def test_an_impostor_with_the_exact_instance_name_is_a_second_row_beside_the_table(
+    multicast: None, raw_zeroconf: Any, closing: Any
+) -> None:
+    """Issue 11: an impostor registers the real table's exact instance name and id (no
+    probing, so zeroconf does not rename it) pointing at itself. The finder keeps the
+    real table and shows the impostor as a second row, and the two are a conflict."""
+    from zeroconf.asyncio import AsyncServiceInfo
+
+    table_id = unique("real")
+    browser = closing(TableBrowser(LOOPBACK))
+    await browser.start()
+    host = closing(Advertiser(LOOPBACK, 40501))
+    await host.start(advert(table_id, f"Kitchen {os.getpid()}"))
+    assert await browser.wait_until(by_id(table_id), DEADLINE)
+    copy = AsyncServiceInfo(
+        SERVICE_TYPE,
+        host.instance_name,
+        port=40502,
+        properties=advert(table_id, f"Kitchen {os.getpid()}").txt(),
+        server=f"impostor-{table_id}.local.",
+        parsed_addresses=[LOOPBACK],
+    )
+    await raw_zeroconf.async_register_service(copy, cooperating_responders=True)
+
+    def both(tables: list[FoundTable]) -> bool:
+        return {t.port for t in tables if t.table_id == table_id} == {40501, 40502}
+
+    assert await browser.wait_until(both, DEADLINE), browser.tables
+    assert {t.port for t in claimed_twice(browser.tables)[table_id]} == {40501, 40502}
+    await raw_zeroconf.async_unregister_service(copy)
+
+
+def test_one_instance_name_claimed_at_two_addresses_is_two_tables_and_a_conflict() -> None:
+    txt = {k.encode(): v.encode() for k, v in advert("t1", "Kitchen").txt().items()}
+    claims = [(7373, ["10.0.0.5"]), (7373, ["10.0.0.9"]), (7373, ["10.0.0.5"]), (None, ["x"])]
+    tables = tables_from_advert(f"Kitchen.{SERVICE_TYPE}", txt, claims)
+    assert [(t.host, t.port) for t in tables] == [("10.0.0.5", 7373), ("10.0.0.9", 7373)]
+    assert list(claimed_twice(tables)) == ["t1"]
+    other = table_from_record("Den", {**txt, b"id": b"t2"}, 7373, ["10.0.0.7"])
+    assert list(claimed_twice([tables[0], other])) == []  # one claimant each: no conflict
+    with pytest.raises(BadAdvert):
+        tables_from_advert("x", txt, [(None, ["10.0.0.5"])])
 
 
 async def test_find_table_gives_none_for_an_unknown_id(multicast: None) -> None:

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Footer, Input, Static
 
 from client.connection import parse_address
+from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
 from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
@@ -43,7 +44,12 @@ def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
     lobby, or a seat a bot plays), in this protocol; lobbies before matches, then the one
     where most people sit, then the oldest (where lone lobbies move to, client.app)."""
     mine = mine or set()
-    usable = [t for t in tables if can_join(t.version) and (t.joinable or t.table_id in mine)]
+    disputed = claimed_twice(tables)  # one of them is an impostor: the player must choose
+    usable = [
+        t
+        for t in tables
+        if can_join(t.version) and t.table_id not in disputed and (t.joinable or t.table_id in mine)
+    ]
     if not usable:
         return None
     return min(
@@ -75,19 +81,30 @@ class TablesChanged(Message):
         self.tables = tables
 
 
-def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
+DISPUTED_MARK = "⚠ two claim this table"
+"""Under the name of a table whose id two addresses advertise (the rules line's place)."""
+
+
+def disputed_sentence(claimants: list[Any]) -> str:
+    """The finder's sentence about two adverts claiming one table (the rows show where)."""
+    return f"⚠ Two tables claim to be {claimants[0].name}: ask its host which address is theirs."
+
+
+def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Text, ...]:
     lock = ("pw" if ascii_only else "🔒") if found.password else ""
     state = {"lobby": "in lobby", "playing": "playing", "over": "finished"}.get(found.state, "?")
     if found.state != "lobby" and found.joinable:
         state = "seat free"  # a bot plays a seat a newcomer can take
     if not can_join(found.version):  # joining says why (protocol.version_problem)
         state = "too old" if found.version < PROTOCOL_VERSION else "too new"
+    under = plain(found.rules_label, style="dim", limit=MAX_NAME)
+    if disputed:  # the same table id at two addresses: at most one is the real table
+        mark = DISPUTED_MARK.replace("⚠", "!!") if ascii_only else DISPUTED_MARK
+        under = Text(mark, style="bold red")
     return (
         Text(lock),
         # The name, and under it the house rules ("joker, to 10"): a row is two lines high.
-        plain(found.name, limit=MAX_NAME)
-        .append("\n")
-        .append_text(plain(found.rules_label, style="dim", limit=MAX_NAME)),
+        plain(found.name, limit=MAX_NAME).append("\n").append_text(under),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
         Text(
@@ -222,12 +239,13 @@ class FinderScreen(PitchScreen[None]):
         self.found = {}
         self._shown_tables = list(event.tables)
         ascii_only = self.app_options.ascii_only
+        disputed = claimed_twice(event.tables)
         for found in event.tables:
             key = f"{found.table_id}@{found.host}:{found.port}"
             if key in self.found:
                 continue
             self.found[key] = found
-            cells = table_row(found, ascii_only)
+            cells = table_row(found, ascii_only, found.table_id in disputed)
             if self._narrow:
                 cells = cells[:2] + cells[3:]  # no address column
             widget.add_row(*cells, key=key, height=2)
@@ -240,7 +258,12 @@ class FinderScreen(PitchScreen[None]):
                 self._status(f"Joining {best.name}...")
                 self.join_found(best)
                 return
-        if count:
+        status = self.query_one("#finder-status", Static)
+        status.set_class(bool(disputed), "warning")  # a warning may take more than one line
+        if disputed:
+            sentence = disputed_sentence(next(iter(disputed.values())))
+            self._status(sentence.replace("⚠", "!!") if ascii_only else sentence)
+        elif count:
             self._status(f"{count} table(s) found. Enter joins, w watches; h hosts your own.")
         elif not self._auto_host_pending:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")
@@ -325,6 +348,9 @@ class FinderScreen(PitchScreen[None]):
         if problem is not None:  # never send a hello it cannot read, or that is in clear
             self.notify(problem, severity="error", markup=False)
             return
+        disputed = claimed_twice(list(self.found.values())).get(found.table_id)
+        if disputed:  # the player chose: our secrets are proven, never sent, so go
+            self.notify(disputed_sentence(disputed), severity="warning", markup=False)
         app: Any = self.app
         given = self.app_options.password  # --password: asked only if it is wrong
         if not found.password or given:
