@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -372,3 +373,26 @@ async def test_a_browser_that_cannot_start_leaves_nothing_open() -> None:
         await browser.start()
     assert factory.made[0].closed == 1
     assert not await browser.wait_until(lambda tables: bool(tables), 1.0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux socket options")
+async def test_with_an_interface_the_wildcard_listener_hears_only_that_device(
+    multicast: None,
+) -> None:
+    """python-zeroconf binds its listener to 0.0.0.0:5353 whatever interface it is given;
+    pitchnet ties it to the interface's device and to its own multicast groups, so a
+    question sent to another of this machine's addresses is never heard (issue 11 item
+    9; tests/lan/test_mdns_listener.py asks from another namespace)."""
+    import socket
+
+    from pitchnet.network import IP_MULTICAST_ALL, default_zeroconf
+
+    zc = default_zeroconf(LOOPBACK)
+    try:
+        listener = zc.zeroconf.engine._listen_socket
+        assert listener.getsockname() == ("0.0.0.0", 5353)
+        device = listener.getsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, 16)
+        assert device.rstrip(b"\0") == b"lo"
+        assert listener.getsockopt(socket.IPPROTO_IP, IP_MULTICAST_ALL) == 0
+    finally:
+        await zc.async_close()
