@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -239,10 +239,12 @@ class PitchApp(App[None]):
             self.call_after_refresh(self.dial)  # already showing: dial after this redraw
         return connection
 
-    async def _locate(self, table_id: str) -> tuple[str, int] | None:
+    async def _locate(
+        self, table_id: str, *, avoid: Collection[tuple[str, int]] = ()
+    ) -> tuple[str, int] | None:
         from client.discovery import locate  # zeroconf loads only if a table moved
 
-        return await locate(self.options.interface, table_id)
+        return await locate(self.options.interface, table_id, avoid=avoid)
 
     def dial(self) -> None:
         """Start the connection made by `join`. Called by the connecting screen after its

@@ -20,8 +20,8 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Collection
+from typing import Any, Protocol
 
 from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
 from pitchnet.events import events_from_wire
@@ -68,8 +68,14 @@ BACKOFF_CAP = 1.0
 WATCH_TICK = 0.2
 """How often the watchdog looks at the clock (a silent host is noticed this late at most)."""
 
-Locate = Callable[[str], Awaitable[tuple[str, int] | None]]
-"""Finds a table's current address by its id (zeroconf), for a host that moved."""
+
+class Locate(Protocol):
+    """Finds a table's current address by its id (zeroconf), for a host that moved,
+    never one of `avoid` (addresses that could not prove they are the table)."""
+
+    def __call__(
+        self, table_id: str, *, avoid: Collection[tuple[str, int]] = ...
+    ) -> Awaitable[tuple[str, int] | None]: ...
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
@@ -314,7 +320,7 @@ class Connection:
     async def _relocate(self) -> None:
         assert self.locate is not None and self.table_id
         with contextlib.suppress(Exception):
-            found = await self.locate(self.table_id)
+            found = await self.locate(self.table_id, avoid=frozenset(self._impostors))
             if found is not None and found not in self._impostors:
                 self.host, self.port = found
 

@@ -19,7 +19,7 @@ import ipaddress
 import itertools
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -420,15 +420,17 @@ async def find_table(
     timeout: float,
     *,
     zeroconf_factory: ZeroconfFactory | None = None,
+    avoid: Collection[tuple[str, int]] = (),
 ) -> FoundTable | None:
-    """The table with this id, as soon as it is seen, or None at the timeout."""
+    """The table with this id, as soon as it is seen (at an address not in `avoid`: ones
+    that could not prove they are it), or None at the timeout."""
     async with TableBrowser(interface, zeroconf_factory=zeroconf_factory) as browser:
 
-        def match(tables: list[FoundTable]) -> bool:
-            return any(t.table_id == table_id for t in tables)
+        def candidates(tables: list[FoundTable]) -> list[FoundTable]:
+            return [t for t in tables if t.table_id == table_id and (t.host, t.port) not in avoid]
 
-        if await browser.wait_until(match, timeout):
-            return next(t for t in browser.tables if t.table_id == table_id)
+        if await browser.wait_until(lambda tables: bool(candidates(tables)), timeout):
+            return candidates(browser.tables)[0]
         return None
 
 
@@ -472,8 +474,13 @@ def _interface_network(
 
 
 async def locate(
-    interface: str | None, table_id: str, timeout: float = 1.5
+    interface: str | None,
+    table_id: str,
+    timeout: float = 1.5,
+    *,
+    avoid: Collection[tuple[str, int]] = (),
 ) -> tuple[str, int] | None:
-    """Where the table with this id is now (a host resumed elsewhere has a new address)."""
-    found = await find_table(interface, table_id, timeout)
+    """Where the table with this id is now (a host resumed elsewhere has a new address),
+    never one of `avoid` (addresses that took our proof and could not prove our seat)."""
+    found = await find_table(interface, table_id, timeout, avoid=avoid)
     return (found.host, found.port) if found is not None else None

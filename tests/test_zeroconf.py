@@ -167,6 +167,9 @@ async def test_an_impostor_with_the_exact_instance_name_is_a_second_row_beside_t
 
     assert await browser.wait_until(both, DEADLINE), browser.tables
     assert {t.port for t in claimed_twice(browser.tables)[table_id]} == {40501, 40502}
+    # A reconnecting client that met the impostor asks for the table without it.
+    found = await find_table(LOOPBACK, table_id, DEADLINE, avoid={(LOOPBACK, 40502)})
+    assert found is not None and found.port == 40501
     await raw_zeroconf.async_unregister_service(copy)
 
 
