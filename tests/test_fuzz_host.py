@@ -106,7 +106,7 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "bid": st.one_of(st.none(), st.integers(min_value=-1, max_value=6)),
     "card": st.one_of(st.sampled_from(CARD_TEXTS), st.text(max_size=2)),
     "t": st.floats(allow_nan=False),
-    "version": st.sampled_from([PROTOCOL_VERSION, 0, 2]),
+    "version": st.sampled_from([PROTOCOL_VERSION, 0, 1, 2]),
     "name": st.text(max_size=30),
     "seat_proof": st.one_of(st.none(), st.text(max_size=64)),
     "table_id": st.one_of(st.none(), st.text(max_size=12)),
@@ -116,6 +116,9 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "step": st.one_of(st.none(), st.integers(min_value=-1, max_value=30)),
     "seat": st.integers(min_value=-1, max_value=8),
     "watch": st.booleans(),
+    "seen": st.one_of(
+        st.none(), st.lists(st.integers(min_value=-1, max_value=40), min_size=3, max_size=5)
+    ),
 }
 
 
