@@ -43,11 +43,9 @@ from pitchnet.protocol import (
     Sit,
     Start,
     State,
-    TableInfo,
     Welcome,
     parse_host_message,
 )
-from pitchnet.views import SeatView, ViewError
 
 log = logging.getLogger(__name__)
 
@@ -340,7 +338,8 @@ class Connection:
         try:
             message = parse_host_message(payload)
         except ProtocolError as exc:
-            self._emit(HostError(self, "bad_host", f"The host sent a bad message: {exc}", False))
+            what = "table" if payload.get("type") == "state" else "message"
+            self._emit(HostError(self, "bad_host", f"The host sent a bad {what}: {exc}", False))
             return
         if isinstance(message, Ping):
             self._send(Pong(t=message.t))
@@ -381,18 +380,13 @@ class Connection:
     def _state(self, state: State) -> None:
         if state.seq <= self._seq:
             return
-        try:
-            table = TableInfo.from_wire(state.table)
-            view = SeatView.from_wire(state.view) if state.view is not None else None
-        except (ProtocolError, ViewError) as exc:
-            self._emit(HostError(self, "bad_host", f"The host sent a bad table: {exc}", False))
-            return
-        self._seq = state.seq
+        self._seq, view = state.seq, state.view
         if view is not None:
             # The turn our moves answer: a move resent after a reconnect that lands in a
             # later turn is refused by the host ("stale") instead of played there.
             self._turn = (view.hand_number, view.step)
-        self._emit(StateReceived(self, state.seq, table, view, events_from_wire(state.events)))
+        events = events_from_wire(state.events)
+        self._emit(StateReceived(self, state.seq, state.table, view, events))
 
     def _error(self, error: ErrorMsg) -> None:
         if error.id is not None:

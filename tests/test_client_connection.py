@@ -21,6 +21,7 @@ from pitchnet.protocol import (
     PROTOCOL_VERSION,
     FrameDecoder,
     State,
+    TableInfo,
     Welcome,
     frame,
     parse_client_message,
@@ -117,7 +118,7 @@ def lobby_state(seq: int) -> bytes:
         "seats": [{"name": "Ann", "kind": "human", "connected": True}] * 2,
         "starter": 0,
     }
-    return State(seq=seq, table=table, view=None).encode()
+    return State(seq=seq, table=TableInfo.from_wire(table), view=None).encode()
 
 
 # ---- against the real host ----------------------------------------------------------------
