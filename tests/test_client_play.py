@@ -23,6 +23,7 @@ from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
 from client.widgets.log import HandLog
 from host.server import HostConfig, HostServer
+from pitchnet.protocol import Sit
 from tests.netclient import until_true
 from tests.pilot import NoTables, screen_text, until
 
@@ -645,3 +646,50 @@ async def test_pitch_bids_four_and_leads_the_chosen_card(host: HostServer) -> No
         assert first == [app.game.seat, chosen]
         assert shown.pitcher == app.game.seat and shown.high_bid == 4
         assert app.notices == []
+
+
+async def test_the_partnership_lobby_shows_the_teams_and_t_changes_sides() -> None:
+    """Partnership play: the lobby lists team A (seats 1, 3) and team B (seats 2, 4) as
+    two groups; `t` moves a player to an open seat of the other team, and says so when
+    the other team has none."""
+    from tests.netclient import RawClient
+
+    def row_of(app: PitchApp, text: str) -> int:
+        return next(n for n, line in enumerate(screen_text(app).splitlines()) if text in line)
+
+    config = HostConfig(
+        port=0, interface="127.0.0.1", seed=SEED, advertise=False, players=4, partnership=True
+    )
+    async with HostServer(config) as server:
+        ann = await RawClient.connect(server)
+        await ann.hello("Ann")  # seat 1, team A
+        cat = await RawClient.connect(server)
+        assert (await cat.hello("Cat"))["seat"] == 1
+        cat.send(Sit(id=cat.new_id(), seat=2))  # Cat joins Ann: team A is full
+        await cat.expect("welcome")
+        app = join_app(server.port, name="Bob")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.game.seat == 1, "Bob's seat on team B")
+            await until(pilot, lambda: "Team B" in screen_text(app), "the teams")
+            # Each team is a group: its name on its first row, then its other seat.
+            assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Cat")
+            assert row_of(app, "Cat") < row_of(app, "Team B") == row_of(app, "Bob")
+            assert "You are on team B; team A has no open seat." in screen_text(app)
+            await pilot.press("t")
+            await until(pilot, lambda: "Team A has no open seat." in app.notices, "the refusal")
+            assert app.game.seat == 1
+            cat.send(Sit(id=cat.new_id(), seat=3))  # Cat changes sides: seat 3 opens
+            await cat.expect("welcome")
+            await until(
+                pilot,
+                lambda: "t moves you to team A (seat 3)" in screen_text(app),
+                "the open seat on team A",
+            )
+            await pilot.press("t")
+            await until(pilot, lambda: app.game.seat == 2, "Bob's move to team A")
+            await until(pilot, lambda: "You are on team A" in screen_text(app), "the new side")
+            assert server.table.seats[1].kind == "empty" and server.table.seats[2].name == "Bob"
+            assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Bob")
+            assert row_of(app, "Bob") < row_of(app, "Team B") < row_of(app, "Cat")
+            await ann.close()
+            await cat.close()
