@@ -7,6 +7,7 @@ host has answered.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -23,7 +24,8 @@ from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
 from client.widgets.log import HandLog
 from host.server import HostConfig, HostServer
-from pitchnet.protocol import Sit
+from pitchnet.protocol import Sit, Start
+from pitchnet.rules import Phase
 from tests.netclient import until_true
 from tests.pilot import NoTables, screen_text, until
 
@@ -657,6 +659,12 @@ async def test_the_partnership_lobby_shows_the_teams_and_t_changes_sides() -> No
     def row_of(app: PitchApp, text: str) -> int:
         return next(n for n, line in enumerate(screen_text(app).splitlines()) if text in line)
 
+    async def keep_reading(client: RawClient) -> None:
+        """Answer the host's pings (it cuts a silent connection) while Pilot runs."""
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            while await client.next_payload(timeout=120) is not None:
+                pass
+
     config = HostConfig(
         port=0, interface="127.0.0.1", seed=SEED, advertise=False, players=4, partnership=True
     )
@@ -665,31 +673,105 @@ async def test_the_partnership_lobby_shows_the_teams_and_t_changes_sides() -> No
         await ann.hello("Ann")  # seat 1, team A
         cat = await RawClient.connect(server)
         assert (await cat.hello("Cat"))["seat"] == 1
+        readers = [asyncio.ensure_future(keep_reading(c)) for c in (ann, cat)]
         cat.send(Sit(id=cat.new_id(), seat=2))  # Cat joins Ann: team A is full
-        await cat.expect("welcome")
+        await until_true(lambda: server.table.seats[2].name == "Cat", "Cat on team A")
         app = join_app(server.port, name="Bob")
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.game.seat == 1, "Bob's seat on team B")
-            await until(pilot, lambda: "Team B" in screen_text(app), "the teams")
-            # Each team is a group: its name on its first row, then its other seat.
-            assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Cat")
-            assert row_of(app, "Cat") < row_of(app, "Team B") == row_of(app, "Bob")
-            assert "You are on team B; team A has no open seat." in screen_text(app)
-            await pilot.press("t")
-            await until(pilot, lambda: "Team A has no open seat." in app.notices, "the refusal")
-            assert app.game.seat == 1
-            cat.send(Sit(id=cat.new_id(), seat=3))  # Cat changes sides: seat 3 opens
-            await cat.expect("welcome")
-            await until(
-                pilot,
-                lambda: "t moves you to team A (seat 3)" in screen_text(app),
-                "the open seat on team A",
-            )
-            await pilot.press("t")
-            await until(pilot, lambda: app.game.seat == 2, "Bob's move to team A")
-            await until(pilot, lambda: "You are on team A" in screen_text(app), "the new side")
-            assert server.table.seats[1].kind == "empty" and server.table.seats[2].name == "Bob"
-            assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Bob")
-            assert row_of(app, "Bob") < row_of(app, "Team B") < row_of(app, "Cat")
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: app.game.seat == 1, "Bob's seat on team B")
+                await until(pilot, lambda: "Team B" in screen_text(app), "the teams")
+                # Each team is a group: its name on its first row, then its other seat.
+                assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Cat")
+                assert row_of(app, "Cat") < row_of(app, "Team B") == row_of(app, "Bob")
+                assert "You are on team B; team A has no open seat." in screen_text(app)
+                await pilot.press("t")
+                await until(pilot, lambda: "Team A has no open seat." in app.notices, "the refusal")
+                assert app.game.seat == 1
+                cat.send(Sit(id=cat.new_id(), seat=3))  # Cat changes sides: seat 3 opens
+                await until(
+                    pilot,
+                    lambda: "t moves you to team A (seat 3)" in screen_text(app),
+                    "the open seat on team A",
+                )
+                await pilot.press("t")
+                await until(pilot, lambda: app.game.seat == 2, "Bob's move to team A")
+                await until(pilot, lambda: "You are on team A" in screen_text(app), "the new side")
+                assert server.table.seats[1].kind == "empty"
+                assert server.table.seats[2].name == "Bob"
+                assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Bob")
+                assert row_of(app, "Bob") < row_of(app, "Team B") < row_of(app, "Cat")
+        finally:
+            for reader in readers:
+                reader.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
             await ann.close()
             await cat.close()
+
+
+async def test_a_newcomer_waiting_for_a_bot_seat_is_never_you_until_it_is_theirs() -> None:
+    """A newcomer who claims a seat a bot plays watches the rest of the hand: the header,
+    the felt and the log name the bot, never "You", until the seat is theirs at the next
+    deal; from then on it is "you"."""
+    from tests.netclient import RawClient, play_as_bot
+
+    config = HostConfig(
+        port=0, interface="127.0.0.1", seed=SEED, advertise=False, players=3, bot_delay=0.02
+    )
+    async with HostServer(config) as server:
+        ann = await RawClient.connect(server)
+        await ann.hello("Ann")
+        ann.send(Start(id=ann.new_id()))  # bots in seats 2 and 3
+        playing = asyncio.ensure_future(play_as_bot(ann))
+        try:
+            await until_true(lambda: server.table.match is not None, "the first deal")
+            app = join_app(server.port, name="Dee")
+            async with app.run_test(size=(120, 40)) as pilot:
+                await until(pilot, lambda: app.game.view is not None, "the spectators' view")
+                seat = app.game.seat
+                assert seat is not None and app.game.me is None
+                bot = server.table.seats[seat].name
+                seen = 0
+                while app.game.me is None:
+                    text = screen_text(app)  # blank while a screen is being switched
+                    header = text.splitlines()[0] if text else ""
+                    if isinstance(app.screen, TableScreen) and "Hand " in header:
+                        assert f"seat {seat + 1} at the next hand" in header, header
+                    assert "You" not in text and "(you)" not in text, text
+                    seen += 1
+                    await pilot.pause(0.02)
+                    assert app.game.seq >= 0 and seen < 5000, "the takeover never came"
+                await until(pilot, lambda: "(you)" in screen_text(app), "our seat on the felt")
+                assert app.game.view is not None and not app.game.view.spectator
+                log = [line.plain for line in app.game.log]
+                took = log.index(f"Dee took over seat {seat + 1} (was {bot})")
+                before = "\n".join(log[:took])
+                assert f"{bot} plays" in before or f"{bot} bid" in before  # the bot's moves
+                assert "You" not in before, before
+        finally:
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
+
+
+async def test_moves_before_our_takeover_in_one_snapshot_are_the_bots() -> None:
+    """One snapshot may carry the bot's last moves and then our takeover: the moves are
+    told as the bot's (with the view we had), what follows the takeover as ours."""
+    from client.demo import Scene
+    from pitchnet.events import Dealt, Played, TookOver
+    from pitchnet.views import seat_view, spectator_view
+
+    s = Scene(7)
+    s.deal()
+    s.until(lambda m: m.phase is Phase.PLAYING and m.turn == 1)
+    table = s.table()
+    app = PitchApp(ClientOptions(name="Dee", mode="idle"))
+    async with app.run_test(size=SIZE) as pilot:
+        app.game.seat = 1  # claimed: Bot 1 plays it until the next deal
+        app.apply_state(1, table, spectator_view(s.match), [])
+        assert app.game.me is None
+        events = [Played(1, "QS"), TookOver(1, "Dee", "Bot 1"), Dealt(2, 1)]
+        app.apply_state(2, table, seat_view(s.match, 1), events)
+        await pilot.pause()
+        assert app.game.me == 1
+        log = [line.plain for line in app.game.log][-3:]
+        assert log[0].startswith("Bot 1 plays") and log[2] == "-- Hand 2: You deal --"

@@ -57,7 +57,7 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
     grace = table.grace if table is not None and table.substitute else None
     for seat in range(view.players):
         info = table.seats[seat] if table and seat < len(table.seats) else None
-        mine = seat == game.seat
+        mine = seat == game.me
         turn = view.turn == seat
         marker = Text(">" if game.ascii_only else "▶", style="bold yellow") if turn else Text("")
         # The viewer's own row is marked by its own column ("you" where the others show
@@ -130,7 +130,7 @@ def lobby_table(game: GameState) -> Table:
             name = plain(game.name(seat))
             if seat == table.starter:
                 starter = Text("*" if game.ascii_only else "★", style="yellow")
-        mine = seat == game.seat and info.kind != "empty"
+        mine = seat == game.me and info.kind != "empty"
         row: list[Text | str] = [
             str(seat + 1),
             name,
