@@ -546,38 +546,124 @@ async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyo
     assert app.hosted is None
 
 
-async def test_keep_it_running_hands_the_table_to_a_background_host() -> None:
+async def _act_for(pilot: Any, app: PitchApp) -> None:
+    """One move of the app's player if it is their turn: the top bid or a pass, the first
+    legal card, or ready on the summary."""
+    view = app.game.view
+    if view is None:
+        return
+    if isinstance(app.screen, HandSummary):
+        await pilot.press("enter")
+    elif view.turn == app.game.me and view.phase == "bidding":
+        amount = max((b for b in view.legal_bids if b is not None), default=None)
+        await pilot.press(str(amount) if amount else "p", "enter")
+    elif view.turn == app.game.me and view.phase == "playing" and view.legal_plays:
+        await pilot.press(str(view.hand.index(view.legal_plays[0]) + 1), "enter")
+
+
+async def _play_seat(client: Any, states: list[dict[str, Any]]) -> None:
+    """Play a raw client's seat (pass or the lowest bid, the first legal card, ready)
+    and keep every state it received, until the host hangs up."""
+    from pitchnet.protocol import BidMsg, PlayMsg, Ready
+    from pitchnet.views import SeatView
+
+    acted = None
+    with contextlib.suppress(ConnectionError, TimeoutError):
+        while True:
+            state = await client.expect("state", timeout=120)
+            states.append(state)
+            if state["view"] is None:
+                continue
+            view = SeatView.from_wire(state["view"])
+            key = (view.hand_number, len(view.bids), len(view.tricks), len(view.trick))
+            if key == acted:
+                continue
+            if view.phase == "hand_over" and not state["table"]["seats"][view.seat]["ready"]:
+                acted = key
+                client.send(Ready(id=client.new_id()))
+            elif view.my_turn and view.phase == "bidding":
+                acted = key
+                amount = None if None in view.legal_bids else view.legal_bids[0]
+                client.send(BidMsg(id=client.new_id(), bid=amount))
+            elif view.my_turn and view.phase == "playing":
+                acted = key
+                client.send(PlayMsg(id=client.new_id(), card=view.legal_plays[0]))
+
+
+async def test_keep_it_running_hands_the_same_table_to_a_background_host() -> None:
+    """Keep the table running: a detached host resumes the same table (its id, seats,
+    scores and the hand in progress, card for card) on the same port, and a player who
+    was seated reconnects to their seat with their token."""
     import os
     import signal
-    import socket
 
     from client.screens.prompts import HostQuit
+    from tests.netclient import RawClient
 
     app = _hosting_app()
+    bob_states: list[dict[str, Any]] = []
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: app.game.table is not None, "our lobby")
-        await pilot.press("s")  # a match with bots, so there is a table to resume
+        hosted = app.hosted
+        table_id, port = hosted.table_id, hosted.port
+        bob = await RawClient.connect(hosted)
+        welcome = await bob.hello("Bob")
+        bob_seat, bob_token = welcome["seat"], welcome["token"]
+        bob_playing = asyncio.ensure_future(_play_seat(bob, bob_states))
+        await until(pilot, lambda: app.game.table.seats[bob_seat].name == "Bob", "Bob seated")
+        await pilot.press("s")  # bots in the other seats
         await until(pilot, lambda: app.game.view is not None, "the first deal")
-        port = app.hosted.port
+
+        def ann_to_act_in_hand_2() -> bool:
+            view = app.game.view
+            return (
+                view is not None
+                and view.hand_number == 2
+                and view.phase == "playing"
+                and view.turn == app.game.me
+                and bool(bob_states)
+                and bob_states[-1]["seq"] == app.game.seq  # Bob has seen it too
+            )
+
+        # Play hand 1 out (so there are scores) and into hand 2, to Ann's turn: the
+        # table then waits for Ann and nothing changes until she plays.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 90
+        while not ann_to_act_in_hand_2():
+            assert loop.time() < deadline, f"hand 2 never came\n{screen_text(app)}"
+            await _act_for(pilot, app)
+            await pilot.pause(0.05)
+        before = bob_states[-1]
+        assert any(before["view"]["scores"]) and before["view"]["bids"]
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question")
         await pilot.press("k")
         await until(pilot, lambda: app.background_pid is not None, "the background host")
+        await asyncio.wait_for(bob_playing, 20)  # the window's host hung up on Bob
     pid = app.background_pid
     assert pid is not None
     try:
-
-        def answers() -> bool:
-            with socket.socket() as probe:
-                probe.settimeout(0.5)
-                return probe.connect_ex(("127.0.0.1", port)) == 0
-
-        deadline = asyncio.get_running_loop().time() + 20
-        while not answers():  # polling the port with a deadline
-            assert asyncio.get_running_loop().time() < deadline, "the table did not come back"
-            await asyncio.sleep(0.1)
+        deadline = asyncio.get_running_loop().time() + 30
+        while True:  # the detached host opens the port once it has read the journal
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                assert asyncio.get_running_loop().time() < deadline, "the table never came back"
+                await asyncio.sleep(0.1)
+        back = RawClient(reader, writer)
+        welcome = await back.hello("Bob", token=bob_token)
+        assert welcome["table_id"] == table_id and welcome["seat"] == bob_seat
+        after = await back.expect("state")
+        seats = [(s["name"], s["kind"]) for s in after["table"]["seats"]]
+        assert seats == [(s["name"], s["kind"]) for s in before["table"]["seats"]]
+        assert after["table"]["id"] == table_id and after["table"]["state"] == "playing"
+        for fact in ("hand_number", "scores", "hand", "bids", "trick", "tricks", "turn"):
+            assert after["view"][fact] == before["view"][fact], fact
+        assert after["table"]["seats"][bob_seat]["connected"]
+        await back.close()
     finally:
         os.kill(pid, signal.SIGTERM)
 
