@@ -30,7 +30,7 @@ from client.screens.connecting import ConnectingScreen
 from client.settings import DECKS, Preferences, SessionPreferences, load_preferences
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
-from pitchnet.events import Event
+from pitchnet.events import Event, TookOver
 from pitchnet.protocol import MAX_NAME, TableInfo, TableState
 from pitchnet.text import printable
 from pitchnet.views import SeatView
@@ -39,6 +39,11 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from client.screens.prompts import OfflineScreen
+
+
+def _took_over(event: Event, seat: int | None) -> bool:
+    return isinstance(event, TookOver) and event.seat == seat
+
 
 BrowserFactory = Callable[[str | None, Callable[[list[Any]], None]], Any]
 """Makes a table browser (start/close/tables), as client.discovery.TableBrowser."""
@@ -531,14 +536,14 @@ class PitchApp(App[None]):
         if card is None or view is None or view.phase == "bidding":
             return
         self.pitch_lead = None
-        ours = view.phase == "playing" and view.turn == self.game.seat and not view.tricks
+        ours = view.phase == "playing" and view.turn == self.game.me and not view.tricks
         if ours and not view.trick and card in view.legal_plays:
             self.send_play(card)
 
     def _ring_for_turn(self) -> None:
         """With the bell setting on, ring (and notify) when it becomes our turn."""
         view = self.game.view
-        mine = view is not None and view.turn == self.game.seat and view.phase != "hand_over"
+        mine = view is not None and view.turn == self.game.me and view.phase != "hand_over"
         if mine and not self._was_my_turn and self.prefs.bell:
             self.bell()
             self.notify("Your turn.", timeout=2)
@@ -711,12 +716,19 @@ class PitchApp(App[None]):
     ) -> None:
         """Take a snapshot in and redraw (also used by tests to show a built view)."""
         game = self.game
-        game.seq, game.table, game.view = seq, table, view
+        game.seq, game.table = seq, table
         game.received_at = time.monotonic()
+        # Until our own takeover the seat was a bot's: what happened before it in this
+        # snapshot is told with the view we had then (the spectators'), never as ours.
+        if game.me is not None or not any(_took_over(e, game.seat) for e in events):
+            game.view = view
         for event in events:
             line = describe_event(game, event)
             if line is not None:
                 game.log.append(line)
+            if _took_over(event, game.seat):
+                game.view = view
+        game.view = view
         self._switch("lobby" if table.state == TableState.LOBBY or view is None else "table")
         self.redraw()
         self._lead_pitched_card()

@@ -45,13 +45,11 @@ from pitchnet.protocol import (
     Sit,
     Start,
     State,
-    TableInfo,
     Welcome,
     answer,
     parse_host_message,
     proves,
 )
-from pitchnet.views import SeatView, ViewError
 
 log = logging.getLogger(__name__)
 
@@ -381,7 +379,8 @@ class Connection:
         try:
             message = parse_host_message(payload)
         except ProtocolError as exc:
-            self._emit(HostError(self, "bad_host", f"The host sent a bad message: {exc}", False))
+            what = "table" if payload.get("type") == "state" else "message"
+            self._emit(HostError(self, "bad_host", f"The host sent a bad {what}: {exc}", False))
             return
         if self._proved_seat is None and not self.connected and not isinstance(message, Challenge):
             # A host of this protocol sends its challenge first; an older one waits for
@@ -463,22 +462,17 @@ class Connection:
     def _state(self, state: State) -> None:
         if state.seq <= self._seq:
             return
-        try:
-            table = TableInfo.from_wire(state.table)
-            view = SeatView.from_wire(state.view) if state.view is not None else None
-        except (ProtocolError, ViewError) as exc:
-            self._emit(HostError(self, "bad_host", f"The host sent a bad table: {exc}", False))
-            return
-        self._seq = state.seq
+        self._seq, view = state.seq, state.view
         if view is not None and not view.spectator:
             # How far we saw the game: a host that is behind it when we come back has
             # lost part of its record, and says so (hello.seen).
-            self._seen = [table.match, *view.progress]
+            self._seen = [state.table.match, *view.progress]
         if view is not None:
             # The turn our moves answer: a move resent after a reconnect that lands in a
             # later turn is refused by the host ("stale") instead of played there.
             self._turn = (view.hand_number, view.step)
-        self._emit(StateReceived(self, state.seq, table, view, events_from_wire(state.events)))
+        events = events_from_wire(state.events)
+        self._emit(StateReceived(self, state.seq, state.table, view, events))
 
     def _error(self, error: ErrorMsg) -> None:
         if error.id is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pitchnet.cards import shuffled_deck
 from pitchnet.events import Bid, Dealt, Event, HandScored, MatchWon, Played, TrickWon
-from pitchnet.protocol import SeatInfo, TableInfo
+from pitchnet.protocol import SeatInfo, SeatKind, TableInfo, TableState
 from pitchnet.rules import Match, Phase, Settings
 from pitchnet.views import SeatView, seat_view
 
@@ -21,9 +21,15 @@ NAMES = ("Ann", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5", "Bot 6")
 SCENES = ("lobby", "bidding", "playing", "trick_won", "hand_over", "match_over")
 
 
-def table_info(state: str, names: list[str], kinds: list[str], **extra: Any) -> TableInfo:
+def table_info(
+    state: TableState, names: list[str], kinds: list[SeatKind], **extra: Any
+) -> TableInfo:
     seats = [
-        SeatInfo(name=name if kind != "empty" else "", kind=kind, connected=kind != "empty")
+        SeatInfo(
+            name=name if kind != SeatKind.EMPTY else "",
+            kind=kind,
+            connected=kind != SeatKind.EMPTY,
+        )
         for name, kind in zip(names, kinds, strict=True)
     ]
     return TableInfo(
@@ -90,8 +96,10 @@ class Scene:
     def view(self) -> SeatView:
         return seat_view(self.match, self.seat)
 
-    def table(self, state: str = "playing") -> TableInfo:
-        return table_info(state, self.names, ["human"] + ["bot"] * (len(self.names) - 1))
+    def table(self, state: TableState = TableState.PLAYING) -> TableInfo:
+        return table_info(
+            state, self.names, [SeatKind.HUMAN] + [SeatKind.BOT] * (len(self.names) - 1)
+        )
 
 
 def scene(name: str, seed: int = 7, players: int = 4) -> tuple[TableInfo, SeatView | None]:
@@ -106,8 +114,8 @@ def scene_with_events(
     """As `scene`, with the events of the hand so far (what the log would show)."""
     s = Scene(seed, players)
     if name == "lobby":
-        kinds = ["human", "human"] + ["empty"] * (players - 2)
-        return table_info("lobby", [*s.names[:1], "Cat", *s.names[2:]], kinds), None, []
+        kinds = [SeatKind.HUMAN, SeatKind.HUMAN] + [SeatKind.EMPTY] * (players - 2)
+        return table_info(TableState.LOBBY, [*s.names[:1], "Cat", *s.names[2:]], kinds), None, []
     s.deal()
     me = s.seat
     if name == "bidding":
@@ -120,7 +128,7 @@ def scene_with_events(
         s.until(lambda m: m.phase is Phase.HAND_OVER and m.hand_number >= 1)
     elif name == "match_over":
         s.until(lambda m: m.phase is Phase.MATCH_OVER)
-        return s.table("over"), s.view(), s.events
+        return s.table(TableState.OVER), s.view(), s.events
     else:
         raise ValueError(f"no scene {name!r}; try one of {', '.join(SCENES)}")
     return s.table(), s.view(), s.events

@@ -44,6 +44,7 @@ class GameState:
 
     ascii_only: bool = False
     seat: int | None = None
+    """The seat the host welcomed us to: ours, or claimed until the next hand (`me`)."""
     table_id: str = ""
     table_name: str = ""
     seq: int = -1
@@ -69,9 +70,19 @@ class GameState:
                 return name
         return f"Seat {seat + 1}"
 
+    @property
+    def me(self) -> int | None:
+        """The seat this viewer plays now: every "You" and "your turn" on screen goes by
+        it, never by `seat`. None for a spectator, and for a newcomer who has claimed a
+        seat a bot plays until the next hand (`seat` is that seat; the host sends them the
+        spectators' view meanwhile), so neither is ever told the bot's bids are theirs."""
+        if self.watching or (self.view is not None and self.view.spectator):
+            return None
+        return self.seat
+
     def who(self, seat: int | None) -> str:
-        """A seat's name, or "You" for our own seat."""
-        return "You" if seat is not None and seat == self.seat else self.name(seat)
+        """A seat's name, or "You" for the seat this viewer plays."""
+        return "You" if seat is not None and seat == self.me else self.name(seat)
 
     def side_name(self, side: int | None) -> str:
         """A scoring side: the seat's name, or "Team A (Ann & Cat)" in partnership play."""
@@ -121,7 +132,7 @@ def describe_event(game: GameState, event: Event) -> Text | None:
 
 def _describe(game: GameState, event: Event) -> Text | None:
     ascii_only = game.ascii_only
-    you = getattr(event, "seat", getattr(event, "dealer", None)) == game.seat
+    you = getattr(event, "seat", getattr(event, "dealer", None)) == game.me
     s = "" if you else "s"
     match event:
         case Dealt(hand=hand, dealer=dealer):
@@ -137,7 +148,7 @@ def _describe(game: GameState, event: Event) -> Text | None:
         case HandScored(redeal=True):
             return Text("Everyone passed: the hand is thrown in, nobody scores.", style="bold")
         case HandScored(pitcher=int() as pitcher, bid=int() as bid, made=made, smudge=smudge):
-            was = "were" if pitcher == game.seat else "was"
+            was = "were" if pitcher == game.me else "was"
             outcome = f" made the bid of {bid}" if made else f" {was} set back {bid}"
             if smudge is True:
                 outcome += ": a smudge!"
@@ -218,6 +229,8 @@ def status_line(game: GameState) -> Text:
         line.append("  (hosted here)", style="yellow")
     if game.watching:
         line.append("  (watching)", style="yellow")
+    elif game.me is None and game.seat is not None and view is not None:
+        line.append(f"  (watching; seat {game.seat + 1} at the next hand)", style="yellow")
     if view is None:
         return line
     line.append(f"  Hand {view.hand_number}  Trump ")

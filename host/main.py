@@ -88,9 +88,11 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
         )
         try:
             await web_server.start()
-        except OSError:
+        except OSError as exc:  # the table's own port is fine: this is the web page's
             await server.close()
-            raise
+            text = describe_os_error(exc, host=config.interface, port=web.web, option="--web")
+            print(f"pitchnet host: {text}", file=sys.stderr)
+            return 1
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Ctrl+C ends the table on purpose: every client is told the host closed it.

@@ -20,9 +20,10 @@ _GAI_NO_NAME = {
 
 
 def describe_os_error(
-    exc: BaseException, *, host: str | None = None, port: int | None = None
+    exc: BaseException, *, host: str | None = None, port: int | None = None, option: str = "--port"
 ) -> str:
-    """One sentence (ending in a full stop) for `exc`; `host`/`port` say where it happened."""
+    """One sentence (ending in a full stop) for `exc`; `host`/`port` say where it happened,
+    `option` which command-line option chose that port (`--web` for the browsers' page)."""
     where = host or "that address"
     at = f"{host}:{port}" if host and port is not None else where
     if isinstance(exc, socket.gaierror):
@@ -37,19 +38,22 @@ def describe_os_error(
     if isinstance(exc, ConnectionRefusedError):
         return f"Nobody is hosting a table at {at}."
     code = getattr(exc, "errno", None)
+    number = port if port is not None else "?"
+    the_port = f"port {number}" if option == "--port" else f"the {option} port {number}"
     if code == errno.EADDRNOTAVAIL:
         return (
             f"{where} is not an address of this computer, so nothing can listen there; "
             "choose one this computer has with --interface (see `ip addr`)."
         )
     if code == errno.EADDRINUSE:
+        free = "leave --port out" if option == "--port" else f"give {option} 0"
         return (
-            f"Port {port if port is not None else '?'} is already in use on this computer "
-            "(another table or program has it); choose another with --port, or leave "
-            "--port out to take a free one."
+            f"{the_port[:1].upper()}{the_port[1:]} is already in use on this computer "
+            f"(another table or program has it); choose another with {option}, or {free} "
+            "to take a free one."
         )
     if code == errno.EACCES:
-        return f"This computer does not let you use port {port}; choose one above 1023."
+        return f"This computer does not let you use {the_port}; choose one above 1023."
     if code in (errno.ENETUNREACH, errno.EHOSTUNREACH):
         return f"{at} cannot be reached from this computer's network."
     if code == errno.ECONNRESET:

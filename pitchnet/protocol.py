@@ -13,15 +13,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-import types
 from collections.abc import Iterator
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Protocol
 
 import msgpack  # type: ignore[import-untyped]  # ships no type hints
 
 from pitchnet.house_rules import HouseRules, RulesConfigError
+from pitchnet.schema import MAX_ID, MAX_NAME, STRING_LIMITS, ProtocolError, build, from_map
+from pitchnet.views import SeatView
+
+__all__ = ["MAX_ID", "MAX_NAME", "STRING_LIMITS", "ProtocolError", "from_map"]
+"""Besides what is defined here: the one validator's names (pitchnet/schema.py)."""
 
 PROTOCOL_VERSION = 3
 """3: secrets are proven over a host nonce (`challenge`), never sent (1 and 2 sent them in
@@ -73,21 +77,6 @@ MAX_CLIENT_CONTAINER = 16
 """Most items in any array or map of a client frame (a `hello` has 8 keys)."""
 MAX_DEPTH = 8
 """Deepest nesting of arrays and maps in a frame (a seat view needs 5)."""
-MAX_NAME = 24
-"""Longest display or table name, in characters."""
-MAX_ID = 2**53 - 1
-"""Largest action id (in size): every JavaScript number up to it is an exact integer."""
-STRING_LIMITS = {
-    "name": MAX_NAME,
-    "token": 64,
-    "table_id": 64,
-    "card": 2,
-    "nonce": 64,
-    "challenge": 64,
-    "seat_proof": 64,
-    "password_proof": 64,
-    "proof": 64,
-}
 MAX_PASSWORD = 128
 """Longest table password, in characters (the clients' prompts take no more)."""
 NONCE_BYTES = 16
@@ -116,20 +105,6 @@ def proves(proof: str | None, secret: str, nonce: str, table_id: str, purpose: P
     if not proof or not secret:
         return False
     return hmac.compare_digest(proof.encode(), prove(secret, nonce, table_id, purpose).encode())
-
-
-_Shape = TypeVar("_Shape")
-
-
-class ProtocolError(Exception):
-    """The peer sent something the protocol does not allow. `fatal` means the
-    connection is closed after the error frame is sent."""
-
-    def __init__(self, code: str, message: str, *, fatal: bool = False) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.fatal = fatal
 
 
 # ---- framing ---------------------------------------------------------------------------------
@@ -389,13 +364,26 @@ class Welcome(Message):
 @dataclass(frozen=True, slots=True)
 class State(Message):
     """A snapshot: the table (seats, names, lobby/playing/over) and this seat's view.
-    `seq` grows with every change; `events` says what happened since the last one."""
+    `seq` grows with every change; `events` says what happened since the last one (read
+    one by one with `events_from_wire`: one the client cannot read is left out of the log,
+    never the snapshot). The host packs its frames itself (`state_frames`), to the map
+    this message's `to_wire` makes."""
 
     TYPE: ClassVar[str] = "state"
     seq: int
-    table: dict[str, Any]
-    view: dict[str, Any] | None
+    table: TableInfo
+    view: SeatView | None
     events: list[Any] = field(default_factory=list)
+
+    def to_wire(self) -> dict[str, Any]:
+        view = None if self.view is None else self.view.to_wire()
+        return {
+            "type": self.TYPE,
+            "seq": self.seq,
+            "table": self.table.to_wire(),
+            "view": view,
+            "events": self.events,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,48 +461,9 @@ ACTIONS = (Start, Sit, BidMsg, PlayMsg, Ready)
 """Messages that carry a client id and are applied at most once per id."""
 
 
-def _allowed_types(annotation: Any) -> tuple[type, ...]:
-    origin = get_origin(annotation)
-    if origin in (Union, types.UnionType):
-        return tuple(t for arg in get_args(annotation) for t in _allowed_types(arg))
-    if annotation is None or annotation is type(None):
-        return (type(None),)
-    return (origin or annotation,)
-
-
-def _schema(cls: type) -> list[tuple[str, tuple[type, ...], bool]]:
-    hints = get_type_hints(cls)
-    return [
-        (
-            f.name,
-            _allowed_types(hints[f.name]),
-            f.default is MISSING and f.default_factory is MISSING,
-        )
-        for f in fields(cls)
-    ]
-
-
-_SCHEMAS: dict[type, list[tuple[str, tuple[type, ...], bool]]] = {
-    cls: _schema(cls) for cls in {*CLIENT_MESSAGES.values(), *HOST_MESSAGES.values()}
-}
-"""Each shape's fields: name, allowed types, required (other shapes are added when first read)."""
-
-
-def _check_value(name: str, value: Any, allowed: tuple[type, ...]) -> None:
-    kind = type(value)
-    ok = kind in allowed or (kind is int and float in allowed)
-    if not ok:
-        wanted = " or ".join("nil" if t is type(None) else t.__name__ for t in allowed)
-        raise ProtocolError("bad_message", f"field {name!r} must be {wanted}")
-    if name == "id" and kind is int and not -MAX_ID <= value <= MAX_ID:
-        raise ProtocolError("bad_message", "field 'id' must lie within -(2^53-1) to 2^53-1")
-    limit = STRING_LIMITS.get(name)
-    if kind is str and limit is not None and len(value) > limit:
-        raise ProtocolError("bad_message", f"field {name!r} is longer than {limit} characters")
-
-
 def parse_message(payload: dict[str, Any], registry: dict[str, type[Message]]) -> Message:
-    """Turn a decoded map into its message, checking type, fields and their types.
+    """Turn a decoded map into its message, checking type, fields and their types (the
+    one validator, pitchnet/schema.py, down to the table and the view inside a `state`).
     Unknown extra fields are ignored, so newer peers can add optional ones."""
     kind = payload.get("type")
     if not isinstance(kind, str):
@@ -522,15 +471,7 @@ def parse_message(payload: dict[str, Any], registry: dict[str, type[Message]]) -
     cls = registry.get(kind)
     if cls is None:
         raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")
-    values: dict[str, Any] = {}
-    for name, allowed, required in _SCHEMAS[cls]:
-        if name not in payload:
-            if required:
-                raise ProtocolError("bad_message", f"{kind!r} needs field {name!r}")
-            continue
-        _check_value(name, payload[name], allowed)
-        values[name] = payload[name]
-    return cls(**values)
+    return build(cls, payload, f"{kind!r}")
 
 
 def parse_client_message(payload: dict[str, Any]) -> Message:
@@ -613,7 +554,6 @@ class TableState(StrEnum):
     OVER = "over"
 
 
-SEAT_KINDS = tuple(SeatKind)
 TABLE_STATES = tuple(TableState)
 
 
@@ -623,7 +563,7 @@ class SeatInfo:
     `away` is how many seconds that human has been gone (0 when connected)."""
 
     name: str
-    kind: str
+    kind: SeatKind
     connected: bool
     substitute: bool = False
     away: float = 0.0
@@ -638,7 +578,7 @@ class TableInfo:
 
     id: str
     name: str
-    state: str
+    state: TableState
     players: int
     partnership: bool
     target: int
@@ -681,30 +621,4 @@ class TableInfo:
     @classmethod
     def from_wire(cls, data: Any) -> TableInfo:
         """Rebuild from a host's frame, which the client treats as untrusted."""
-        if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
-            raise ProtocolError("bad_message", "a table must be a map with a list of seats")
-        seats = [from_map(SeatInfo, seat) for seat in data["seats"]]
-        info = from_map(cls, {**data, "seats": []})
-        if info.state not in TABLE_STATES or any(s.kind not in SEAT_KINDS for s in seats):
-            raise ProtocolError("bad_message", "a table has an unknown state or seat kind")
-        return TableInfo(**{**asdict(info), "seats": seats})
-
-
-def from_map(cls: type[_Shape], data: Any) -> _Shape:
-    """An instance of the dataclass `cls` from an untrusted map, each field checked
-    against its annotation (the one validator for every shape on the wire); extra keys
-    are ignored. Raises ProtocolError("bad_message") with the reason."""
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", f"{cls.__name__} must be a map")
-    values: dict[str, Any] = {}
-    schema = _SCHEMAS.get(cls)
-    if schema is None:
-        schema = _SCHEMAS[cls] = _schema(cls)
-    for name, allowed, required in schema:
-        if name not in data:
-            if required:
-                raise ProtocolError("bad_message", f"{cls.__name__} needs {name!r}")
-            continue
-        _check_value(name, data[name], allowed)
-        values[name] = data[name]
-    return cls(**values)
+        return from_map(cls, data)

@@ -16,25 +16,33 @@ text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from pitchnet.cards import JOKER_DECK, Card
 from pitchnet.rules import HandResult, HouseRules, Match, Phase, RulesError, Trick
+from pitchnet.schema import ProtocolError, from_map
 
 
-class ViewError(ValueError):
+class ViewError(ProtocolError):
     """A view received from elsewhere does not have the expected shape."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad_message", message)
 
 
 @dataclass
 class SeatView:
+    """One seat's view. Its annotations are its wire schema, checked by the one validator
+    (pitchnet/schema.py); `check` adds what a type cannot say (a seat within the table,
+    a card that parses), so that a client can draw any view it accepts."""
+
     seat: int
     players: int
     partnership: bool
     target: int
-    phase: str
+    phase: Phase
     hand_number: int
     dealer: int
     turn: int | None
@@ -103,101 +111,49 @@ class SeatView:
     @classmethod
     def from_wire(cls, data: Any) -> SeatView:
         """Rebuild a view from its wire form, refusing anything that is not one."""
-        if not isinstance(data, dict):
-            raise ViewError("a view must be a map")
-        names = [f.name for f in fields(cls)]
-        required = [
-            f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING
-        ]
-        missing = [name for name in required if name not in data]
-        if missing:
-            raise ViewError(f"view lacks {', '.join(missing)}")
-        view = cls(**{name: data[name] for name in names if name in data})
-        _check_shape(view)
-        return view
+        try:
+            return from_map(cls, data)
+        except ViewError:
+            raise
+        except ProtocolError as exc:
+            raise ViewError(exc.message) from None
 
+    def check(self) -> None:
+        """What the annotations cannot say; `from_map` calls it once the fields are in."""
+        if not 2 <= self.players <= 7 or not 0 <= self.seat < self.players:
+            raise ViewError("view has an impossible seat or table size")
+        if not self._consistent():
+            raise ViewError("view has a field of the wrong type or size")
+        try:
+            plays = [*self.trick, *(play for trick in self.tricks for play in trick["plays"])]
+            if not all(isinstance(p, list) and len(p) == 2 and self._is_seat(p[0]) for p in plays):
+                raise ViewError("view holds a play that is not [seat, card]")
+            for text in (*self.hand, *self.legal_plays, *(card for _, card in plays)):
+                Card.parse(text)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ViewError(f"view holds a bad card or trick: {exc}") from None
 
-_INT_FIELDS = ("seat", "players", "target", "hand_number", "dealer", "step")
-_LIST_FIELDS = (
-    "hand",
-    "hand_counts",
-    "bids",
-    "trick",
-    "tricks",
-    "tricks_won",
-    "scores",
-    "legal_bids",
-    "legal_plays",
-    "score_history",
-)
+    def _is_seat(self, value: Any) -> bool:
+        return type(value) is int and 0 <= value < self.players
 
-
-def _check_shape(view: SeatView) -> None:
-    for name in _INT_FIELDS:
-        if type(getattr(view, name)) is not int:
-            raise ViewError(f"view field {name} must be an integer")
-    for name in _LIST_FIELDS:
-        if not isinstance(getattr(view, name), list):
-            raise ViewError(f"view field {name} must be a list")
-    if not 2 <= view.players <= 7 or not 0 <= view.seat < view.players:
-        raise ViewError("view has an impossible seat or table size")
-    if view.phase not in {phase.value for phase in Phase}:
-        raise ViewError(f"view has an unknown phase {view.phase!r}")
-    _check_values(view)
-    try:
-        plays = [*view.trick, *(play for trick in view.tricks for play in trick["plays"])]
-        if not all(isinstance(p, list) and len(p) == 2 and _is_seat(p[0], view) for p in plays):
-            raise ViewError("view holds a play that is not [seat, card]")
-        for text in (*view.hand, *view.legal_plays, *(card for _, card in plays)):
-            Card.parse(text)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ViewError(f"view holds a bad card or trick: {exc}") from None
-
-
-def _is_seat(value: Any, view: SeatView) -> bool:
-    return type(value) is int and 0 <= value < view.players
-
-
-def _is_int_or_none(value: Any) -> bool:
-    return value is None or type(value) is int
-
-
-def _check_values(view: SeatView) -> None:
-    """The values inside the fields, so that a client can draw any view it accepts."""
-    players = view.players
-    ok = (
-        type(view.partnership) is bool
-        and type(view.spectator) is bool
-        and (not view.spectator or not (view.hand or view.legal_bids or view.legal_plays))
-        and (players == 4 or not view.partnership)
-        and _is_seat(view.dealer, view)
-        and (view.turn is None or _is_seat(view.turn, view))
-        and (view.pitcher is None or _is_seat(view.pitcher, view))
-        and (view.winner is None or (type(view.winner) is int and 0 <= view.winner < view.sides))
-        and _is_int_or_none(view.high_bid)
-        and view.trump in (None, "C", "D", "H", "S")
-        and len(view.hand_counts) == len(view.tricks_won) == players
-        and len(view.scores) == view.sides
-        and all(type(n) is int for n in (*view.hand_counts, *view.tricks_won, *view.scores))
-        and all(isinstance(b, list) and len(b) == 2 and _is_seat(b[0], view) for b in view.bids)
-        and all(_is_int_or_none(amount) for *_, amount in view.bids)
-        and all(_is_int_or_none(amount) for amount in view.legal_bids)
-        and all(
-            isinstance(t, dict)
-            and _is_seat(t.get("leader"), view)
-            and _is_seat(t.get("winner"), view)
-            for t in view.tricks
+    def _consistent(self) -> bool:
+        """Seats within the table, lists as long as the table, cards where cards go."""
+        is_seat = self._is_seat
+        return (
+            (not self.spectator or not (self.hand or self.legal_bids or self.legal_plays))
+            and (self.players == 4 or not self.partnership)
+            and is_seat(self.dealer)
+            and (self.turn is None or is_seat(self.turn))
+            and (self.pitcher is None or is_seat(self.pitcher))
+            and (self.winner is None or 0 <= self.winner < self.sides)
+            and self.trump in (None, "C", "D", "H", "S")
+            and len(self.hand_counts) == len(self.tricks_won) == self.players
+            and len(self.scores) == self.sides
+            and all(len(bid) == 2 and is_seat(bid[0]) for bid in self.bids)
+            and all(amount is None or type(amount) is int for _, amount in self.bids)
+            and all(is_seat(t.get("leader")) and is_seat(t.get("winner")) for t in self.tricks)
+            and all(len(row) == self.sides for row in self.score_history)
         )
-        and (view.last_result is None or isinstance(view.last_result, dict))
-        and (view.play_rule is None or isinstance(view.play_rule, str))
-        and isinstance(view.rules, dict)
-        and all(
-            isinstance(row, list) and len(row) == view.sides and all(type(n) is int for n in row)
-            for row in view.score_history
-        )
-    )
-    if not ok:
-        raise ViewError("view has a field of the wrong type or size")
 
 
 def _trick_wire(trick: Trick) -> dict[str, Any]:
@@ -290,7 +246,7 @@ def _public(match: Match) -> dict[str, Any]:
         "players": settings.players,
         "partnership": settings.partnership,
         "target": settings.target,
-        "phase": match.phase.value,
+        "phase": match.phase,
         "hand_number": match.hand_number,
         "dealer": match.dealer,
         "turn": match.turn,

@@ -38,7 +38,6 @@ def state_for(table: Table, seat: int | None, events: list[Any]) -> State:
     view = None
     if table.match is not None:
         watching = seat is None or table.claimed(seat)
-        chosen = table.spectator_view() if watching else seat_view(table.match, seat)
-        view = chosen.to_wire() if chosen is not None else None
+        view = table.spectator_view() if watching else seat_view(table.match, seat)
     wire = [event.to_wire() for event in events]
-    return State(seq=table.seq, table=table.info().to_wire(), view=view, events=wire)
+    return State(seq=table.seq, table=table.info(), view=view, events=wire)

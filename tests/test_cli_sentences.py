@@ -82,6 +82,24 @@ def test_an_explicit_port_in_use_is_refused_with_a_sentence() -> None:
     assert f"Port {port} is already in use" in done.stderr
 
 
+def test_a_web_port_in_use_is_named_as_the_web_port() -> None:
+    """`--web` on a port in use: one sentence about that port and `--web`, never the
+    table's port (which opened fine) nor `--port`."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = pitchnet("host", "--interface", "127.0.0.1", "--port", "0", "--web", str(port))
+    assert done.returncode == 1
+    assert_sentence(done.stderr)
+    said = done.stderr.strip().splitlines()[-1]
+    assert said == (
+        f"pitchnet host: The --web port {port} is already in use on this computer (another "
+        "table or program has it); choose another with --web, or give --web 0 to take a "
+        "free one."
+    )
+
+
 @pytest.mark.parametrize(
     "error",
     [

@@ -24,6 +24,7 @@ from pitchnet.protocol import (
     Hello,
     Purpose,
     State,
+    TableInfo,
     Welcome,
     frame,
     parse_client_message,
@@ -133,7 +134,7 @@ def lobby_state(seq: int) -> bytes:
         "seats": [{"name": "Ann", "kind": "human", "connected": True}] * 2,
         "starter": 0,
     }
-    return State(seq=seq, table=table, view=None).encode()
+    return State(seq=seq, table=TableInfo.from_wire(table), view=None).encode()
 
 
 # ---- against the real host ----------------------------------------------------------------

@@ -220,3 +220,50 @@ def test_an_absent_player_shows_time_away_and_the_bot_countdown() -> None:
     assert rendered(presence(gone, since=99, grace=60.0)) == "bot 0s"
     assert rendered(presence(SeatInfo("Bob", "human", True))) == "here"
     assert rendered(presence(SeatInfo("Bob", "human", False, substitute=True))) == "bot plays"
+
+
+def test_a_viewer_without_the_seat_is_never_you() -> None:
+    """A spectator, or a newcomer who claimed a seat a bot plays until the next hand (the
+    host sends them the spectators' view), is never told that seat's bids are theirs:
+    not in the header ("Bid 2: You"), the log, the seats, the felt or the prompt."""
+    from client.model import bid_word, status_line
+    from client.widgets.bidbar import prompt_text
+    from client.widgets.felt import felt_text
+    from client.widgets.seats import seats_table
+    from client.widgets.trick import trick_text
+    from pitchnet.events import Bid
+    from pitchnet.views import seat_view, spectator_view
+
+    s = Scene(7)
+    s.deal()
+    s.until(lambda m: m.phase is Phase.PLAYING and m.turn == m.hand.pitcher != 0)
+    watching = spectator_view(s.match)
+    pitcher, bid = watching.pitcher, watching.high_bid
+    assert pitcher is not None and bid is not None
+
+    def texts(game: GameState) -> dict[str, str]:
+        said = describe_event(game, Bid(pitcher, bid))
+        return {
+            "header": rendered(status_line(game)),
+            "log": rendered(said),
+            "seats": rendered(seats_table(game)),
+            "felt": rendered(felt_text(game, 100, 30)),
+            "trick": rendered(trick_text(game)),
+            "prompt": rendered(prompt_text(game)),
+        }
+
+    table = s.table()
+    player = texts(GameState(seat=pitcher, table=table, view=seat_view(s.match, pitcher)))
+    assert f"Bid {bid}: You" in player["header"] and player["log"].startswith("You ")
+    assert "you" in player["seats"] and "YOUR" in player["prompt"]  # the test can fail
+    name = table.seats[pitcher].name
+    claimant = GameState(seat=pitcher, table=table, view=watching)
+    spectator = GameState(seat=None, table=table, view=watching, watching=True)
+    for game in (claimant, spectator):
+        assert game.me is None and game.who(pitcher) == name
+        seen = texts(game)
+        assert f"Bid {bid}: {name}" in seen["header"]
+        assert seen["log"] == f"{name} {bid_word(bid)}"  # "Bot 3 bids 3", not "You bid 3"
+        for where, text in seen.items():
+            assert "You" not in text and "you" not in text.replace("your", ""), (where, text)
+            assert "YOUR" not in text, (where, text)

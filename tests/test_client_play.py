@@ -7,6 +7,7 @@ host has answered.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -23,6 +24,8 @@ from client.screens.table import TableScreen
 from client.widgets.cards import CardFace
 from client.widgets.log import HandLog
 from host.server import HostConfig, HostServer
+from pitchnet.protocol import Sit, Start
+from pitchnet.rules import Phase
 from tests.netclient import until_true
 from tests.pilot import NoTables, screen_text, until
 
@@ -543,38 +546,124 @@ async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyo
     assert app.hosted is None
 
 
-async def test_keep_it_running_hands_the_table_to_a_background_host() -> None:
+async def _act_for(pilot: Any, app: PitchApp) -> None:
+    """One move of the app's player if it is their turn: the top bid or a pass, the first
+    legal card, or ready on the summary."""
+    view = app.game.view
+    if view is None:
+        return
+    if isinstance(app.screen, HandSummary):
+        await pilot.press("enter")
+    elif view.turn == app.game.me and view.phase == "bidding":
+        amount = max((b for b in view.legal_bids if b is not None), default=None)
+        await pilot.press(str(amount) if amount else "p", "enter")
+    elif view.turn == app.game.me and view.phase == "playing" and view.legal_plays:
+        await pilot.press(str(view.hand.index(view.legal_plays[0]) + 1), "enter")
+
+
+async def _play_seat(client: Any, states: list[dict[str, Any]]) -> None:
+    """Play a raw client's seat (pass or the lowest bid, the first legal card, ready)
+    and keep every state it received, until the host hangs up."""
+    from pitchnet.protocol import BidMsg, PlayMsg, Ready
+    from pitchnet.views import SeatView
+
+    acted = None
+    with contextlib.suppress(ConnectionError, TimeoutError):
+        while True:
+            state = await client.expect("state", timeout=120)
+            states.append(state)
+            if state["view"] is None:
+                continue
+            view = SeatView.from_wire(state["view"])
+            key = (view.hand_number, len(view.bids), len(view.tricks), len(view.trick))
+            if key == acted:
+                continue
+            if view.phase == "hand_over" and not state["table"]["seats"][view.seat]["ready"]:
+                acted = key
+                client.send(Ready(id=client.new_id()))
+            elif view.my_turn and view.phase == "bidding":
+                acted = key
+                amount = None if None in view.legal_bids else view.legal_bids[0]
+                client.send(BidMsg(id=client.new_id(), bid=amount))
+            elif view.my_turn and view.phase == "playing":
+                acted = key
+                client.send(PlayMsg(id=client.new_id(), card=view.legal_plays[0]))
+
+
+async def test_keep_it_running_hands_the_same_table_to_a_background_host() -> None:
+    """Keep the table running: a detached host resumes the same table (its id, seats,
+    scores and the hand in progress, card for card) on the same port, and a player who
+    was seated reconnects to their seat with their token."""
     import os
     import signal
-    import socket
 
     from client.screens.prompts import HostQuit
+    from tests.netclient import RawClient
 
     app = _hosting_app()
+    bob_states: list[dict[str, Any]] = []
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: app.game.table is not None, "our lobby")
-        await pilot.press("s")  # a match with bots, so there is a table to resume
+        hosted = app.hosted
+        table_id, port = hosted.table_id, hosted.port
+        bob = await RawClient.connect(hosted)
+        welcome = await bob.hello("Bob")
+        bob_seat, bob_token = welcome["seat"], welcome["token"]
+        bob_playing = asyncio.ensure_future(_play_seat(bob, bob_states))
+        await until(pilot, lambda: app.game.table.seats[bob_seat].name == "Bob", "Bob seated")
+        await pilot.press("s")  # bots in the other seats
         await until(pilot, lambda: app.game.view is not None, "the first deal")
-        port = app.hosted.port
+
+        def ann_to_act_in_hand_2() -> bool:
+            view = app.game.view
+            return (
+                view is not None
+                and view.hand_number == 2
+                and view.phase == "playing"
+                and view.turn == app.game.me
+                and bool(bob_states)
+                and bob_states[-1]["seq"] == app.game.seq  # Bob has seen it too
+            )
+
+        # Play hand 1 out (so there are scores) and into hand 2, to Ann's turn: the
+        # table then waits for Ann and nothing changes until she plays.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 90
+        while not ann_to_act_in_hand_2():
+            assert loop.time() < deadline, f"hand 2 never came\n{screen_text(app)}"
+            await _act_for(pilot, app)
+            await pilot.pause(0.05)
+        before = bob_states[-1]
+        assert any(before["view"]["scores"]) and before["view"]["bids"]
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question")
         await pilot.press("k")
         await until(pilot, lambda: app.background_pid is not None, "the background host")
+        await asyncio.wait_for(bob_playing, 20)  # the window's host hung up on Bob
     pid = app.background_pid
     assert pid is not None
     try:
-
-        def answers() -> bool:
-            with socket.socket() as probe:
-                probe.settimeout(0.5)
-                return probe.connect_ex(("127.0.0.1", port)) == 0
-
-        deadline = asyncio.get_running_loop().time() + 20
-        while not answers():  # polling the port with a deadline
-            assert asyncio.get_running_loop().time() < deadline, "the table did not come back"
-            await asyncio.sleep(0.1)
+        deadline = asyncio.get_running_loop().time() + 30
+        while True:  # the detached host opens the port once it has read the journal
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                assert asyncio.get_running_loop().time() < deadline, "the table never came back"
+                await asyncio.sleep(0.1)
+        back = RawClient(reader, writer)
+        welcome = await back.hello("Bob", token=bob_token)
+        assert welcome["table_id"] == table_id and welcome["seat"] == bob_seat
+        after = await back.expect("state")
+        seats = [(s["name"], s["kind"]) for s in after["table"]["seats"]]
+        assert seats == [(s["name"], s["kind"]) for s in before["table"]["seats"]]
+        assert after["table"]["id"] == table_id and after["table"]["state"] == "playing"
+        for fact in ("hand_number", "scores", "hand", "bids", "trick", "tricks", "turn"):
+            assert after["view"][fact] == before["view"][fact], fact
+        assert after["table"]["seats"][bob_seat]["connected"]
+        await back.close()
     finally:
         os.kill(pid, signal.SIGTERM)
 
@@ -645,3 +734,130 @@ async def test_pitch_bids_four_and_leads_the_chosen_card(host: HostServer) -> No
         assert first == [app.game.seat, chosen]
         assert shown.pitcher == app.game.seat and shown.high_bid == 4
         assert app.notices == []
+
+
+async def test_the_partnership_lobby_shows_the_teams_and_t_changes_sides() -> None:
+    """Partnership play: the lobby lists team A (seats 1, 3) and team B (seats 2, 4) as
+    two groups; `t` moves a player to an open seat of the other team, and says so when
+    the other team has none."""
+    from tests.netclient import RawClient
+
+    def row_of(app: PitchApp, text: str) -> int:
+        return next(n for n, line in enumerate(screen_text(app).splitlines()) if text in line)
+
+    async def keep_reading(client: RawClient) -> None:
+        """Answer the host's pings (it cuts a silent connection) while Pilot runs."""
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            while await client.next_payload(timeout=120) is not None:
+                pass
+
+    config = HostConfig(
+        port=0, interface="127.0.0.1", seed=SEED, advertise=False, players=4, partnership=True
+    )
+    async with HostServer(config) as server:
+        ann = await RawClient.connect(server)
+        await ann.hello("Ann")  # seat 1, team A
+        cat = await RawClient.connect(server)
+        assert (await cat.hello("Cat"))["seat"] == 1
+        readers = [asyncio.ensure_future(keep_reading(c)) for c in (ann, cat)]
+        cat.send(Sit(id=cat.new_id(), seat=2))  # Cat joins Ann: team A is full
+        await until_true(lambda: server.table.seats[2].name == "Cat", "Cat on team A")
+        app = join_app(server.port, name="Bob")
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: app.game.seat == 1, "Bob's seat on team B")
+                await until(pilot, lambda: "Team B" in screen_text(app), "the teams")
+                # Each team is a group: its name on its first row, then its other seat.
+                assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Cat")
+                assert row_of(app, "Cat") < row_of(app, "Team B") == row_of(app, "Bob")
+                assert "You are on team B; team A has no open seat." in screen_text(app)
+                await pilot.press("t")
+                await until(pilot, lambda: "Team A has no open seat." in app.notices, "the refusal")
+                assert app.game.seat == 1
+                cat.send(Sit(id=cat.new_id(), seat=3))  # Cat changes sides: seat 3 opens
+                await until(
+                    pilot,
+                    lambda: "t moves you to team A (seat 3)" in screen_text(app),
+                    "the open seat on team A",
+                )
+                await pilot.press("t")
+                await until(pilot, lambda: app.game.seat == 2, "Bob's move to team A")
+                await until(pilot, lambda: "You are on team A" in screen_text(app), "the new side")
+                assert server.table.seats[1].kind == "empty"
+                assert server.table.seats[2].name == "Bob"
+                assert row_of(app, "Team A") == row_of(app, "Ann") < row_of(app, "Bob")
+                assert row_of(app, "Bob") < row_of(app, "Team B") < row_of(app, "Cat")
+        finally:
+            for reader in readers:
+                reader.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
+            await ann.close()
+            await cat.close()
+
+
+async def test_a_newcomer_waiting_for_a_bot_seat_is_never_you_until_it_is_theirs() -> None:
+    """A newcomer who claims a seat a bot plays watches the rest of the hand: the header,
+    the felt and the log name the bot, never "You", until the seat is theirs at the next
+    deal; from then on it is "you"."""
+    from tests.netclient import RawClient, play_as_bot
+
+    config = HostConfig(
+        port=0, interface="127.0.0.1", seed=SEED, advertise=False, players=3, bot_delay=0.02
+    )
+    async with HostServer(config) as server:
+        ann = await RawClient.connect(server)
+        await ann.hello("Ann")
+        ann.send(Start(id=ann.new_id()))  # bots in seats 2 and 3
+        playing = asyncio.ensure_future(play_as_bot(ann))
+        try:
+            await until_true(lambda: server.table.match is not None, "the first deal")
+            app = join_app(server.port, name="Dee")
+            async with app.run_test(size=(120, 40)) as pilot:
+                await until(pilot, lambda: app.game.view is not None, "the spectators' view")
+                seat = app.game.seat
+                assert seat is not None and app.game.me is None
+                bot = server.table.seats[seat].name
+                seen = 0
+                while app.game.me is None:
+                    text = screen_text(app)  # blank while a screen is being switched
+                    header = text.splitlines()[0] if text else ""
+                    if isinstance(app.screen, TableScreen) and "Hand " in header:
+                        assert f"seat {seat + 1} at the next hand" in header, header
+                    assert "You" not in text and "(you)" not in text, text
+                    seen += 1
+                    await pilot.pause(0.02)
+                    assert app.game.seq >= 0 and seen < 5000, "the takeover never came"
+                await until(pilot, lambda: "(you)" in screen_text(app), "our seat on the felt")
+                assert app.game.view is not None and not app.game.view.spectator
+                log = [line.plain for line in app.game.log]
+                took = log.index(f"Dee took over seat {seat + 1} (was {bot})")
+                before = "\n".join(log[:took])
+                assert f"{bot} plays" in before or f"{bot} bid" in before  # the bot's moves
+                assert "You" not in before, before
+        finally:
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
+
+
+async def test_moves_before_our_takeover_in_one_snapshot_are_the_bots() -> None:
+    """One snapshot may carry the bot's last moves and then our takeover: the moves are
+    told as the bot's (with the view we had), what follows the takeover as ours."""
+    from client.demo import Scene
+    from pitchnet.events import Dealt, Played, TookOver
+    from pitchnet.views import seat_view, spectator_view
+
+    s = Scene(7)
+    s.deal()
+    s.until(lambda m: m.phase is Phase.PLAYING and m.turn == 1)
+    table = s.table()
+    app = PitchApp(ClientOptions(name="Dee", mode="idle"))
+    async with app.run_test(size=SIZE) as pilot:
+        app.game.seat = 1  # claimed: Bot 1 plays it until the next deal
+        app.apply_state(1, table, spectator_view(s.match), [])
+        assert app.game.me is None
+        events = [Played(1, "QS"), TookOver(1, "Dee", "Bot 1"), Dealt(2, 1)]
+        app.apply_state(2, table, seat_view(s.match, 1), events)
+        await pilot.pause()
+        assert app.game.me == 1
+        log = [line.plain for line in app.game.log][-3:]
+        assert log[0].startswith("Bot 1 plays") and log[2] == "-- Hand 2: You deal --"

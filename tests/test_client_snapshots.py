@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from client.app import ClientOptions, PitchApp
-from client.demo import scene_with_events
+from client.demo import scene_with_events, table_info
 from client.discovery import FoundTable
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
@@ -81,6 +81,21 @@ def test_finder(snap_compare: Any, size: tuple[int, int]) -> None:
 @sized
 def test_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(app(), terminal_size=size, run_before=showing("lobby"))
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)], ids=["60x20", "80x24"])
+def test_partnership_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
+    """Partnership play: the two teams as two groups, and the side this player is on."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        kinds = ["human", "human", "empty", "empty"]
+        table = table_info("lobby", ["Ann", "Cat", "", ""], kinds, partnership=True)
+        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target.game.seat, target.game.table_name = 0, table.name
+        target.apply_state(1, table, None, [])
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=size, run_before=run_before)
 
 
 def test_table_bidding(snap_compare: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import MISSING, fields
+from random import Random
 from typing import Any
 
 import msgpack
@@ -17,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import (
     ACTIONS,
     CLIENT_MESSAGES,
@@ -54,6 +56,9 @@ from pitchnet.protocol import (
     state_frames,
     unpack_payload,
 )
+from pitchnet.rules import Match, Phase, Settings
+from pitchnet.views import SeatView, seat_view
+from tests.strategies import legal_actions
 
 TABLE = TableInfo(
     id="a1b2c3d4e5f6",
@@ -65,6 +70,22 @@ TABLE = TableInfo(
     seats=[SeatInfo(name="Ann", kind="human", connected=True), SeatInfo("", "empty", False)],
     starter=0,
 )
+
+
+def a_view_after_a_trick() -> SeatView:
+    """Seat 0's view of a seeded two-player hand, one trick taken and the next begun."""
+    rng = Random(5)
+    match = Match(Settings(2), dealer=0)
+    match.deal(shuffled_deck(rng))
+    while match.phase in (Phase.BIDDING, Phase.PLAYING):
+        hand = match.hand
+        if hand is not None and hand.tricks and hand.trick:
+            return seat_view(match, 0)
+        rng.choice(legal_actions(match)).apply_to(match)
+    raise AssertionError("the seeded hand never reached a second trick")
+
+
+VIEW = a_view_after_a_trick()
 
 CLIENT_EXAMPLES: list[Message] = [
     Hello(version=1, name="Ann"),
@@ -108,7 +129,8 @@ HOST_EXAMPLES: list[Message] = [
         heartbeat=1.0,
         last_id=7,
     ),
-    State(seq=3, table=TABLE.to_wire(), view=None, events=[{"kind": "join", "seat": 0}]),
+    State(seq=3, table=TABLE, view=None, events=[{"kind": "join", "seat": 0}]),
+    State(seq=4, table=TABLE, view=VIEW, events=[{"kind": "play", "seat": 0, "card": "AS"}]),
     Ack(id=9, duplicate=True),
     ErrorMsg(code="not_your_turn", message="It is seat 1's turn to bid.", id=4),
     ErrorMsg(code="too_big", message="frame too big", fatal=True),
@@ -271,8 +293,8 @@ def test_nesting_up_to_the_limit_is_accepted_and_one_more_is_a_bad_frame() -> No
 
 
 def test_a_real_state_frame_fits_the_depth_limit() -> None:
-    trick = {"leader": 0, "plays": [[0, "TD"], [1, "AS"]], "winner": 1}
-    state = State(seq=1, table=TABLE.to_wire(), view={"tricks": [trick]}, events=[])
+    state = State(seq=1, table=TABLE, view=VIEW, events=[])
+    assert VIEW.tricks and VIEW.trick and VIEW.last_result is None
     (payload,) = _feed_all(FrameDecoder(), state.encode())
     assert parse_host_message(payload) == state
 
@@ -433,8 +455,18 @@ HOST_WRONG_TYPES = [
     ({"type": "error", "code": "x", "message": "m", "fatal": "yes"}, "fatal"),
     ({"type": "error", "code": 3, "message": "m"}, "code"),
     ({"type": "state", "seq": 1, "table": [], "view": None}, "table"),
-    ({"type": "state", "seq": 1, "table": {}, "view": []}, "view"),
-    ({"type": "state", "seq": 1, "table": {}, "view": None, "events": {}}, "events"),
+    ({"type": "state", "seq": 1, "table": TABLE.to_wire(), "view": []}, "view"),
+    ({"type": "state", "seq": 1, "table": TABLE.to_wire(), "view": None, "events": {}}, "events"),
+    ({"type": "state", "seq": 1, "table": {**TABLE.to_wire(), "state": "lunch"}}, "state"),
+    (
+        {
+            "type": "state",
+            "seq": 1,
+            "table": TABLE.to_wire(),
+            "view": VIEW.to_wire() | {"hand": [1]},
+        },
+        "hand",
+    ),
     ({"type": "bye", "reason": None}, "reason"),
 ]
 

@@ -130,7 +130,7 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
 
     def table_part() -> dict:
         [payload, _, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
-        assert payload["table"] == state_for(table, 0, []).table
+        assert payload["table"] == state_for(table, 0, []).table.to_wire()
         return payload["table"]
 
     assert table_part()["seats"][1]["connected"] is True

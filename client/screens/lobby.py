@@ -3,7 +3,7 @@
 The match also starts by itself when every seat is taken, so everyone else only
 waits here; the screen says whom the table waits for, and for how long. A player moves
 to an open seat with its number key; in partnership play the seats are shown as the
-two teams and `t` changes sides.
+two teams (A: seats 1 and 3, B: seats 2 and 4) and `t` moves a player to the other side.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Static
 from client.model import GameState
 from client.screens.base import PitchScreen
 from client.text import plain
-from client.widgets.seats import lobby_table
+from client.widgets.seats import TEAMS, lobby_table
 from pitchnet.house_rules import label
 
 
@@ -78,9 +78,10 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
             .append_text(starter)
             .append(f" to start, or for {free} more player(s) to fill the table.")
         )
-    if game.seat is not None and free:
-        keys = "t changes sides; " if table.partnership else ""
-        text.append(f"\n{keys}a seat's number key moves you there.", style="dim")
+    if game.seat is not None and table.partnership:
+        text.append(f"\n{side_hint(game)}", style="dim")
+    elif game.seat is not None and free:
+        text.append("\nA seat's number key moves you there.", style="dim")
     if table.spectators:
         text.append(f"\n{table.spectators} watching.", style="dim")
     return text
@@ -95,6 +96,19 @@ def side_seat(game: GameState) -> int | None:
         if info.kind == "empty" and seat % 2 != game.seat % 2:
             return seat
     return None
+
+
+def side_hint(game: GameState) -> str:
+    """Partnership play: which team this player is on and how to change sides."""
+    assert game.seat is not None
+    mine, other = TEAMS[game.seat % 2], TEAMS[1 - game.seat % 2]
+    seat = side_seat(game)
+    if seat is None:
+        return f"You are on team {mine}; team {other} has no open seat."
+    return (
+        f"You are on team {mine}; t moves you to team {other} (seat {seat + 1}), "
+        "a number key to that seat."
+    )
 
 
 class LobbyScreen(PitchScreen[None]):
@@ -167,7 +181,8 @@ class LobbyScreen(PitchScreen[None]):
     def action_side(self) -> None:
         seat = side_seat(self.app.game)
         if seat is None:
-            self.notify("The other team has no open seat.", markup=False)
+            other = TEAMS[1 - (self.app.game.seat or 0) % 2]
+            self.notify(f"Team {other} has no open seat.", markup=False)
             return
         self.app.send_sit(seat)
 

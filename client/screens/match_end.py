@@ -44,7 +44,7 @@ def match_body(game: GameState) -> RenderableType:
     if view is None:
         return Text("The match is over.")
     winner = view.winner
-    if winner is not None and game.seat is not None and view.side_of(game.seat) == winner:
+    if winner is not None and game.me is not None and view.side_of(game.me) == winner:
         title = Text("You won the match!", style="bold green")
     else:
         title = plain(game.side_name(winner), style="bold").append(" won the match!", style="bold")

@@ -130,9 +130,9 @@ class TableScreen(PitchScreen[None]):
         felt.show(game)
         self.query_one(HandLog).show(game)
         if view is not None:
-            if view.phase != "bidding" or view.turn != game.seat:
+            if view.phase != "bidding" or view.turn != game.me:
                 self._bid_pick = NO_PICK
-            playing = view.phase == "playing" and view.turn == game.seat
+            playing = view.phase == "playing" and view.turn == game.me
             playable = set(view.legal_plays) if playing else set()
             self.query_one(HandView).show(
                 view.hand, playable, ascii_only=game.ascii_only, my_turn=playing
@@ -177,7 +177,7 @@ class TableScreen(PitchScreen[None]):
         """Show "Confirm" and "Pass" only when they mean something (False hides a
         binding in this Textual; None would show it greyed out)."""
         view = self.game.view
-        mine = view is not None and view.turn == self.game.seat
+        mine = view is not None and view.turn == self.game.me
         if action == "play":
             return view is not None and view.phase == "playing"
         if action == "confirm":
@@ -236,7 +236,7 @@ class TableScreen(PitchScreen[None]):
         view = self.game.view
         if view is None or view.phase != "bidding":
             return False
-        if view.turn != self.game.seat:
+        if view.turn != self.game.me:
             self.notify("It is not your turn to bid.", severity="warning", markup=False)
             return False
         if bid not in view.legal_bids:

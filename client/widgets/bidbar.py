@@ -32,7 +32,7 @@ def prompt_text(
     if view.turn is None:
         return Text("")
     enter = "" if one_press else (", Enter" if short else ", then Enter")
-    if view.turn == game.seat:
+    if view.turn == game.me:
         if view.phase == "bidding":
             amounts = [b for b in view.legal_bids if b is not None]
             offers = ["p"] if None in view.legal_bids else []
@@ -99,7 +99,7 @@ class BidBar(Horizontal):
         self.query_one("#prompt", Static).update(
             prompt_text(game, one_press=one_press, short=short, narrow=narrow)
         )
-        mine = view is not None and view.phase == "bidding" and view.turn == game.seat
+        mine = view is not None and view.phase == "bidding" and view.turn == game.me
         legal = view.legal_bids if view is not None and mine else []
         for amount in BID_LABELS:
             button = self.query_one(f"#bid-{amount or 'pass'}", Button)

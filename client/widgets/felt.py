@@ -267,7 +267,7 @@ def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Tex
     marks = _marks(game, seat)
     full = game.name(seat)
     room = width - len(line) - len(marks)
-    you = " (you)" if seat == game.seat and len(full) + 6 <= room else ""
+    you = " (you)" if seat == game.me and len(full) + 6 <= room else ""
     name = shorten(full, max(1, room - len(you)), others)
     line.append(name, style=PALETTE["turn"] if turn else "bold")
     line.append(you, style="italic").append_text(marks)
@@ -290,7 +290,7 @@ def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, 
     info = table.seats[seat] if table is not None and seat < len(table.seats) else None
     grace = table.grace if table is not None and table.substitute else None
     state = presence(info, since, grace if view.turn == seat else None)
-    if seat == game.seat:
+    if seat == game.me:
         state = Text("")
     return bid, Text(f"{tricks}"), Text(f"{score}"), state
 
@@ -469,7 +469,7 @@ def felt_text(
     """The whole felt, `width` x `height` cells."""
     canvas = Canvas(width, height)
     view = game.view
-    me = game.seat if game.seat is not None else 0
+    me = game.seat if game.seat is not None else 0  # a claimed seat at the bottom too
     if view is None or width < 10 or height < 3:
         return canvas.to_text()
     shown = trick_shown(game, recall)

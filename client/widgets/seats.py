@@ -57,7 +57,7 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
     grace = table.grace if table is not None and table.substitute else None
     for seat in range(view.players):
         info = table.seats[seat] if table and seat < len(table.seats) else None
-        mine = seat == game.seat
+        mine = seat == game.me
         turn = view.turn == seat
         marker = Text(">" if game.ascii_only else "▶", style="bold yellow") if turn else Text("")
         # The viewer's own row is marked by its own column ("you" where the others show
@@ -82,20 +82,44 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
     return grid
 
 
+TEAMS = "AB"
+"""Team A holds seats 1 and 3 as players count them (indices 0 and 2), team B 2 and 4."""
+
+
+def lobby_order(game: GameState) -> list[int | None]:
+    """The lobby's rows as seats: in seat order, or in partnership play team A's seats,
+    a gap (None), then team B's, so the two teams read as two groups."""
+    table = game.table
+    if table is None:
+        return []
+    seats = range(len(table.seats))
+    if not table.partnership:
+        return list(seats)
+    return [*seats[0::2], None, *seats[1::2]]
+
+
 def lobby_table(game: GameState) -> Table:
-    """The lobby's seats: who sits where and who is a bot or still to come."""
+    """The lobby's seats: who sits where and who is a bot or still to come; in
+    partnership play grouped as the two teams, each named on its first row."""
     grid = Table(box=None, padding=(0, 2, 0, 0), expand=False, show_edge=False)
     table = game.table
     partnership = table is not None and table.partnership
     if partnership:
-        grid.add_column("Team")
+        grid.add_column("Team", no_wrap=True)
     grid.add_column("Seat", justify="right")
     grid.add_column("Player", min_width=16, max_width=26, no_wrap=True, overflow="ellipsis")
     grid.add_column("", width=1, no_wrap=True)
     grid.add_column("")
     if table is None:
         return grid
-    for seat, info in enumerate(table.seats):
+    from client.widgets.felt import team_style  # felt draws seats with `presence` above
+
+    named: set[int] = set()
+    for seat in lobby_order(game):
+        if seat is None:
+            grid.add_row()  # between the teams
+            continue
+        info = table.seats[seat]
         # Marks live in columns of their own, never in the name's: a name may copy any
         # text ("Victim (you) ★") but not the layout. The host refuses the wordings
         # below as names (pitchnet/text.py, `player_name`).
@@ -106,10 +130,19 @@ def lobby_table(game: GameState) -> Table:
             name = plain(game.name(seat))
             if seat == table.starter:
                 starter = Text("*" if game.ascii_only else "★", style="yellow")
-        mine = seat == game.seat and info.kind != "empty"
-        grid.add_row(
-            str(seat + 1), name, starter, Text("you", style="italic") if mine else presence(info)
-        )
+        mine = seat == game.me and info.kind != "empty"
+        row: list[Text | str] = [
+            str(seat + 1),
+            name,
+            starter,
+            Text("you", style="italic") if mine else presence(info),
+        ]
+        if partnership:
+            side = seat % 2
+            first = side not in named
+            named.add(side)
+            row.insert(0, Text(f"Team {TEAMS[side]}", style=team_style(side)) if first else "")
+        grid.add_row(*row)
     return grid
 
 

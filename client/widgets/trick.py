@@ -37,7 +37,7 @@ def trick_text(game: GameState) -> Text:
         if view.bids:
             seat, amount = view.bids[-1]
             line.append(": ").append(plain(game.who(seat)))
-            line.append(f" {bid_word(amount, seat == game.seat)}")
+            line.append(f" {bid_word(amount, seat == game.me)}")
         if view.high_bid is not None:
             line.append("\nHigh bid ").append(f"{view.high_bid} ").append(
                 plain(game.who(view.pitcher))
@@ -52,7 +52,7 @@ def trick_text(game: GameState) -> Text:
         head.append(plain(game.who(last.get("winner")), style="bold")).append("\n")
         return head.append_text(_plays(game, last.get("plays", [])))
     if view.pitcher is not None:
-        lead = "lead" if view.pitcher == game.seat else "leads"
+        lead = "lead" if view.pitcher == game.me else "leads"
         line = Text("Trick 1\n", style="bold").append(plain(game.who(view.pitcher)))
         return line.append(f" {lead}: the first card sets trump")
     return Text("")
