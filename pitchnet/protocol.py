@@ -74,7 +74,7 @@ MAX_STR = 512
 MAX_CONTAINER = 256
 """Most items in any msgpack array or map of a host frame (a seat view needs far fewer)."""
 MAX_CLIENT_CONTAINER = 16
-"""Most items in any array or map of a client frame (a `hello` has 8 keys)."""
+"""Most items in any array or map of a client frame (a `hello` has 9 keys)."""
 MAX_DEPTH = 8
 """Deepest nesting of arrays and maps in a frame (a seat view needs 5)."""
 MAX_PASSWORD = 128
