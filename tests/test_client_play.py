@@ -27,7 +27,7 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Sit, Start
 from pitchnet.rules import Phase, RulesError
 from tests.netclient import until_true
-from tests.pilot import NoTables, screen_text, until
+from tests.pilot import NoTables, screen_text, tables_seen, until
 
 SEED = 5
 SIZE = (80, 24)
@@ -229,24 +229,7 @@ async def test_a_password_table_asks_for_it_until_it_is_right() -> None:
             assert server.table.seats[0].kind == "human"
 
 
-class OneTable:
-    """A table browser that has seen one table (given before the app starts)."""
-
-    found: list[Any] = []  # noqa: RUF012
-
-    def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
-        self.on_change, self.tables = on_change, list(self.found)
-
-    async def start(self) -> None:
-        self.on_change(self.tables)
-
-    async def close(self) -> None:
-        pass
-
-
-async def test_a_given_password_is_used_instead_of_asking(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_a_given_password_is_used_instead_of_asking() -> None:
     """`pitchnet join --password`: a password table from the list, or typed into the
     address box, is joined without the prompt."""
     from client.discovery import FoundTable
@@ -265,9 +248,8 @@ async def test_a_given_password_is_used_instead_of_asking(
             "lobby",
             True,
         )
-        monkeypatch.setattr(OneTable, "found", [advert])
         options = ClientOptions(name="Ann", mode="find", password="sesame")
-        app = PitchApp(options, browser_factory=OneTable)
+        app = PitchApp(options, browser_factory=tables_seen([advert]))
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.screen.query("DataTable").first().row_count, "the list")
             await pilot.press("enter")
