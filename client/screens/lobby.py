@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Static
 
 from client.model import GameState
-from client.screens.base import PitchScreen
+from client.screens.base import FirstShow, PitchScreen
 from client.text import plain
 from client.widgets.seats import TEAMS, lobby_table
 from pitchnet.house_rules import label
@@ -111,7 +111,7 @@ def side_hint(game: GameState) -> str:
     )
 
 
-class LobbyScreen(PitchScreen[None]):
+class LobbyScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start with bots"),
         Binding("t", "side", "Change sides"),
@@ -129,12 +129,7 @@ class LobbyScreen(PitchScreen[None]):
                 yield Button("Leave", id="leave", compact=True)
         yield Footer()
 
-    _shown = False
-    """Set once composed: show() before that has nothing to draw on."""
-
     def on_mount(self) -> None:
-        # Nested containers finish mounting after the screen's Mount: draw after a refresh.
-        self.call_after_refresh(self._first_show)
         self.set_interval(1.0, self._tick)  # the "waited" clock counts on
 
     def _tick(self) -> None:
@@ -142,10 +137,6 @@ class LobbyScreen(PitchScreen[None]):
             game = self.app.game
             since = time.monotonic() - game.received_at
             self.query_one("#lobby-hint", Static).update(lobby_hint(game, since))
-
-    def _first_show(self) -> None:
-        self._shown = True
-        self.show(self.app.game)
 
     def show(self, game: GameState) -> None:
         if not self._shown:

@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from client.model import GameState, refusal, status_line
-from client.screens.base import PitchScreen
+from client.screens.base import FirstShow, PitchScreen
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.widgets.bidbar import BidBar
@@ -33,7 +33,7 @@ NO_PICK = ""
 """No bid picked yet (None is a pick: it is a pass)."""
 
 
-class TableScreen(PitchScreen[None]):
+class TableScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", "Play card"),
         Binding("enter", "confirm", "Confirm bid"),
@@ -89,16 +89,10 @@ class TableScreen(PitchScreen[None]):
             yield HandView(id="hand")
         yield Footer()
 
-    _shown = False
-    """Set once composed: show() before that has nothing to draw on."""
-
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)
-        # Nested containers finish mounting after the screen's Mount: draw after a refresh.
-        self.call_after_refresh(self._first_show)
 
-    def _first_show(self) -> None:
-        self._shown = True
+    def first_show(self) -> None:
         self._fit(self.size.width, self.size.height)
         self.show(self.game)
 
