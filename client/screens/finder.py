@@ -24,7 +24,7 @@ from client.connection import parse_address
 from client.screens.base import PitchScreen
 from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
-from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, can_join
+from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
         usable,
         key=lambda t: (
             t.table_id not in mine,
-            t.state != "lobby",
+            t.state != TableState.LOBBY,
             -t.taken,
             t.born or 2**62,
             t.table_id,
@@ -77,8 +77,12 @@ class TablesChanged(Message):
 
 def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     lock = ("pw" if ascii_only else "🔒") if found.password else ""
-    state = {"lobby": "in lobby", "playing": "playing", "over": "finished"}.get(found.state, "?")
-    if found.state != "lobby" and found.joinable:
+    state = {
+        TableState.LOBBY: "in lobby",
+        TableState.PLAYING: TableState.PLAYING,
+        TableState.OVER: "finished",
+    }.get(found.state, "?")
+    if found.state != TableState.LOBBY and found.joinable:
         state = "seat free"  # a bot plays a seat a newcomer can take
     return (
         Text(lock),
@@ -88,7 +92,7 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
         .append_text(plain(found.rules_label, style="dim", limit=MAX_NAME)),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
-        Text(state, style="green" if found.state == "lobby" else "yellow"),
+        Text(state, style="green" if found.state == TableState.LOBBY else "yellow"),
     )
 
 

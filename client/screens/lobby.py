@@ -23,6 +23,7 @@ from client.screens.base import FirstShow, PitchScreen
 from client.text import plain
 from client.widgets.seats import TEAMS, lobby_table
 from pitchnet.house_rules import label
+from pitchnet.protocol import SeatKind
 
 
 def lobby_title(game: GameState) -> Text:
@@ -58,7 +59,7 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
     table = game.table
     if table is None:
         return Text("")
-    free = sum(seat.kind == "empty" for seat in table.seats)
+    free = sum(seat.kind == SeatKind.EMPTY for seat in table.seats)
     seconds = table.waiting + since
     # How long, once it is worth saying (a few seconds in, nobody needs a clock).
     waited = f" {_duration(seconds)}" if seconds >= SHOW_WAIT_AFTER else ""
@@ -93,7 +94,7 @@ def side_seat(game: GameState) -> int | None:
     if table is None or game.seat is None or not table.partnership:
         return None
     for seat, info in enumerate(table.seats):
-        if info.kind == "empty" and seat % 2 != game.seat % 2:
+        if info.kind == SeatKind.EMPTY and seat % 2 != game.seat % 2:
             return seat
     return None
 
@@ -164,7 +165,7 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
         table = game.table
         if table is None or game.seat is None or not 1 <= number <= len(table.seats):
             return
-        if table.seats[number - 1].kind != "empty":
+        if table.seats[number - 1].kind != SeatKind.EMPTY:
             self.notify(f"Seat {number} is taken.", markup=False)
             return
         self.app.send_sit(number - 1)

@@ -24,6 +24,7 @@ from client.model import GameState
 from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
 from client.text import card_text, plain, signed, suit_text
+from pitchnet.protocol import SeatKind
 
 
 def _int(value: Any) -> int | None:
@@ -153,7 +154,7 @@ def waiting_text(game: GameState, since: float = 0.0) -> Text:
     seats = table.waiting_for or [
         seat
         for seat, info in enumerate(table.seats)
-        if info.kind == "human" and info.connected and not info.ready
+        if info.kind == SeatKind.HUMAN and info.connected and not info.ready
     ]
     if not seats:
         return Text("Dealing...", style="dim")

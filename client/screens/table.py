@@ -125,9 +125,9 @@ class TableScreen(FirstShow, PitchScreen[None]):
         felt.show(game)
         self.query_one(HandLog).show(game)
         if view is not None:
-            if view.phase != "bidding" or view.turn != game.me:
+            if view.phase != Phase.BIDDING or view.turn != game.me:
                 self._bid_pick = NO_PICK
-            playing = view.phase == "playing" and view.turn == game.me
+            playing = view.phase == Phase.PLAYING and view.turn == game.me
             playable = set(view.legal_plays) if playing else set()
             self.query_one(HandView).show(
                 view.hand, playable, ascii_only=game.ascii_only, my_turn=playing
@@ -157,8 +157,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
             since = time.monotonic() - game.received_at
             self.query_one(Felt).show(game, since)
 
-    def _follow_phase(self, phase: str) -> None:
-        wanted = {"hand_over": HandSummary, "match_over": MatchEnd}.get(phase)
+    def _follow_phase(self, phase: Phase) -> None:
+        wanted = {Phase.HAND_OVER: HandSummary, Phase.MATCH_OVER: MatchEnd}.get(phase)
         if self._shown_modal is not None and type(self._shown_modal) is not wanted:
             self.app.close_modal(self._shown_modal)
             self._shown_modal = None
@@ -174,9 +174,9 @@ class TableScreen(FirstShow, PitchScreen[None]):
         view = self.game.view
         mine = view is not None and view.turn == self.game.me
         if action == "play":
-            return view is not None and view.phase == "playing"
+            return view is not None and view.phase == Phase.PLAYING
         if action == "confirm":
-            return mine and view is not None and view.phase == "bidding"
+            return mine and view is not None and view.phase == Phase.BIDDING
         if action == "number" and parameters == (0,):
             return mine and view is not None and None in view.legal_bids
         if action == "pitch":
