@@ -31,7 +31,8 @@ from client.settings import DECKS, Preferences, SessionPreferences, load_prefere
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event, TookOver
-from pitchnet.protocol import MAX_NAME, TableInfo, TableState
+from pitchnet.protocol import MAX_NAME, SeatKind, TableInfo, TableState
+from pitchnet.rules import Phase
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -322,7 +323,7 @@ class PitchApp(App[None]):
         hosted = self.hosted
         if hosted is None or not self.may_move:
             return False
-        return hosted.table.state == "lobby" and hosted.table.matches_started == 0
+        return hosted.table.state == TableState.LOBBY and hosted.table.matches_started == 0
 
     def older_open_table(self, tables: list[Any]) -> Any:
         """An older open lobby on the network with a seat for everyone at ours (the
@@ -336,12 +337,12 @@ class PitchApp(App[None]):
             return None
         disputed = claimed_twice(tables)  # never move people to a table an impostor copies
         ours = (hosted.born, hosted.table_id)
-        people = sum(s.kind == "human" for s in hosted.table.seats)
+        people = sum(s.kind == SeatKind.HUMAN for s in hosted.table.seats)
         older = [
             t
             for t in tables
             if t.table_id != hosted.table_id
-            and t.state == "lobby"
+            and t.state == TableState.LOBBY
             and t.open > 0
             and t.born > 0
             and not t.password
@@ -533,17 +534,17 @@ class PitchApp(App[None]):
         """After a pitch: play the chosen card once it is ours to lead; give up the
         gesture if the hand went another way (the bid was refused, say)."""
         card, view = self.pitch_lead, self.game.view
-        if card is None or view is None or view.phase == "bidding":
+        if card is None or view is None or view.phase == Phase.BIDDING:
             return
         self.pitch_lead = None
-        ours = view.phase == "playing" and view.turn == self.game.me and not view.tricks
+        ours = view.phase == Phase.PLAYING and view.turn == self.game.me and not view.tricks
         if ours and not view.trick and card in view.legal_plays:
             self.send_play(card)
 
     def _ring_for_turn(self) -> None:
         """With the bell setting on, ring (and notify) when it becomes our turn."""
         view = self.game.view
-        mine = view is not None and view.turn == self.game.me and view.phase != "hand_over"
+        mine = view is not None and view.turn == self.game.me and view.phase != Phase.HAND_OVER
         if mine and not self._was_my_turn and self.prefs.bell:
             self.bell()
             self.notify("Your turn.", timeout=2)

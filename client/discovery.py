@@ -26,7 +26,7 @@ from typing import Any
 from pitchnet.house_rules import RulesConfigError, parse_short
 from pitchnet.house_rules import label as rules_label
 from pitchnet.network import ZeroconfFactory, default_zeroconf, effective_interface
-from pitchnet.protocol import MAX_NAME, SERVICE_TYPE, TABLE_STATES
+from pitchnet.protocol import MAX_NAME, SERVICE_TYPE, TABLE_STATES, TableState
 from pitchnet.rules import MAX_PLAYERS
 from pitchnet.text import printable
 
@@ -162,7 +162,7 @@ def _open_seats(txt: dict[str, str], seats: int) -> int:
     """The advert's open seats; a host too old to say has the lobby's empty seats."""
     if _SHORT_INT.fullmatch(txt.get("open", "")):
         return min(int(txt["open"]), seats)
-    if txt["state"] != "lobby":
+    if txt["state"] != TableState.LOBBY:
         return 0
     return max(0, seats - min(_short_int(txt, "taken"), seats))
 

@@ -33,7 +33,6 @@ from pitchnet.events import (
 )
 from pitchnet.house_rules import label
 from pitchnet.protocol import MAX_NAME, TableInfo
-from pitchnet.rules import Phase
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -182,18 +181,13 @@ def _describe(game: GameState, event: Event) -> Text | None:
 
 
 def refusal(view: SeatView, card: str) -> str | None:
-    """Why `card` may not be played now, or None if it may. A dimmed card explains itself
-    without a round trip: the rule is the host's own sentence (`view.play_rule`), and the
-    host still decides."""
-    if card in view.legal_plays:
+    """Why `card` may not be played now, in the host's own words, or None. A dimmed card
+    explains itself without a round trip when the view says why (`view.play_rule`, on our
+    turn to play); any other move goes to the host, which decides and words its refusal
+    (the app shows it), so the client keeps no copy of the rules' sentences."""
+    if card in view.legal_plays or view.play_rule is None:
         return None
-    if view.phase == Phase.BIDDING:
-        return "The bidding is not over yet."
-    if view.phase != Phase.PLAYING:
-        return "This hand is over."
-    if view.turn != view.seat:
-        return "It is not your turn."
-    return printable(view.play_rule or "That card may not be played now.", 200)
+    return printable(view.play_rule, 200)
 
 
 def top_bid(view: Any) -> int:

@@ -142,10 +142,17 @@ _SCHEMAS: dict[type, list[_Field]] = {}
 """Each shape's fields, worked out the first time the shape is read."""
 
 
+_CHECKS: dict[type, Callable[[Any], None]] = {}
+"""The shapes' own `check` methods, for those that have one (noted with their schema)."""
+
+
 def schema(cls: type) -> list[_Field]:
     found = _SCHEMAS.get(cls)
     if found is None:
         found = _SCHEMAS[cls] = _schema(cls)
+        check = getattr(cls, "check", None)
+        if callable(check):
+            _CHECKS[cls] = check
     return found
 
 
@@ -173,9 +180,9 @@ def build(cls: type[_Shape], data: dict[str, Any], label: str) -> _Shape:
         _check_value(name, value, allowed)
         values[name] = value if convert is None else convert(name, value)
     shape = cls(**values)
-    check = getattr(shape, "check", None)
+    check = _CHECKS.get(cls)
     if check is not None:
-        check()
+        check(shape)
     return shape
 
 

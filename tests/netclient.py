@@ -62,23 +62,40 @@ async def running_host(**overrides: Any) -> AsyncIterator[HostServer]:
 
 
 class RawClient:
-    """Speaks the protocol frame by frame and keeps every payload it received."""
+    """Speaks the protocol frame by frame and keeps every payload it received.
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    A `bare` client (the abuse tests') never answers the host (no pongs: before hello a
+    pong would itself be a handshake error), hands on every frame, pings too, checks
+    each against the protocol (whatever is thrown at it, the host sends well-formed
+    frames) and takes a reset for the host's close."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        bare: bool = False,
+        deadline: float = DEADLINE,
+    ) -> None:
         self.reader, self.writer = reader, writer
         self.decoder = FrameDecoder()
         self.received: list[dict[str, Any]] = []
         self._backlog: list[dict[str, Any]] = []
         self.next_id = 0
-        self.answer_pings = True
+        self.bare = bare
+        self.deadline = deadline
+        """How long one read (and `expect`) waits before the test fails."""
         self.challenge: Challenge | None = None
         """The host's challenge to this connection, once it has come."""
+        self.answer_pings = not bare
         """Off for tests that write frames in pieces: a pong must not land mid-frame."""
 
     @classmethod
-    async def connect(cls, server: HostServer) -> RawClient:
+    async def connect(
+        cls, server: HostServer, *, bare: bool = False, deadline: float = DEADLINE
+    ) -> RawClient:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        return cls(reader, writer)
+        return cls(reader, writer, bare=bare, deadline=deadline)
 
     def send(self, message: Message) -> None:
         self.writer.write(message.encode())
@@ -104,36 +121,55 @@ class RawClient:
         self.next_id = max(self.next_id, welcome["last_id"])  # number on, as clients must
         return welcome
 
-    async def next_payload(self, timeout: float = DEADLINE) -> dict[str, Any] | None:
-        """The next frame (pings answered on the way), or None once the host hung up."""
+    async def next_payload(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next frame (pings answered and skipped, unless `bare`), or None once the
+        host hung up."""
         while True:
             if self._backlog:
                 payload = self._backlog.pop(0)
+                if self.bare:
+                    parse_host_message(payload)
                 self.received.append(payload)
                 if payload.get("type") == "challenge" and self.challenge is None:
                     challenge = parse(payload)
                     assert isinstance(challenge, Challenge)
                     self.challenge = challenge
-                if payload.get("type") == "ping":
+                if payload.get("type") == "ping" and not self.bare:
                     if self.answer_pings:
                         self.send(Pong(t=payload["t"]))
                     continue
                 return payload
-            data = await asyncio.wait_for(self.reader.read(65536), timeout)
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), timeout or self.deadline)
+            except ConnectionResetError:
+                if not self.bare:
+                    raise
+                data = b""
             if not data:
                 return None
             self._backlog.extend(self.decoder.feed(data))
 
-    async def expect(self, kind: str, timeout: float = DEADLINE) -> dict[str, Any]:
+    async def expect(self, kind: str, timeout: float | None = None) -> dict[str, Any]:
         """Skip frames until one of type `kind` arrives; fail if the host hangs up first."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + (timeout or self.deadline)
         while True:
             payload = await self.next_payload(max(0.01, deadline - loop.time()))
             if payload is None:
-                raise ConnectionError(f"host hung up while waiting for {kind!r}")
+                raise ConnectionError(f"host hung up while waiting for {kind!r}: {self.received}")
             if payload["type"] == kind:
                 return payload
+
+    async def refusal(self) -> dict[str, Any]:
+        """Read until the host closes the connection; return its last error, which must be
+        fatal and say why."""
+        while await self.next_payload() is not None:
+            pass
+        errors = [p for p in self.received if p["type"] == "error"]
+        assert errors, f"closed without an error frame: {self.received}"
+        assert errors[-1]["fatal"] is True and errors[-1]["message"]
+        await self.close()
+        return errors[-1]
 
     async def closed_by_host(self, timeout: float = DEADLINE) -> bool:
         """True once the host closes this connection (frames before that are kept)."""

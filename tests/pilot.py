@@ -27,16 +27,22 @@ async def until(
         await pilot.pause(0.02)
 
 
-class NoTables:
-    """A table browser (as client.discovery.TableBrowser) on a LAN with no tables."""
+def tables_seen(found: list[Any]) -> Any:
+    """A table browser factory (as client.discovery.TableBrowser) whose browser has
+    already seen `found` when it starts: the one fake browser of the client tests."""
 
-    tables: list[Any] = []  # noqa: RUF012
+    class Seen:
+        def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
+            self.on_change, self.tables = on_change, list(found)
 
-    def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
-        self.on_change = on_change
+        async def start(self) -> None:
+            self.on_change(self.tables)
 
-    async def start(self) -> None:
-        self.on_change([])
+        async def close(self) -> None:
+            pass
 
-    async def close(self) -> None:
-        pass
+    return Seen
+
+
+NoTables = tables_seen([])
+"""A table browser on a LAN with no tables."""

@@ -38,15 +38,10 @@ from pitchnet.protocol import (
     MAX_NAME,
     PROTOCOL_VERSION,
     BidMsg,
-    Challenge,
-    FrameDecoder,
     Hello,
     Leave,
-    Message,
     Ping,
     TableInfo,
-    answer,
-    parse_host_message,
 )
 from pitchnet.views import SeatView
 from tests.netclient import RawClient, play_as_bot, running_host, until_true
@@ -76,73 +71,12 @@ async def open_client(server: HostServer) -> RawClient:
     return await RawClient.connect(server)
 
 
-class Abuser:
-    """A raw connection that never answers the host (no pongs, unlike RawClient: before
-    hello a pong would itself be a handshake error) and records every frame it gets."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.decoder = FrameDecoder()
-        self.received: list[dict[str, Any]] = []
-        self._unread: list[dict[str, Any]] = []
-
-    @classmethod
-    async def connect(cls, server: HostServer) -> Abuser:
-        return cls(*await asyncio.open_connection("127.0.0.1", server.port))
-
-    def send_raw(self, data: bytes) -> None:
-        self.writer.write(data)
-
-    def send(self, message: Message) -> None:
-        self.writer.write(message.encode())
-
-    async def next_frame(self, timeout: float = DEADLINE) -> dict[str, Any] | None:
-        """The next frame, or None once the host has closed (or reset) the connection."""
-        while not self._unread:
-            try:
-                data = await asyncio.wait_for(self.reader.read(65536), timeout)
-            except ConnectionResetError:
-                data = b""
-            if not data:
-                return None
-            self._unread.extend(self.decoder.feed(data))
-        payload = self._unread.pop(0)
-        parse_host_message(payload)  # whatever the abuse, the host sends well-formed frames
-        self.received.append(payload)
-        return payload
-
-    async def answer(self, name: str, **secrets: Any) -> Hello:
-        """The `hello` answering this connection's challenge (the host's first frame)."""
-        first = self.received[0] if self.received else await self.next_frame()
-        assert first is not None and first["type"] == "challenge", first
-        challenge = parse_host_message(first)
-        assert isinstance(challenge, Challenge)
-        return answer(challenge, name, **secrets)
-
-    async def expect(self, kind: str) -> dict[str, Any]:
-        while (payload := await self.next_frame()) is not None:
-            if payload["type"] == kind:
-                return payload
-        raise ConnectionError(f"closed while waiting for {kind!r}: {self.received}")
-
-    async def refusal(self) -> dict[str, Any]:
-        """Read until the host closes the connection; return its last error, which must be
-        fatal and say why."""
-        while await self.next_frame() is not None:
-            pass
-        errors = [p for p in self.received if p["type"] == "error"]
-        assert errors, f"closed without an error frame: {self.received}"
-        assert errors[-1]["fatal"] is True and errors[-1]["message"]
-        await self.close()
-        return errors[-1]
-
-    async def close(self) -> None:
-        self.writer.close()
-        with contextlib.suppress(Exception):
-            await self.writer.wait_closed()
+async def abuser(server: HostServer) -> RawClient:
+    """A bare raw connection (tests/netclient.py): no pongs, every frame kept and checked."""
+    return await RawClient.connect(server, bare=True, deadline=DEADLINE)
 
 
-async def refusal(client: Abuser) -> dict[str, Any]:
+async def refusal(client: RawClient) -> dict[str, Any]:
     return await client.refusal()
 
 
@@ -239,7 +173,7 @@ async def peaceful_match() -> Outcome:
 
 
 async def send_and_get_refused(server: HostServer, data: bytes) -> str:
-    client = await Abuser.connect(server)
+    client = await abuser(server)
     client.send_raw(data)
     return (await refusal(client))["code"]
 
@@ -267,7 +201,7 @@ async def half_frames(server: HostServer, count: int) -> list[str]:
     a few bytes."""
 
     async def one(size: int) -> str:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         client.send_raw(HEADER.pack(MAX_HELLO_FRAME) + b"\x81" * size)
         return (await refusal(client))["code"]
 
@@ -277,7 +211,7 @@ async def half_frames(server: HostServer, count: int) -> list[str]:
 
 async def silent(server: HostServer, count: int) -> list[str]:
     async def one() -> str:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         return (await refusal(client))["code"]
 
     return list(await asyncio.gather(*(one() for _ in range(count))))
@@ -297,7 +231,7 @@ async def bad_hellos(server: HostServer, stale: str) -> list[tuple[str, str]]:
     ]
     seen = []
     for expected, extra in cases:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         version = extra.pop("version", PROTOCOL_VERSION)
         client.send(replace(await client.answer("Intruder", **extra), version=version))
         seen.append((expected, (await refusal(client))["code"]))
@@ -319,7 +253,7 @@ async def nested_arrays_before_hello(server: HostServer) -> tuple[str, int]:
     """The costliest frames a connection that never says hello may send, as fast as it
     can: cut off by the decode budget once it has had 4 KiB decoded. Returns the code and
     how many of its pings were answered."""
-    client = await Abuser.connect(server)
+    client = await abuser(server)
     client.send_raw(nested_ping(MAX_HELLO_FRAME) * 64)
     code = (await refusal(client))["code"]
     return code, sum(p["type"] == "pong" for p in client.received)
@@ -328,7 +262,7 @@ async def nested_arrays_before_hello(server: HostServer) -> tuple[str, int]:
 async def ping_flood_before_hello(server: HostServer) -> str:
     """Thousands of valid pings and never a hello: the rate limit applies before hello
     too, and there every error is fatal."""
-    client = await Abuser.connect(server)
+    client = await abuser(server)
     client.send_raw(Ping(t=1.0).encode() * 3000)
     return (await refusal(client))["code"]
 
@@ -340,12 +274,12 @@ async def stolen_seat_flood(
     action (acked as a duplicate, applied never), then floods the seat with pings: rate
     limited, struck out, closed. Returns the error codes, the acks' duplicate flags and
     the number of pongs."""
-    client = await Abuser.connect(server)
+    client = await abuser(server)
     client.send(await client.answer("Thief", token=token))
     assert (await client.expect("welcome"))["seat"] == 0
     replays = last_action.encode() * 5 if last_action is not None else b""
     client.send_raw(replays + Ping(t=2.0).encode() * FLOOD)
-    while await client.next_frame() is not None:
+    while await client.next_payload() is not None:
         pass
     errors = [p for p in client.received if p["type"] == "error"]
     assert errors[-1]["fatal"] is True and not any(e["fatal"] for e in errors[:-1])
@@ -374,12 +308,12 @@ async def saturate_address(
     Returns the most the host held from here and, per connection opened, whether the
     host cut it to make room (closed with no error frame: the others are refused at the
     hello deadline, with `handshake`)."""
-    opened: list[Abuser] = []
+    opened: list[RawClient] = []
     most = 0
     try:
         for _ in range(LIMITS.max_per_address - 3 + EXTRA):
-            client = await Abuser.connect(server)
-            assert (await client.next_frame()) is not None  # admitted: pinged at once
+            client = await abuser(server)
+            assert (await client.next_payload()) is not None  # admitted: pinged at once
             opened.append(client)
             most = max(most, len(server.anonymous))
         full.set()
@@ -387,7 +321,7 @@ async def saturate_address(
         most = max(most, len(server.anonymous))
         cut = []
         for client in opened:
-            while (await client.next_frame()) is not None:
+            while (await client.next_payload()) is not None:
                 pass
             cut.append(not any(p["type"] == "error" for p in client.received))
         return most, cut
@@ -404,7 +338,7 @@ async def guess_passwords(server: HostServer, password: str) -> list[str]:
         reader, writer = await asyncio.open_connection(
             "127.0.0.1", server.port, local_addr=("127.0.0.3", 0)
         )
-        guesser = Abuser(reader, writer)
+        guesser = RawClient(reader, writer, bare=True, deadline=DEADLINE)
         guesser.send(await guesser.answer("Guesser", password=f"{password}{n}"))
         codes.append((await guesser.refusal())["code"])
     return codes
@@ -632,7 +566,7 @@ async def test_a_name_over_24_characters_is_refused_with_a_sentence() -> None:
     """The codec bounds `name` at 24 characters before the table sees it: a 200-character
     name is a bad message (fatal during the handshake), not silently cut."""
     async with running_host(players=2, limits=LIMITS) as server:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         client.send(Hello(version=PROTOCOL_VERSION, name="N" * 200))
         error = await refusal(client)
         assert error["code"] == "bad_message"
@@ -652,9 +586,9 @@ async def test_a_long_or_hostile_table_name_still_reaches_clients_readable() -> 
 
 async def test_half_frames_before_and_after_hello_are_closed_with_slow_frame() -> None:
     async with running_host(players=2, limits=LIMITS) as server:
-        early = await Abuser.connect(server)
+        early = await abuser(server)
         early.send_raw(HEADER.pack(100) + b"\x85")
-        seated = await Abuser.connect(server)
+        seated = await abuser(server)
         seated.send(Hello(version=PROTOCOL_VERSION, name="Slow"))
         await seated.expect("welcome")
         seated.send_raw(HEADER.pack(100) + b"\x85\xa4type")
@@ -692,7 +626,7 @@ async def test_frames_that_keep_arriving_split_are_not_mistaken_for_a_slow_frame
 
 async def test_pings_before_hello_are_rate_limited_too() -> None:
     async with running_host(players=2, limits=LIMITS) as server:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         client.send_raw(Ping(t=1.0).encode() * (LIMITS.burst * 3))
         assert (await client.refusal())["code"] == "rate_limited"
         pongs = [p for p in client.received if p["type"] == "pong"]
@@ -749,21 +683,21 @@ async def test_at_the_connection_cap_the_oldest_stranger_makes_room_and_seats_ar
     new connection is reset at once, with no frame."""
     limits = Limits(max_connections=3, max_per_address=16)
     async with running_host(players=4, limits=limits) as server:
-        held = [await Abuser.connect(server) for _ in range(3)]
+        held = [await abuser(server) for _ in range(3)]
         for client in held:
-            assert (await client.next_frame())["type"] == "challenge"  # admitted: challenged
-            assert (await client.next_frame())["type"] == "ping"  # and pinged at once
+            assert (await client.next_payload())["type"] == "challenge"  # admitted: challenged
+            assert (await client.next_payload())["type"] == "ping"  # and pinged at once
         newcomer = await open_client(server)
         assert (await newcomer.hello("New"))["type"] == "welcome"
-        assert await held[0].next_frame() is None  # the oldest stranger made room
+        assert await held[0].next_payload() is None  # the oldest stranger made room
         assert [p["type"] for p in held[0].received] == ["challenge", "ping"]
         players = [newcomer]
         for _ in range(2):  # the other strangers make room for two more players
             player = await open_client(server)
             assert (await player.hello("P"))["type"] == "welcome"
             players.append(player)
-        refused = await Abuser.connect(server)
-        assert await refused.next_frame() is None
+        refused = await abuser(server)
+        assert await refused.next_payload() is None
         assert refused.received == []
         for client in (*held, refused, *players):
             await client.close()
@@ -773,7 +707,7 @@ async def test_a_seated_connection_may_not_send_a_64_kib_frame() -> None:
     """Client frames are capped far below the host's own (item 2): what a frame costs to
     decode grows with its length."""
     async with running_host(players=2, limits=LIMITS) as server:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         client.send(Hello(version=PROTOCOL_VERSION, name="Big"))
         await client.expect("welcome")
         client.send_raw(HEADER.pack(MAX_FRAME - 64) + b"\x81" * 16)
@@ -782,7 +716,7 @@ async def test_a_seated_connection_may_not_send_a_64_kib_frame() -> None:
 
 async def test_a_frame_with_more_than_16_items_in_a_container_is_refused_while_decoding() -> None:
     async with running_host(players=2, limits=LIMITS) as server:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         client.send_raw(frame_of(msgpack.packb({"type": "ping", "t": 1.0, "x": [0] * 17})))
         assert (await client.refusal())["code"] == "bad_frame"
 
@@ -790,7 +724,7 @@ async def test_a_frame_with_more_than_16_items_in_a_container_is_refused_while_d
 async def test_a_seated_connection_that_outruns_its_decode_budget_is_cut_off() -> None:
     small = dataclasses.replace(LIMITS, decode_burst=8 * 1024, decode_per_second=1.0)
     async with running_host(players=2, limits=small) as server:
-        client = await Abuser.connect(server)
+        client = await abuser(server)
         client.send(Hello(version=PROTOCOL_VERSION, name="Costly"))
         await client.expect("welcome")
         client.send_raw(nested_ping(MAX_CLIENT_FRAME - 16) * 4)
@@ -803,15 +737,15 @@ async def test_an_address_that_connects_too_often_is_refused_but_others_get_in()
     tight = dataclasses.replace(LIMITS, connect_burst=3, connects_per_second=0.01)
     async with running_host(players=2, limits=tight) as server:
         for _ in range(3):
-            client = await Abuser.connect(server)
+            client = await abuser(server)
             assert (await client.expect("ping"))["type"] == "ping"
             await client.close()
-        refused = await Abuser.connect(server)
-        assert await refused.next_frame() is None  # reset before anything is sent
+        refused = await abuser(server)
+        assert await refused.next_payload() is None  # reset before anything is sent
         reader, writer = await asyncio.open_connection(
             "127.0.0.1", server.port, local_addr=("127.0.0.2", 0)
         )
-        other = Abuser(reader, writer)
+        other = RawClient(reader, writer, bare=True, deadline=DEADLINE)
         other.send(Hello(version=PROTOCOL_VERSION, name="Neighbour"))
         assert (await other.expect("welcome"))["seat"] == 0
         await other.close()

@@ -14,7 +14,7 @@ from client.screens.finder import FinderScreen
 from client.screens.lobby import LobbyScreen
 from host.server import HostConfig, HostServer
 from tests.multicast import LOOPBACK
-from tests.pilot import screen_text, until
+from tests.pilot import screen_text, tables_seen, until
 
 SIZE = (80, 24)
 
@@ -118,17 +118,7 @@ async def test_the_finder_shows_two_adverts_of_one_table_as_a_conflict() -> None
 
     tables = [_found("t1", "10.0.0.5"), _found("t1", "10.0.0.9"), _found("t2", "10.0.0.7", "Den")]
 
-    class Browser:
-        def __init__(self, interface: str | None, on_change) -> None:  # type: ignore[no-untyped-def]
-            self.on_change, self.tables = on_change, tables
-
-        async def start(self) -> None:
-            self.on_change(self.tables)
-
-        async def close(self) -> None:
-            pass
-
-    app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=Browser)
+    app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=tables_seen(tables))
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: DISPUTED_MARK in screen_text(app), "the conflict mark")
         text = screen_text(app)

@@ -118,10 +118,13 @@ def test_an_unplayable_card_gets_the_reason() -> None:
     pytest.fail("no seeded deal had an unplayable card for seat 0")
 
 
-def test_out_of_turn_and_bidding_refusals() -> None:
+def test_a_card_the_view_gives_no_reason_for_goes_to_the_host() -> None:
+    """In the bidding the view names no rule, so the client keeps no sentence of its own:
+    the play goes to the host, which refuses it in its own words."""
     _, view = scene("bidding")
-    assert view is not None
-    assert refusal(view, view.hand[0]) == "The bidding is not over yet."
+    assert view is not None and view.hand and view.legal_plays == []
+    assert view.play_rule is None
+    assert refusal(view, view.hand[0]) is None
 
 
 def test_the_turn_prompt_names_the_keys_for_the_cards_held() -> None:

@@ -25,9 +25,9 @@ from client.widgets.cards import CardFace
 from client.widgets.log import HandLog
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import Sit, Start
-from pitchnet.rules import Phase
+from pitchnet.rules import Phase, RulesError
 from tests.netclient import until_true
-from tests.pilot import NoTables, screen_text, until
+from tests.pilot import NoTables, screen_text, tables_seen, until
 
 SEED = 5
 SIZE = (80, 24)
@@ -106,7 +106,8 @@ async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
 
 
 async def test_an_unplayable_card_is_refused_with_the_reason(host: HostServer) -> None:
-    """Click a dimmed card: nothing is sent, the reason is shown."""
+    """Click a card in the bidding, then key a bid the rules refuse: each goes to the host,
+    which refuses it in its own words, shown as it worded them; nothing changes."""
     app = join_app(host.port)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
@@ -115,11 +116,18 @@ async def test_an_unplayable_card_is_refused_with_the_reason(host: HostServer) -
         await until(
             pilot, lambda: app.game.view.turn == app.game.seat, "our turn to bid", timeout=10
         )
-        hand = app.game.view.hand
+        hand, bids = app.game.view.hand, app.game.view.bids
         await pilot.click(app.screen.query(CardFace)[0])
-        await pilot.pause()
-        assert app.notices[-1] == "The bidding is not over yet."
+        await until(pilot, lambda: app.notices, "the host's refusal of the card")
+        assert app.notices[-1] == "The bidding is not over yet."  # pitchnet/rules.py's words
         assert app.game.view.hand == hand
+        await pilot.press("1")  # no such bid: the bid bar does not offer it
+        await until(pilot, lambda: len(app.notices) == 2, "the host's refusal of the bid")
+        assert app.game.seat is not None and host.table.match is not None
+        with pytest.raises(RulesError) as refused:  # what the rules say to a bid of 1 now
+            host.table.match.check_bid(app.game.seat, 1)
+        assert app.notices[-1] == refused.value.message
+        assert app.game.view.hand == hand and app.game.view.bids == bids
         assert app.connection is not None and app.connection.pending == []
 
 
@@ -221,24 +229,7 @@ async def test_a_password_table_asks_for_it_until_it_is_right() -> None:
             assert server.table.seats[0].kind == "human"
 
 
-class OneTable:
-    """A table browser that has seen one table (given before the app starts)."""
-
-    found: list[Any] = []  # noqa: RUF012
-
-    def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
-        self.on_change, self.tables = on_change, list(self.found)
-
-    async def start(self) -> None:
-        self.on_change(self.tables)
-
-    async def close(self) -> None:
-        pass
-
-
-async def test_a_given_password_is_used_instead_of_asking(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_a_given_password_is_used_instead_of_asking() -> None:
     """`pitchnet join --password`: a password table from the list, or typed into the
     address box, is joined without the prompt."""
     from client.discovery import FoundTable
@@ -257,9 +248,8 @@ async def test_a_given_password_is_used_instead_of_asking(
             "lobby",
             True,
         )
-        monkeypatch.setattr(OneTable, "found", [advert])
         options = ClientOptions(name="Ann", mode="find", password="sesame")
-        app = PitchApp(options, browser_factory=OneTable)
+        app = PitchApp(options, browser_factory=tables_seen([advert]))
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.screen.query("DataTable").first().row_count, "the list")
             await pilot.press("enter")

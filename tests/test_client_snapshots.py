@@ -18,6 +18,7 @@ from client.discovery import FoundTable
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from pitchnet.protocol import PROTOCOL_VERSION
+from tests.pilot import tables_seen
 
 SIZE = (80, 24)
 SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]
@@ -32,18 +33,8 @@ FOUND = [
 ]
 
 
-class FixedBrowser:
-    """A browser that has already seen three tables (one with a hostile name)."""
-
-    def __init__(self, interface: str | None, on_change: Callable[[list[Any]], None]) -> None:
-        self.on_change = on_change
-        self.tables = FOUND
-
-    async def start(self) -> None:
-        self.on_change(self.tables)
-
-    async def close(self) -> None:
-        pass
+FixedBrowser = tables_seen(FOUND)
+"""A browser that has already seen three tables (one with a hostile name)."""
 
 
 def app(ascii_only: bool = False, mode: str = "idle") -> PitchApp:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,7 @@ from pitchnet.protocol import MAX_PASSWORD, PROTOCOL_VERSION, SERVICE_TYPE, Tabl
 from tests.fakes_zeroconf import FakeFactory
 from tests.multicast import LOOPBACK
 from tests.netclient import RawClient, running_host
-from tests.pilot import screen_text, until
+from tests.pilot import screen_text, tables_seen, until
 
 PASSWORD = "Corn-Flakes 42"
 SIZE = (80, 24)
@@ -244,22 +243,6 @@ def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path / "state"))
 
 
-def browser_listing(found: list[FoundTable]) -> Any:
-    class Listed:
-        """A table browser that has already seen `found` (the real host is not advertised)."""
-
-        def __init__(self, interface: str | None, on_change: Callable[[list[Any]], None]):
-            self.on_change, self.tables = on_change, found
-
-        async def start(self) -> None:
-            self.on_change(self.tables)
-
-        async def close(self) -> None:
-            pass
-
-    return Listed
-
-
 async def join_through_the_prompt(
     pilot: Pilot[Any], app: PitchApp, server: HostServer, lock: str
 ) -> None:
@@ -311,7 +294,7 @@ async def test_the_finder_shows_a_lock_and_asks_for_the_password() -> None:
             True,
         )
         options = ClientOptions(name="Ann", mode="find", ascii_only=True)
-        app = PitchApp(options, browser_factory=browser_listing([found]))
+        app = PitchApp(options, browser_factory=tables_seen([found]))
         try:
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, FinderScreen), "the finder")

@@ -627,3 +627,17 @@ def test_any_bytes_in_any_chunks_yield_only_maps_or_protocol_errors(
             assert exc.code in ("bad_frame", "too_big") and exc.fatal
             decoder = FrameDecoder()  # a fatal error ends the connection: start afresh
         assert decoder.pending <= HEADER.size + MAX_FRAME
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"seat": 9}, {"hand": ["ZZ"]}, {"bids": [[0, "pass"]]}, {"scores": [0]}],
+    ids=["seat", "card", "bid", "scores"],
+)
+def test_a_state_whose_view_breaks_what_a_type_cannot_say_is_a_bad_message(
+    change: dict[str, Any],
+) -> None:
+    """The one validator runs the view's own `check` inside a `state` too."""
+    payload = {**State(seq=1, table=TABLE, view=VIEW).to_wire(), "view": VIEW.to_wire() | change}
+    assert parse_host_message({**payload, "view": VIEW.to_wire()}) is not None
+    assert _code(parse_host_message, payload) == ("bad_message", False)

@@ -8,7 +8,8 @@ run time `self.app` is Textual's property and nothing is imported in a circle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from textual.screen import ModalScreen, Screen
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from textual import getters
 
     from client.app import PitchApp
+    from client.model import GameState
 
 ResultType = TypeVar("ResultType")
 
@@ -28,3 +30,39 @@ class PitchScreen(Screen[ResultType]):
 class PitchModal(ModalScreen[ResultType]):
     if TYPE_CHECKING:
         app = getters.app(PitchApp)
+
+
+class _Shows(Protocol):
+    """What `FirstShow` needs of the screen it is mixed into."""
+
+    _shown: bool
+
+    @property
+    def app(self) -> PitchApp: ...
+
+    def call_after_refresh(self, callback: Callable[[], object]) -> bool: ...
+
+    def show(self, game: GameState) -> None: ...
+
+    def first_show(self) -> None: ...
+
+
+class FirstShow:
+    """The first-show guard, written once: a screen's nested containers finish mounting
+    after its own Mount, so it draws for the first time after a refresh (`first_show`,
+    by default `show(app.game)`), and its `show` draws nothing until then (`_shown`).
+    Mix it in before the Textual base: `class LobbyScreen(FirstShow, PitchScreen[None])`."""
+
+    _shown = False
+    """Set once composed: show() before that has nothing to draw on."""
+
+    def on_mount(self) -> None:
+        cast(_Shows, self).call_after_refresh(self._first_show)
+
+    def _first_show(self) -> None:
+        self._shown = True
+        cast(_Shows, self).first_show()
+
+    def first_show(self) -> None:
+        screen = cast(_Shows, self)
+        screen.show(screen.app.game)

@@ -25,7 +25,7 @@ from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
 from client.screens.prompts import PasswordPrompt, ResumeOffer
 from client.text import plain
-from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, can_join, version_problem
+from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, version_problem
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
         usable,
         key=lambda t: (
             t.table_id not in mine,
-            t.state != "lobby",
+            t.state != TableState.LOBBY,
             -t.taken,
             t.born or 2**62,
             t.table_id,
@@ -92,8 +92,12 @@ def disputed_sentence(claimants: list[Any]) -> str:
 
 def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Text, ...]:
     lock = ("pw" if ascii_only else "🔒") if found.password else ""
-    state = {"lobby": "in lobby", "playing": "playing", "over": "finished"}.get(found.state, "?")
-    if found.state != "lobby" and found.joinable:
+    state = {
+        TableState.LOBBY: "in lobby",
+        TableState.PLAYING: TableState.PLAYING,
+        TableState.OVER: "finished",
+    }.get(found.state, "?")
+    if found.state != TableState.LOBBY and found.joinable:
         state = "seat free"  # a bot plays a seat a newcomer can take
     if not can_join(found.version):  # joining says why (protocol.version_problem)
         state = "too old" if found.version < PROTOCOL_VERSION else "too new"
@@ -112,7 +116,7 @@ def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Tex
             style="red"
             if state.startswith("too ")
             else "green"
-            if found.state == "lobby"
+            if found.state == TableState.LOBBY
             else "yellow",
         ),
     )

@@ -19,10 +19,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Static
 
 from client.model import GameState
-from client.screens.base import PitchScreen
+from client.screens.base import FirstShow, PitchScreen
 from client.text import plain
 from client.widgets.seats import TEAMS, lobby_table
 from pitchnet.house_rules import label
+from pitchnet.protocol import SeatKind
 
 
 def lobby_title(game: GameState) -> Text:
@@ -58,7 +59,7 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
     table = game.table
     if table is None:
         return Text("")
-    free = sum(seat.kind == "empty" for seat in table.seats)
+    free = sum(seat.kind == SeatKind.EMPTY for seat in table.seats)
     seconds = table.waiting + since
     # How long, once it is worth saying (a few seconds in, nobody needs a clock).
     waited = f" {_duration(seconds)}" if seconds >= SHOW_WAIT_AFTER else ""
@@ -93,7 +94,7 @@ def side_seat(game: GameState) -> int | None:
     if table is None or game.seat is None or not table.partnership:
         return None
     for seat, info in enumerate(table.seats):
-        if info.kind == "empty" and seat % 2 != game.seat % 2:
+        if info.kind == SeatKind.EMPTY and seat % 2 != game.seat % 2:
             return seat
     return None
 
@@ -111,7 +112,7 @@ def side_hint(game: GameState) -> str:
     )
 
 
-class LobbyScreen(PitchScreen[None]):
+class LobbyScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start with bots"),
         Binding("t", "side", "Change sides"),
@@ -129,12 +130,7 @@ class LobbyScreen(PitchScreen[None]):
                 yield Button("Leave", id="leave", compact=True)
         yield Footer()
 
-    _shown = False
-    """Set once composed: show() before that has nothing to draw on."""
-
     def on_mount(self) -> None:
-        # Nested containers finish mounting after the screen's Mount: draw after a refresh.
-        self.call_after_refresh(self._first_show)
         self.set_interval(1.0, self._tick)  # the "waited" clock counts on
 
     def _tick(self) -> None:
@@ -142,10 +138,6 @@ class LobbyScreen(PitchScreen[None]):
             game = self.app.game
             since = time.monotonic() - game.received_at
             self.query_one("#lobby-hint", Static).update(lobby_hint(game, since))
-
-    def _first_show(self) -> None:
-        self._shown = True
-        self.show(self.app.game)
 
     def show(self, game: GameState) -> None:
         if not self._shown:
@@ -173,7 +165,7 @@ class LobbyScreen(PitchScreen[None]):
         table = game.table
         if table is None or game.seat is None or not 1 <= number <= len(table.seats):
             return
-        if table.seats[number - 1].kind != "empty":
+        if table.seats[number - 1].kind != SeatKind.EMPTY:
             self.notify(f"Seat {number} is taken.", markup=False)
             return
         self.app.send_sit(number - 1)

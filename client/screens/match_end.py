@@ -9,6 +9,7 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -108,12 +109,10 @@ class MatchEnd(HandSummary):
             self.query_one(ScoreChart).show(game)
             self.query_one("#chart-legend", Static).update(chart_legend(game))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#leave")
+    def _leave_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "ready":
-            self.action_ready()
-        elif event.button.id == "leave":
-            self.action_leave()
+        self.action_leave()  # "#ready" is the hand summary's
 
     def action_leave(self) -> None:
         self.app.leave_table()

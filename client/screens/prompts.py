@@ -109,9 +109,20 @@ class HostQuit(ModalScreen[str | None]):
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#end")
+    def _end_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id if event.button.id in ("end", "keep") else None)
+        self.dismiss("end")
+
+    @on(Button.Pressed, "#keep")
+    def _keep_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss("keep")
+
+    @on(Button.Pressed, "#stay")
+    def _stay_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
 
 
 class ResumeOffer(YesNo):

@@ -155,9 +155,12 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         event.stop()
         self.action_accept()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#setup-open")
+    def _open_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "setup-open":
-            self.action_accept()
-        else:
-            self.action_cancel()
+        self.action_accept()
+
+    @on(Button.Pressed, "#setup-back")
+    def _back_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_cancel()

@@ -21,9 +21,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from client.model import GameState
-from client.screens.base import PitchModal
+from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
 from client.text import card_text, plain, signed, suit_text
+from pitchnet.protocol import SeatKind
 
 
 def _int(value: Any) -> int | None:
@@ -153,7 +154,7 @@ def waiting_text(game: GameState, since: float = 0.0) -> Text:
     seats = table.waiting_for or [
         seat
         for seat, info in enumerate(table.seats)
-        if info.kind == "human" and info.connected and not info.ready
+        if info.kind == SeatKind.HUMAN and info.connected and not info.ready
     ]
     if not seats:
         return Text("Dealing...", style="dim")
@@ -167,7 +168,7 @@ def waiting_text(game: GameState, since: float = 0.0) -> Text:
     return text
 
 
-class HandSummary(PitchModal[None]):
+class HandSummary(FirstShow, PitchModal[None]):
     """Shown over the table when a hand is scored."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -191,17 +192,8 @@ class HandSummary(PitchModal[None]):
             yield Static("", id="summary-waiting")
             yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
 
-    _shown = False
-    """Set once composed: show() before that has nothing to draw on."""
-
     def on_mount(self) -> None:
-        # Nested containers finish mounting after the screen's Mount: draw after a refresh.
-        self.call_after_refresh(self._first_show)
         self.set_interval(1.0, self._tick)  # the waiting clocks count on
-
-    def _first_show(self) -> None:
-        self._shown = True
-        self.show(self.app.game)
 
     def _tick(self) -> None:
         if self._shown:

@@ -19,20 +19,21 @@ from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from client.model import GameState, refusal, status_line, top_bid
-from client.screens.base import PitchScreen
+from client.model import GameState, refusal, status_line
+from client.screens.base import FirstShow, PitchScreen
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.widgets.bidbar import BidBar
 from client.widgets.felt import Felt
 from client.widgets.hand import HandView
 from client.widgets.log import HandLog
+from pitchnet.rules import Phase
 
 NO_PICK = ""
 """No bid picked yet (None is a pick: it is a pass)."""
 
 
-class TableScreen(PitchScreen[None]):
+class TableScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", "Play card"),
         Binding("enter", "confirm", "Confirm bid"),
@@ -88,16 +89,10 @@ class TableScreen(PitchScreen[None]):
             yield HandView(id="hand")
         yield Footer()
 
-    _shown = False
-    """Set once composed: show() before that has nothing to draw on."""
-
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)
-        # Nested containers finish mounting after the screen's Mount: draw after a refresh.
-        self.call_after_refresh(self._first_show)
 
-    def _first_show(self) -> None:
-        self._shown = True
+    def first_show(self) -> None:
         self._fit(self.size.width, self.size.height)
         self.show(self.game)
 
@@ -130,9 +125,9 @@ class TableScreen(PitchScreen[None]):
         felt.show(game)
         self.query_one(HandLog).show(game)
         if view is not None:
-            if view.phase != "bidding" or view.turn != game.me:
+            if view.phase != Phase.BIDDING or view.turn != game.me:
                 self._bid_pick = NO_PICK
-            playing = view.phase == "playing" and view.turn == game.me
+            playing = view.phase == Phase.PLAYING and view.turn == game.me
             playable = set(view.legal_plays) if playing else set()
             self.query_one(HandView).show(
                 view.hand, playable, ascii_only=game.ascii_only, my_turn=playing
@@ -162,8 +157,8 @@ class TableScreen(PitchScreen[None]):
             since = time.monotonic() - game.received_at
             self.query_one(Felt).show(game, since)
 
-    def _follow_phase(self, phase: str) -> None:
-        wanted = {"hand_over": HandSummary, "match_over": MatchEnd}.get(phase)
+    def _follow_phase(self, phase: Phase) -> None:
+        wanted = {Phase.HAND_OVER: HandSummary, Phase.MATCH_OVER: MatchEnd}.get(phase)
         if self._shown_modal is not None and type(self._shown_modal) is not wanted:
             self.app.close_modal(self._shown_modal)
             self._shown_modal = None
@@ -179,9 +174,9 @@ class TableScreen(PitchScreen[None]):
         view = self.game.view
         mine = view is not None and view.turn == self.game.me
         if action == "play":
-            return view is not None and view.phase == "playing"
+            return view is not None and view.phase == Phase.PLAYING
         if action == "confirm":
-            return mine and view is not None and view.phase == "bidding"
+            return mine and view is not None and view.phase == Phase.BIDDING
         if action == "number" and parameters == (0,):
             return mine and view is not None and None in view.legal_bids
         if action == "pitch":
@@ -199,11 +194,11 @@ class TableScreen(PitchScreen[None]):
         view = self.game.view
         if view is None:
             return
-        if view.phase == "bidding":
+        if view.phase == Phase.BIDDING:
             bid = number or None
-            if self.one_press or self._bid_pick == bid:
-                self.action_bid(number)
-            elif self._bid_allowed(bid):
+            if self.one_press or self._bid_pick == bid or bid not in view.legal_bids:
+                self.action_bid(number)  # a bid the view does not offer: the host says why
+            elif self._bid_allowed():
                 self._bid_pick = bid
                 self._draw_prompt()
             return
@@ -232,23 +227,17 @@ class TableScreen(PitchScreen[None]):
         if card is not None:
             self.try_play(card)
 
-    def _bid_allowed(self, bid: int | None) -> bool:
+    def _bid_allowed(self) -> bool:
+        """Whether a bid may go to the host: in the bidding, from a seat. Whose turn it is
+        and which bids are legal the host decides, and a refusal is its own sentence
+        (shown by the app), so the client keeps no copy of those rules."""
         view = self.game.view
-        if view is None or view.phase != "bidding":
-            return False
-        if view.turn != self.game.me:
-            self.notify("It is not your turn to bid.", severity="warning", markup=False)
-            return False
-        if bid not in view.legal_bids:
-            offers = ", ".join("pass" if b is None else str(b) for b in view.legal_bids)
-            self.notify(f"You may bid: {offers}.", severity="warning", markup=False)
-            return False
-        return True
+        return view is not None and view.phase == Phase.BIDDING and not view.spectator
 
     def action_bid(self, amount: int) -> None:
-        """Bid `amount` (0 = pass) if the view lists it as legal; else say why not."""
+        """Bid `amount` (0 = pass); the host refuses one it does not allow, and says why."""
         bid = amount or None
-        if self._bid_allowed(bid) and self._once():
+        if self._bid_allowed() and self._once():
             self._bid_pick = NO_PICK
             self.app.send_bid(bid)
 
@@ -256,7 +245,7 @@ class TableScreen(PitchScreen[None]):
         """Bid 4 and lead the card under the cursor: the host hears the bid now and the
         card as soon as the hand is ours to lead (the app sends it then)."""
         card = self.query_one(HandView).current
-        if card is None or not self._bid_allowed(top_bid(self.game.view)) or not self._once():
+        if card is None or not self._bid_allowed() or not self._once():
             return
         self._bid_pick = NO_PICK
         self.app.pitch(card)

@@ -9,6 +9,7 @@ bid the rules refuse; the keys (p, 1-5) go through the same list. A key picks a 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -16,6 +17,7 @@ from textual.widgets import Button, Static
 
 from client.model import GameState, top_bid
 from client.text import card_text, plain
+from pitchnet.rules import Phase
 
 BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 
@@ -27,13 +29,13 @@ def prompt_text(
     view = game.view
     if view is None:
         return Text("")
-    if view.phase in ("hand_over", "match_over"):
+    if view.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
         return Text("Hand over.", style="bold")
     if view.turn is None:
         return Text("")
     enter = "" if one_press else (", Enter" if short else ", then Enter")
     if view.turn == game.me:
-        if view.phase == "bidding":
+        if view.phase == Phase.BIDDING:
             amounts = [b for b in view.legal_bids if b is not None]
             offers = ["p"] if None in view.legal_bids else []
             if amounts:
@@ -51,7 +53,7 @@ def prompt_text(
         return Text(
             f"YOUR TURN: pick with {numbers} or {keys}{enter} plays", style="bold reverse yellow"
         )
-    verb = "bid" if view.phase == "bidding" else "play"
+    verb = "bid" if view.phase == Phase.BIDDING else "play"
     return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}...")
 
 
@@ -74,7 +76,7 @@ class BidBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt", markup=False)
         for amount, label in BID_LABELS.items():
-            button = Button(label, id=f"bid-{amount or 'pass'}", compact=True)
+            button = Button(label, id=f"bid-{amount or 'pass'}", classes="amount", compact=True)
             button.can_focus = False
             button.display = False
             yield button
@@ -99,7 +101,7 @@ class BidBar(Horizontal):
         self.query_one("#prompt", Static).update(
             prompt_text(game, one_press=one_press, short=short, narrow=narrow)
         )
-        mine = view is not None and view.phase == "bidding" and view.turn == game.me
+        mine = view is not None and view.phase == Phase.BIDDING and view.turn == game.me
         legal = view.legal_bids if view is not None and mine else []
         for amount in BID_LABELS:
             button = self.query_one(f"#bid-{amount or 'pass'}", Button)
@@ -112,10 +114,13 @@ class BidBar(Horizontal):
             label = Text("! Pitch ").append_text(card_text(lead, game.ascii_only))
             pitch.label = label
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#bid-pitch")
+    def _pitch_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.Pitch())
+
+    @on(Button.Pressed, ".amount")
+    def _bid_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         suffix = (event.button.id or "").removeprefix("bid-")
-        if suffix == "pitch":
-            self.post_message(self.Pitch())
-        else:
-            self.post_message(self.Bid(None if suffix == "pass" else int(suffix)))
+        self.post_message(self.Bid(None if suffix == "pass" else int(suffix)))

@@ -24,6 +24,7 @@ from client.model import GameState
 from client.text import card_text, suit_text
 from client.widgets.canvas import Canvas, Rect
 from client.widgets.seats import presence
+from pitchnet.rules import Phase
 from pitchnet.views import running_tally
 
 PALETTES = {
@@ -214,7 +215,7 @@ def trick_shown(game: GameState, recall: bool = False) -> TrickShown | None:
         return None
     if view.trick and not recall:
         return TrickShown(_plays(view.trick), None, len(view.tricks) + 1, False)
-    if view.tricks and (recall or view.phase != "bidding"):
+    if view.tricks and (recall or view.phase != Phase.BIDDING):
         last = view.tricks[-1]
         winner = last.get("winner") if isinstance(last, dict) else None
         plays = _plays(last.get("plays", [])) if isinstance(last, dict) else []
@@ -391,7 +392,7 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
     if view is None:
         return []
     lines: list[Text] = []
-    if view.phase == "bidding":
+    if view.phase == Phase.BIDDING:
         lines.append(Text("Bidding", style="bold"))
         if view.high_bid is not None:
             lines.append(Text(f"high bid {view.high_bid}"))
@@ -401,7 +402,7 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
         return lines
     lines.append(Text("Trump ", style="bold").append_text(suit_text(view.trump, game.ascii_only)))
     if shown is None:
-        if view.pitcher is not None and view.phase == "playing":
+        if view.pitcher is not None and view.phase == Phase.PLAYING:
             lines.append(Text(f"{game.who(view.pitcher)} leads"))
         return lines
     if recall:
@@ -419,7 +420,7 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
 def tally_lines(game: GameState) -> list[Text]:
     """What this hand has decided so far (public: from the completed tricks)."""
     view = game.view
-    if view is None or view.phase != "playing" or view.trump is None:
+    if view is None or view.phase != Phase.PLAYING or view.trump is None:
         return []
     tally = running_tally(view)
     ascii_only = game.ascii_only

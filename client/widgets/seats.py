@@ -12,16 +12,16 @@ from textual.widgets import Static
 
 from client.model import GameState
 from client.text import plain
-from pitchnet.protocol import SeatInfo
+from pitchnet.protocol import SeatInfo, SeatKind
 
 
 def presence(info: SeatInfo | None, since: float = 0.0, grace: float | None = None) -> Text:
     """How a seat is being played: by its human, a bot, or nobody for now. An absent
     player shows how long they have been away (`since` seconds after the snapshot), or,
     given the `grace`, how long before a bot takes their turn."""
-    if info is None or info.kind == "empty":
+    if info is None or info.kind == SeatKind.EMPTY:
         return Text("open", style="italic dim")
-    if info.kind == "bot":
+    if info.kind == SeatKind.BOT:
         return Text("bot", style="dim")
     if info.substitute:
         return Text("bot plays", style="yellow")
@@ -124,13 +124,13 @@ def lobby_table(game: GameState) -> Table:
         # text ("Victim (you) ★") but not the layout. The host refuses the wordings
         # below as names (pitchnet/text.py, `player_name`).
         starter = Text("")
-        if info.kind == "empty":
+        if info.kind == SeatKind.EMPTY:
             name = Text("waiting for a player...", style="dim")
         else:
             name = plain(game.name(seat))
             if seat == table.starter:
                 starter = Text("*" if game.ascii_only else "★", style="yellow")
-        mine = seat == game.me and info.kind != "empty"
+        mine = seat == game.me and info.kind != SeatKind.EMPTY
         row: list[Text | str] = [
             str(seat + 1),
             name,

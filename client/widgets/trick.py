@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from client.model import GameState, bid_word
 from client.text import card_text, plain
+from pitchnet.rules import Phase
 
 
 def _plays(game: GameState, plays: list[Any]) -> Text:
@@ -32,7 +33,7 @@ def trick_text(game: GameState) -> Text:
     view = game.view
     if view is None:
         return Text("")
-    if view.phase == "bidding":
+    if view.phase == Phase.BIDDING:
         line = Text("Bidding", style="bold")
         if view.bids:
             seat, amount = view.bids[-1]

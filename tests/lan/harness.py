@@ -131,20 +131,6 @@ def wait_for(
         time.sleep(interval)
 
 
-async def async_wait_for(
-    predicate: Callable[[], T], timeout: float, *, interval: float = 0.05, what: str = ""
-) -> T:
-    """`wait_for` for asyncio tests: polls without blocking the event loop."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if result:
-            return result
-        if time.monotonic() >= deadline:
-            raise WaitTimeout(f"timed out after {timeout}s waiting for {what or predicate!r}")
-        await asyncio.sleep(interval)
-
-
 class LanProcess:
     """A process running inside one node's namespace, its stdout+stderr going to `log_path`."""
 

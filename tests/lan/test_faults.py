@@ -147,57 +147,77 @@ def test_player_process_killed_mid_hand_and_restarted(lan: Lan, baseline: Baseli
     _assert_same_match(table, result, baseline)
 
 
-def test_link_down_10s_mid_trick_then_up(lan: Lan, baseline: Baseline) -> None:
-    table, victim, seat = PitchLan(lan), "p3", 2
+def _outage(
+    lan: Lan,
+    baseline: Baseline,
+    victim: str,
+    seat: int,
+    *,
+    start: Callable[[], None],
+    end: Callable[[], None],
+    bot_notice: str,
+    what: str,
+    back_within: float,
+) -> None:
+    """Break `victim`'s link mid-hand with `start` for OUTAGE seconds, then mend it with
+    `end`: both sides must notice, nothing may be played for the seat meanwhile, the bot
+    must sit down again in the same seat, and the match must end as the baseline did."""
+    table = PitchLan(lan)
     table.start_host()
     table.seat_all()
     bot = table.bots[victim]
     at = fault_point(baseline.result, seat)
     table.wait_actions(at)
     host_mark, bot_mark = table.host.mark(), bot.mark()
-    lan.cut(victim)
+    start()
     since = time.monotonic()
     before = len(_seat_actions(table, seat))
-    table.host.wait_for_line(r"seat 2 \(P3\) disconnected", NOTICE, since=host_mark)
-    bot.wait_for_line(r"No word from the host|Network error", NOTICE, since=bot_mark)
+    disconnected = rf"seat {seat} \({victim.upper()}\) disconnected"
+    table.host.wait_for_line(disconnected, NOTICE, since=host_mark)
+    bot.wait_for_line(bot_notice, NOTICE, since=bot_mark)
     _hold(
         OUTAGE,
         since,
         lambda: len(_seat_actions(table, seat)) == before,
-        "nothing may be played for the unreachable seat",
+        f"nothing may be played for {what}",
     )
-    lan.heal(victim)
-    bot.wait_for_line(r"seated at seat 2", timeout=10, since=bot_mark)
+    end()
+    bot.wait_for_line(rf"seated at seat {seat}", timeout=back_within, since=bot_mark)
     result = table.finish()
     assert table.seats_taken(seat) == [seat, seat]
     _assert_same_match(table, result, baseline)
+
+
+def test_link_down_10s_mid_trick_then_up(lan: Lan, baseline: Baseline) -> None:
+    _outage(
+        lan,
+        baseline,
+        "p3",
+        2,
+        start=lambda: lan.cut("p3"),
+        end=lambda: lan.heal("p3"),
+        bot_notice=r"No word from the host|Network error",
+        what="the unreachable seat",
+        back_within=10,
+    )
 
 
 def test_packets_silently_dropped_10s_then_restored(lan: Lan, baseline: Baseline) -> None:
-    table, victim, seat = PitchLan(lan), "p4", 3
-    table.start_host()
-    table.seat_all()
-    bot = table.bots[victim]
-    at = fault_point(baseline.result, seat)
-    table.wait_actions(at)
-    host_mark, bot_mark = table.host.mark(), bot.mark()
-    assert lan.drop(victim, at="switch") == "switch"  # lost on the way: no kernel sees it
-    since = time.monotonic()
-    before = len(_seat_actions(table, seat))
+    def drop() -> None:
+        assert lan.drop("p4", at="switch") == "switch"  # lost on the way: no kernel sees it
+
     # Silent: no RST, no error; only the heartbeats tell either side the other is gone.
-    table.host.wait_for_line(r"seat 3 \(P4\) disconnected", NOTICE, since=host_mark)
-    bot.wait_for_line(r"No word from the host", NOTICE, since=bot_mark)
-    _hold(
-        OUTAGE,
-        since,
-        lambda: len(_seat_actions(table, seat)) == before,
-        "nothing may be played for the silent seat",
+    _outage(
+        lan,
+        baseline,
+        "p4",
+        3,
+        start=drop,
+        end=lambda: lan.undrop("p4"),
+        bot_notice=r"No word from the host",
+        what="the silent seat",
+        back_within=15,
     )
-    lan.undrop(victim)
-    bot.wait_for_line(r"seated at seat 3", timeout=15, since=bot_mark)
-    result = table.finish()
-    assert table.seats_taken(seat) == [seat, seat]
-    _assert_same_match(table, result, baseline)
 
 
 def test_host_killed_mid_hand_and_resumed(lan: Lan, baseline: Baseline) -> None:
