@@ -30,8 +30,9 @@ from tests.netclient import until_true
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
-PHONE = {"width": 390, "height": 760}
-"""A phone in portrait: about 40 columns."""
+PHONE = {"width": 390, "height": 390}
+"""A phone's browser, sized to hold about 40x20 characters (the page picks a font
+for 40 columns; 390 pixels then make about 20 rows)."""
 
 
 def hand_of(host: Any, seat: int) -> list[str]:
@@ -81,7 +82,7 @@ async def take_turn(page: Any, host: Any, identity: Any, seat: int, *, touch: bo
 DESKTOP = {"width": 1000, "height": 700}
 
 
-@pytest.mark.parametrize("touch", [False], ids=["mouse"])
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "phone"])
 async def test_a_browser_joins_bids_and_plays_a_whole_hand_by_clicks(touch: bool) -> None:
     requests: list[str] = []
     async with web_table() as (host, web), browser() as chromium:
@@ -93,15 +94,23 @@ async def test_a_browser_joins_bids_and_plays_a_whole_hand_by_clicks(touch: bool
         page = await context.new_page()
         page.on("request", lambda request: requests.append(request.url))
         page.on("websocket", lambda socket: requests.append(socket.url))
-        await join(page, web, "Ann")
+        if touch:  # the name form fits the phone's screen, and a tap on its button joins
+            await page.goto(url(web))
+            await page.fill("#name", "Ann")
+            box = await page.locator("button[type=submit]").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+            await page.screenshot(path=str(screenshot_dir() / "web-phone-join.png"))
+            await page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        else:
+            await join(page, web, "Ann")
         await until_true(lambda: seat_of(host, "Ann") is not None, "Ann to sit down")
         seat = seat_of(host, "Ann")
         assert seat is not None
         identity = await identity_of(context, web)
         assert identity is not None and identity.session is not None
-        columns, _rows = identity.session.size
-        if touch:
-            assert 38 <= columns <= 44  # the page sized its font for about 40 columns
+        columns, rows = identity.session.size
+        if touch:  # the page sized its font for about 40 columns; the phone shows 20 rows
+            assert 38 <= columns <= 44 and 18 <= rows <= 22, identity.session.size
         shots = f"web-{'phone' if touch else 'desktop'}"
         done: list[str] = []
         while (action := await take_turn(page, host, identity, seat, touch=touch)) not in (
