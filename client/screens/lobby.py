@@ -142,7 +142,7 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
         if self._shown:
             game = self.app.game
             since = time.monotonic() - game.received_at
-            self.query_one("#lobby-hint", Static).update(lobby_hint(game, since))
+            self.query_one("#lobby-hint", Static).update(self._hint(game, since))
 
     def first_show(self) -> None:
         self.set_class(self.size.height < SHORT_BELOW, "-short")
@@ -156,9 +156,22 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
             return
         self.query_one("#lobby-title", Static).update(lobby_title(game))
         self.query_one("#lobby-seats", Static).update(lobby_table(game))
-        self.query_one("#lobby-hint", Static).update(lobby_hint(game))
+        self.query_one("#lobby-hint", Static).update(self._hint(game))
         self.query_one("#start", Button).display = game.is_starter
         self.refresh_bindings()
+
+    def _hint(self, game: GameState, since: float = 0.0) -> Text:
+        """The hint, and where browsers join when this window serves them the table."""
+        hint = lobby_hint(game, since)
+        urls = self.app.web_urls
+        if urls:
+            hint = Text.assemble(
+                Text("Phones and browsers join at ", style="bold"),
+                Text(" ".join(urls), style="bold underline"),
+                Text(" (w: its QR code)\n", style="dim"),
+                hint,
+            )
+        return hint
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         game = self.app.game
