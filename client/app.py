@@ -334,10 +334,12 @@ class PitchApp(App[None]):
         table stays open for terminals."""
         from host.advertise import host_addresses
         from host.web import WebConfig, WebServer
+        from host.web_keep import keep_folder
         from pitchnet.errors import describe_os_error
 
         hosted = self.hosted
         interface = self.options.interface
+        journal = hosted.journal.path if hosted.journal is not None else None
         web = WebServer(
             WebConfig(
                 port=port,
@@ -346,6 +348,7 @@ class PitchApp(App[None]):
                 interface=interface,
                 table_name=hosted.name,
                 password=hosted.config.password,
+                keep_dir=keep_folder(journal) if journal is not None else None,
             )
         )
         try:
@@ -499,10 +502,7 @@ class PitchApp(App[None]):
             self.push_screen(HostQuit(self.hosted.name if self.hosted else ""), answered)
 
     async def _end_hosted_table(self) -> None:
-        await self._close_web()
-        hosted, self.hosted = self.hosted, None
-        if hosted is not None:
-            await hosted.close(on_purpose=True)  # every client: "The host closed the table"
+        await self._close_hosted()
         await self.close_network()
         self.exit()
 
@@ -541,10 +541,21 @@ class PitchApp(App[None]):
         connection, self.connection = self.connection, None
         if connection is not None:
             await connection.close()
+        await self._close_hosted()
+
+    async def _close_hosted(self) -> None:
+        """End the table hosted here for everyone, and its web join (whose kept browsers
+        go with a table that cannot be resumed)."""
+        served = self.web is not None
         await self._close_web()
         hosted, self.hosted = self.hosted, None
         if hosted is not None:
-            await hosted.close(on_purpose=True)
+            await hosted.close(on_purpose=True)  # every client: "The host closed the table"
+            if served and hosted.journal is not None:
+                from host.main import resumable
+                from host.web_keep import forget_if_done
+
+                forget_if_done(hosted.journal.path, resumable(hosted))
 
     async def action_quit(self) -> None:
         if self.hosting_here():

@@ -28,6 +28,11 @@ def hosting_app() -> PitchApp:
     return PitchApp(options, browser_factory=NoTables)
 
 
+def setup_shown(app: PitchApp) -> bool:
+    """The setup screen is up and composed (its fields can be filled in)."""
+    return isinstance(app.screen, SetupScreen) and bool(app.screen.query("#setup-open"))
+
+
 async def get(url: str) -> tuple[int, str]:
     async with aiohttp.ClientSession() as session, session.get(url) as answer:
         return answer.status, await answer.text()
@@ -36,7 +41,7 @@ async def get(url: str) -> tuple[int, str]:
 async def test_serve_to_browsers_from_setup_shows_the_address_and_its_qr_code() -> None:
     app = hosting_app()
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         app.screen.query_one("#setup-web", Checkbox).value = True
         app.screen.query_one("#setup-web-port", Input).value = "0"  # any free port
         await pilot.pause()  # laid out, so the button has a place to click
@@ -86,7 +91,7 @@ async def test_without_the_choice_no_browsers_are_served() -> None:
 async def test_a_bad_web_port_is_refused_on_the_setup_screen() -> None:
     app = hosting_app()
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         setup = app.screen
         setup.query_one("#setup-web", Checkbox).value = True
         setup.query_one("#setup-web-port", Input).value = "70000"
