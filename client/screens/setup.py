@@ -170,13 +170,22 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             chosen["web_port"] = port
         return chosen
 
+    _answered = False
+    """Set by the first answer: a second Enter already queued (a double press, a busy
+    machine) must neither host a second table nor pop the screen below this one."""
+
+    def _answer(self, chosen: dict[str, Any] | None) -> None:
+        if not self._answered:
+            self._answered = True
+            self.dismiss(chosen)
+
     def action_accept(self) -> None:
         chosen = self.choices()
         if chosen is not None:
-            self.dismiss(chosen)
+            self._answer(chosen)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self._answer(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
