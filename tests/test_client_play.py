@@ -450,6 +450,45 @@ async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash()
         await app.close_network()
 
 
+async def test_play_looks_for_a_second_after_browsing_has_started(host: HostServer) -> None:
+    """On a busy laptop starting zeroconf can take longer than the whole first look: the
+    look is timed from when browsing has begun, so a table the network answers with
+    then is joined, and no setup screen is offered beside it."""
+    from client.discovery import FoundTable
+
+    slow = 2.0  # longer than the first look and the random second look together
+    found = FoundTable(
+        "Kitchen", host.table_id, "127.0.0.1", host.port, 1, 0, 4, "lobby", False, open=4
+    )
+
+    class SlowBrowser:
+        tables: list[Any] = []  # noqa: RUF012
+
+        def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
+            self.on_change = on_change
+
+        async def start(self) -> None:
+            await asyncio.sleep(slow)  # a slow zeroconf start, not a wait for the app
+            self.tables = [found]
+            self.on_change(self.tables)
+
+        async def close(self) -> None:
+            pass
+
+    options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.2)
+    app = PitchApp(options, browser_factory=SlowBrowser)
+    offered_setup = False
+
+    def joined() -> bool:
+        nonlocal offered_setup
+        offered_setup = offered_setup or isinstance(app.screen, SetupScreen)
+        return isinstance(app.screen, LobbyScreen) and app.game.table_id == host.table_id
+
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, joined, "the table the slow browser found", timeout=20)
+        assert not offered_setup and app.hosted is None
+
+
 async def test_a_whole_match_then_play_again(host: HostServer) -> None:
     """Hand after hand through the keyboard until someone wins; the match-end screen
     shows the winner and "Play again" starts a new match."""
