@@ -54,15 +54,7 @@ from startup import ANSI, _pitchnet, time_to_text
 
 from host.server import HostConfig, HostServer
 from host.web import COOKIE, WebConfig, WebServer, identity_key, regions_file
-
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.browser import CHROMIUM_ARGS as ARGS  # the browser tests' own flags
 
 STAMPS = """
 window.__frames = []; window.__paints = [];

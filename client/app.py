@@ -137,6 +137,7 @@ class PitchApp(App[None]):
         Binding("question_mark", "help", "Keys"),
         Binding("f2", "rules", "Rules", show=False),
         Binding("ctrl+s", "screenshot_here", "Screenshot", show=False),
+        Binding("w", "web_address", "Web address"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -162,6 +163,9 @@ class PitchApp(App[None]):
         self.tokens = TokenStore(options.seats_file)
         self._undialled: Connection | None = None
         self.hosted: Any = None
+        self.web: Any = None
+        """The web join of the table hosted here (host/web.py's WebServer), if served."""
+        self.web_urls: list[str] = []
         self.connecting_to = "{}:{}".format(*options.address) if options.address else ""
         self.may_move = False
         """The table hosted here came from `play`: while its creator sits there alone, it
@@ -191,6 +195,12 @@ class PitchApp(App[None]):
             self.add_class("-ascii")
         # Textual's hook for scrollbar glyphs is class-wide (one app runs per process).
         ScrollBar.renderer = AsciiScrollBarRender if options.ascii_only else ScrollBarRender
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`w` (the web address) only in a window that serves its table to browsers."""
+        if action == "web_address":
+            return bool(self.web_urls)
+        return True
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the footer; with --ascii, Textual's own key name ("enter",
@@ -310,11 +320,62 @@ class PitchApp(App[None]):
                 self.notify(f"Could not host a table. {text}", severity="error", markup=False)
                 return
             self.hosted = server
-        self.may_move = may_move and not resume
+            web_port = settings.get("web_port")
+            if type(web_port) is int:
+                await self._serve_web(web_port)
+        self.may_move = may_move and not resume and self.web is None
         address = self.options.interface or "127.0.0.1"
         self.join(address, self.hosted.port, table_id=self.hosted.table_id)
         if self.may_move:
             self.run_worker(self._yield_to_older_tables(), group="mover", exclusive=True)
+
+    async def _serve_web(self, port: int) -> None:
+        """Serve the table hosted here to browsers on the LAN (host/web.py), on this
+        window's interface, as `pitchnet host --web PORT` does; the lobby then shows
+        the address, and `w` its QR code. A port that cannot be had is said, and the
+        table stays open for terminals."""
+        from host.advertise import host_addresses
+        from host.web import WebConfig, WebServer
+        from host.web_keep import keep_folder
+        from pitchnet.errors import describe_os_error
+
+        hosted = self.hosted
+        interface = self.options.interface
+        journal = hosted.journal.path if hosted.journal is not None else None
+        web = WebServer(
+            WebConfig(
+                port=port,
+                table_port=hosted.port,
+                table_id=hosted.table_id,
+                interface=interface,
+                table_name=hosted.name,
+                password=hosted.config.password,
+                keep_dir=keep_folder(journal) if journal is not None else None,
+            )
+        )
+        try:
+            await web.start()
+        except OSError as exc:
+            text = describe_os_error(exc, host=interface, port=port)
+            self.notify(f"Could not serve browsers. {text}", severity="error", markup=False)
+            return
+        self.web = web
+        self.web_urls = web.urls(host_addresses(interface))
+
+    async def _close_web(self) -> None:
+        web, self.web = self.web, None
+        self.web_urls = []
+        if web is not None:
+            await web.close()
+
+    def action_web_address(self) -> None:
+        """Show the address browsers join at, with its QR code for a phone's camera."""
+        from client.screens.prompts import WebAddress
+
+        if not self.web_urls:
+            self.notify("This window does not serve the table to browsers.", markup=False)
+        elif not isinstance(self.screen, WebAddress):
+            self.push_screen(WebAddress(self.web_urls))
 
     # ---- two lone tables opened at once: the younger one yields ---------------------------
 
@@ -446,9 +507,7 @@ class PitchApp(App[None]):
             self.push_screen(HostQuit(self.hosted.name if self.hosted else ""), answered)
 
     async def _end_hosted_table(self) -> None:
-        hosted, self.hosted = self.hosted, None
-        if hosted is not None:
-            await hosted.close(on_purpose=True)  # every client: "The host closed the table"
+        await self._close_hosted()
         await self.close_network()
         self.exit()
 
@@ -460,11 +519,12 @@ class PitchApp(App[None]):
         hosted, self.hosted = self.hosted, None
         if hosted is None:
             return
+        web_port = self.web.port if self.web is not None else None
         await self.close_network()
         await hosted.close()  # "back in a moment": clients keep retrying
         try:
             command, self.background_pid = resume_in_background(
-                hosted.table_id, hosted.port, self.options.interface
+                hosted.table_id, hosted.port, self.options.interface, web_port=web_port
             )
         except OSError as exc:
             self.notify(f"Could not keep the table running: {exc.strerror}.", markup=False)
@@ -486,9 +546,21 @@ class PitchApp(App[None]):
         connection, self.connection = self.connection, None
         if connection is not None:
             await connection.close()
+        await self._close_hosted()
+
+    async def _close_hosted(self) -> None:
+        """End the table hosted here for everyone, and its web join (whose kept browsers
+        go with a table that cannot be resumed)."""
+        served = self.web is not None
+        await self._close_web()
         hosted, self.hosted = self.hosted, None
         if hosted is not None:
-            await hosted.close(on_purpose=True)
+            await hosted.close(on_purpose=True)  # every client: "The host closed the table"
+            if served and hosted.journal is not None:
+                from host.main import resumable
+                from host.web_keep import forget_if_done
+
+                forget_if_done(hosted.journal.path, resumable(hosted))
 
     async def action_quit(self) -> None:
         if self.hosting_here():
@@ -644,6 +716,12 @@ class PitchApp(App[None]):
         if at_table:
             yield SystemCommand(
                 "Last trick", "Show the last completed trick", self.action_last_trick
+            )
+        if self.web_urls:
+            yield SystemCommand(
+                "Web address",
+                "Where phones and browsers join, and its QR code (w)",
+                self.action_web_address,
             )
         yield SystemCommand("Rules", "What wins, what may be played", self.action_rules)
         yield SystemCommand("Keys", "The keys of this screen", self.action_help)

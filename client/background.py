@@ -15,16 +15,23 @@ import sys
 from host.journal import tables_dir
 
 
-def resume_command(table_id: str, port: int, interface: str | None) -> list[str]:
-    """The `pitchnet host` arguments that bring this table back on the same port."""
+def resume_command(
+    table_id: str, port: int, interface: str | None, web_port: int | None = None
+) -> list[str]:
+    """The `pitchnet host` arguments that bring this table back on the same port (and
+    its web join on the same web port, for a window that served browsers)."""
     command = ["pitchnet", "host", "--resume", table_id, "--port", str(port)]
+    if web_port is not None:
+        command += ["--web", str(web_port)]
     return command + (["--interface", interface] if interface else [])
 
 
-def resume_in_background(table_id: str, port: int, interface: str | None) -> tuple[str, int]:
+def resume_in_background(
+    table_id: str, port: int, interface: str | None, *, web_port: int | None = None
+) -> tuple[str, int]:
     """Start the detached host; returns the command (as a person would type it) with
     where its log goes, and its process id. Raises OSError if it cannot be started."""
-    command = resume_command(table_id, port, interface)
+    command = resume_command(table_id, port, interface, web_port)
     folder = tables_dir()
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / f"{table_id}.log"

@@ -63,6 +63,11 @@ def resume_command(server: HostServer, interface: str | None) -> str:
     return command + (f" --interface {interface}" if interface else "")
 
 
+def resumable(server: HostServer) -> bool:
+    """The closed table can be carried on with `--resume` (a match started, not over)."""
+    return server.table.state != "over" and bool(server.table.matches_started)
+
+
 async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
     server = HostServer(config)
     await server.start()
@@ -72,6 +77,7 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
     web_server = None
     if web is not None and web.web is not None:
         from host.web import WebConfig, WebServer
+        from host.web_keep import keep_folder
 
         web_server = WebServer(
             WebConfig(
@@ -84,6 +90,7 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
                 max_sessions=web.web_sessions,
                 max_per_address=web.web_per_address,
                 idle_seconds=web.web_idle,
+                keep_dir=keep_folder(server.journal.path) if server.journal else None,
             )
         )
         try:
@@ -110,7 +117,11 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
     finally:
         if web_server is not None:
             await web_server.close()
-    if server.table.state != "over" and server.table.matches_started:
+            if server.journal is not None:
+                from host.web_keep import forget_if_done
+
+                forget_if_done(server.journal.path, resumable(server))
+    if resumable(server):
         print(f"Table {server.name!r} closed. To carry on where it stopped, run:", flush=True)
         print(f"  {resume_command(server, config.interface)}", flush=True)
     else:

@@ -31,6 +31,7 @@ import json
 import logging
 import secrets
 import shlex
+import shutil
 import sys
 import tempfile
 import time
@@ -47,6 +48,7 @@ from textual_serve.download_manager import DownloadManager
 
 from client.tokens import TokenStore
 from client.web_session import NAME_ENV, PASSWORD_ENV, REGIONS_ENV, SEATS_ENV, TABLE_ENV
+from host.web_keep import password_proof, read_identities, write_identities
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
 
@@ -108,6 +110,10 @@ class WebConfig:
     """The command run per session (default: this Python, `-m client.web_session`)."""
     show_regions: bool = False
     """Tests only: each session writes where its cards and buttons are (REGIONS_ENV)."""
+    keep_dir: Path | None = None
+    """Where the identities and their seat files are kept across a restart of the host
+    (host/web_keep.py: beside the table's journal); None: a temporary folder that goes
+    with the server, so a restarted host asks every browser for its name again."""
 
 
 @dataclass(eq=False)
@@ -242,6 +248,8 @@ class WebServer:
         self.port = config.port
         self._runner: web.AppRunner | None = None
         self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self.folder = config.keep_dir or Path()
+        """Where the seat files are (set by start)."""
         self._idle_task: asyncio.Task[None] | None = None
         self._handlers: set[asyncio.Task[Any]] = set()
         command = config.client_command or [sys.executable, "-m", "client.web_session"]
@@ -251,8 +259,15 @@ class WebServer:
     # ---- life -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        # Seat files live here, private to this user, and go when the server does.
-        self._folder = tempfile.TemporaryDirectory(prefix="pitchnet-web-")
+        # Seat files live here, private to this user: kept beside the journal for a
+        # restart, or in a temporary folder that goes when the server does.
+        if self.config.keep_dir is not None:
+            self.folder = self.config.keep_dir
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._load_identities()
+        else:
+            self._folder = tempfile.TemporaryDirectory(prefix="pitchnet-web-")
+            self.folder = Path(self._folder.name)
         app = web.Application(middlewares=[self._guard], client_max_size=16 * 1024)
         app.add_routes(
             [
@@ -274,7 +289,8 @@ class WebServer:
             await site.start()
         except OSError:
             await self._runner.cleanup()
-            self._folder.cleanup()
+            if self._folder is not None:
+                self._folder.cleanup()
             raise
         server = site._server
         sockets = getattr(server, "sockets", None) or []
@@ -283,7 +299,9 @@ class WebServer:
         self._idle_task = asyncio.create_task(self._end_idle_sessions())
         log.info("web join open on port %d", self.port)
 
-    async def close(self) -> None:
+    async def close(self, *, forget: bool = False) -> None:
+        """End every session and stop serving; `forget`: the table is over, so the kept
+        identities go too (there is no seat left to come back to)."""
         if self._idle_task is not None:
             self._idle_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -300,6 +318,8 @@ class WebServer:
         if self._folder is not None:
             self._folder.cleanup()
             self._folder = None
+        elif forget and self.config.keep_dir is not None:
+            shutil.rmtree(self.config.keep_dir, ignore_errors=True)
 
     def urls(self, addresses: Iterable[str]) -> list[str]:
         return [f"http://{_host_part(a)}:{self.port}/" for a in addresses]
@@ -320,8 +340,7 @@ class WebServer:
         """A fresh identity and the secret for its cookie."""
         secret = secrets.token_urlsafe(SECRET_BYTES)
         key = identity_key(secret)
-        assert self._folder is not None
-        identity = Identity(key, Path(self._folder.name) / f"{key[:32]}.json")
+        identity = Identity(key, self.folder / f"{key[:32]}.json")
         self._forget_old()
         self.identities[key] = identity
         return identity, secret
@@ -343,6 +362,35 @@ class WebServer:
             idle.remove(oldest)
             del self.identities[oldest.key]
             oldest.seats_file.unlink(missing_ok=True)
+            self._remember()
+
+    def _load_identities(self) -> None:
+        """The identities a previous run of this table kept, each with its seat file; the
+        password a browser gave counts only if it is still the table's."""
+        wanted = self.config.password
+        for key, name, proof in read_identities(self.folder):
+            proven = (
+                wanted is not None
+                and proof is not None
+                and hmac.compare_digest(proof, password_proof(key, wanted))
+            )
+            given = wanted if proven else None
+            seats = self.folder / f"{key[:32]}.json"
+            self.identities[key] = Identity(key, seats, name=name, password=given)
+
+    def _remember(self) -> None:
+        """Write the named identities beside the journal (when this server keeps them)."""
+        if self.config.keep_dir is None:
+            return
+        records = [
+            (i.key, i.name, password_proof(i.key, i.password) if i.password else None)
+            for i in self.identities.values()
+            if i.name is not None
+        ]
+        try:
+            write_identities(self.folder, records)
+        except OSError as exc:  # a full disk: the browsers sign in again after a restart
+            log.warning("could not keep the web identities: %s", exc)
 
     def _refusal(self, identity: Identity | None, address: str) -> str | None:
         """Why one more browser session cannot start now, or None. The identity's own
@@ -435,6 +483,7 @@ class WebServer:
             )
             return self._form(identity, wrong, 403)
         identity.password = password
+        self._remember()
         raise web.HTTPSeeOther("/")
 
     def _password_ok(self, given: str | None) -> bool:
@@ -520,6 +569,7 @@ class WebServer:
                 identity.session = None
             if session.exited and self._seat_given_up(identity):
                 identity.name = None  # left the table: the next visit asks again
+                self._remember()
             log.info("web session for %r ended", identity.name)
         return websocket
 

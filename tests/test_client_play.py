@@ -415,6 +415,80 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
         await app.close_network()
 
 
+async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash() -> None:
+    """Enter pressed twice before the setup screen is gone (a double press, a busy
+    machine): the second answer is ignored, so one table is hosted and the screen under
+    the setup screen is not popped (that was a ScreenStackError traceback)."""
+    options = ClientOptions(
+        name="Ann",
+        mode="play",
+        interface="127.0.0.1",
+        play_browse_seconds=0.2,
+        host_options={"port": 0, "bot_delay": 0, "seed": SEED, "advertise": False},
+    )
+    app = PitchApp(options, browser_factory=NoTables)
+    hosted: list[Any] = []
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            await pilot.pause()  # drawn, as when a person presses Enter
+            real_host_here = app.host_here
+
+            def counting_host_here(*args: Any, **kwargs: Any) -> Any:
+                hosted.append(args or kwargs)
+                return real_host_here(*args, **kwargs)
+
+            app.host_here = counting_host_here  # type: ignore[method-assign]
+            setup.action_accept()
+            setup.action_accept()  # the second Enter, already queued
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
+            await until(pilot, lambda: app.game.table is not None, "the lobby's seats")
+            assert len(hosted) == 1 and app.is_running
+    finally:
+        await app.close_network()
+
+
+async def test_play_looks_for_a_second_after_browsing_has_started(host: HostServer) -> None:
+    """On a busy laptop starting zeroconf can take longer than the whole first look: the
+    look is timed from when browsing has begun, so a table the network answers with
+    then is joined, and no setup screen is offered beside it."""
+    from client.discovery import FoundTable
+
+    slow = 2.0  # longer than the first look and the random second look together
+    found = FoundTable(
+        "Kitchen", host.table_id, "127.0.0.1", host.port, 1, 0, 4, "lobby", False, open=4
+    )
+
+    class SlowBrowser:
+        tables: list[Any] = []  # noqa: RUF012
+
+        def __init__(self, interface: str | None, on_change: Callable[..., None]) -> None:
+            self.on_change = on_change
+
+        async def start(self) -> None:
+            await asyncio.sleep(slow)  # a slow zeroconf start, not a wait for the app
+            self.tables = [found]
+            self.on_change(self.tables)
+
+        async def close(self) -> None:
+            pass
+
+    options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.2)
+    app = PitchApp(options, browser_factory=SlowBrowser)
+    offered_setup = False
+
+    def joined() -> bool:
+        nonlocal offered_setup
+        offered_setup = offered_setup or isinstance(app.screen, SetupScreen)
+        return isinstance(app.screen, LobbyScreen) and app.game.table_id == host.table_id
+
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, joined, "the table the slow browser found", timeout=20)
+        assert not offered_setup and app.hosted is None
+
+
 async def test_a_whole_match_then_play_again(host: HostServer) -> None:
     """Hand after hand through the keyboard until someone wins; the match-end screen
     shows the winner and "Play again" starts a new match."""

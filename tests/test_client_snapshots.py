@@ -120,6 +120,26 @@ def test_match_end(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(app(), terminal_size=size, run_before=showing("match_over", MatchEnd))
 
 
+PHONE = (40, 20)
+"""A phone in portrait, as the web join (host/web.py) shows it: about 40 columns."""
+PHONE_SCENES = {
+    "lobby": None,
+    "bidding": None,
+    "playing": None,
+    "trick_won": None,
+    "hand_over": HandSummary,
+    "match_over": MatchEnd,
+}
+
+
+@pytest.mark.parametrize("scene", list(PHONE_SCENES))
+def test_a_phone_in_portrait(snap_compare: Any, scene: str) -> None:
+    """40x20 in a browser (web mode): one-line seats, slim cards, the bid buttons, a
+    prompt that says to tap, and the summary's button always on screen."""
+    run_before = showing(scene, PHONE_SCENES[scene])
+    assert snap_compare(app(mode="web"), terminal_size=PHONE, run_before=run_before)
+
+
 @pytest.mark.parametrize("players", [7])
 def test_seven_players_fit_at_60x20(snap_compare: Any, players: int) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:

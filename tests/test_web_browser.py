@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from host.web import COOKIE
+from host.server import HostConfig, HostServer
+from host.web import COOKIE, WebConfig, WebServer, regions_file
+from host.web_keep import keep_folder
 from tests.browser import (
     browser,
     click,
@@ -30,8 +32,9 @@ from tests.netclient import until_true
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
-PHONE = {"width": 390, "height": 760}
-"""A phone in portrait: about 40 columns."""
+PHONE = {"width": 390, "height": 390}
+"""A phone's browser, sized to hold about 40x20 characters (the page picks a font
+for 40 columns; 390 pixels then make about 20 rows)."""
 
 
 def hand_of(host: Any, seat: int) -> list[str]:
@@ -81,7 +84,7 @@ async def take_turn(page: Any, host: Any, identity: Any, seat: int, *, touch: bo
 DESKTOP = {"width": 1000, "height": 700}
 
 
-@pytest.mark.parametrize("touch", [False], ids=["mouse"])
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "phone"])
 async def test_a_browser_joins_bids_and_plays_a_whole_hand_by_clicks(touch: bool) -> None:
     requests: list[str] = []
     async with web_table() as (host, web), browser() as chromium:
@@ -93,15 +96,23 @@ async def test_a_browser_joins_bids_and_plays_a_whole_hand_by_clicks(touch: bool
         page = await context.new_page()
         page.on("request", lambda request: requests.append(request.url))
         page.on("websocket", lambda socket: requests.append(socket.url))
-        await join(page, web, "Ann")
+        if touch:  # the name form fits the phone's screen, and a tap on its button joins
+            await page.goto(url(web))
+            await page.fill("#name", "Ann")
+            box = await page.locator("button[type=submit]").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+            await page.screenshot(path=str(screenshot_dir() / "web-phone-join.png"))
+            await page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        else:
+            await join(page, web, "Ann")
         await until_true(lambda: seat_of(host, "Ann") is not None, "Ann to sit down")
         seat = seat_of(host, "Ann")
         assert seat is not None
         identity = await identity_of(context, web)
         assert identity is not None and identity.session is not None
-        columns, _rows = identity.session.size
-        if touch:
-            assert 38 <= columns <= 44  # the page sized its font for about 40 columns
+        columns, rows = identity.session.size
+        if touch:  # the page sized its font for about 40 columns; the phone shows 20 rows
+            assert 38 <= columns <= 44 and 18 <= rows <= 22, identity.session.size
         shots = f"web-{'phone' if touch else 'desktop'}"
         done: list[str] = []
         while (action := await take_turn(page, host, identity, seat, touch=touch)) not in (
@@ -274,3 +285,71 @@ async def test_the_table_password_taken_on_the_page_seats_the_browser() -> None:
         await page.fill("#password", "swordfish")
         await page.click("button[type=submit]")
         await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated with it")
+
+
+async def test_a_browser_comes_back_to_its_seat_after_the_host_restarts_from_its_journal() -> None:
+    """The host crashes mid-hand and comes back with `--resume` on the same ports: the
+    page reconnects by itself and its identity (kept beside the journal, host/web_keep.py)
+    sits it back in its seat with the same cards."""
+    options: dict[str, Any] = {"interface": "127.0.0.1", "advertise": False, "seed": 7}
+    first = HostServer(HostConfig(port=0, bots=3, bot_delay=0.05, **options))
+    await first.start()
+    assert first.journal is not None
+    keep = keep_folder(first.journal.path)
+
+    def web_for(host: HostServer, port: int) -> WebServer:
+        return WebServer(
+            WebConfig(
+                port=port,
+                table_port=host.port,
+                table_id=host.table_id,
+                interface="127.0.0.1",
+                table_name=host.name,
+                show_regions=True,
+                keep_dir=keep,
+            )
+        )
+
+    web = web_for(first, 0)
+    await web.start()
+    servers: list[Any] = [web, first]
+    try:
+        async with browser() as chromium:
+            context = await chromium.new_context(viewport=DESKTOP)
+            page = await context.new_page()
+            await join(page, web, "Ann")
+            await until_true(lambda: seat_of(first, "Ann") is not None, "Ann to sit down")
+            seat = seat_of(first, "Ann")
+            identity = await identity_of(context, web)
+            assert seat is not None and identity is not None
+            actions = [await take_turn(page, first, identity, seat, touch=False) for _ in range(2)]
+            assert actions[-1].startswith("play")
+            cards = hand_of(first, seat)
+            # The crash: both servers go without a word to anyone.
+            await web.close()
+            await first.close()
+            servers.clear()
+            regions_file(identity).unlink(missing_ok=True)  # only the new session's count
+            again = HostServer(
+                HostConfig(port=first.port, resume=first.table_id, bot_delay=0.05, **options)
+            )
+            await again.start()
+            servers.append(again)
+            web = web_for(again, web.port)
+            await web.start()
+            servers.insert(0, web)
+            known = await identity_of(context, web)  # the same cookie, known from disk
+            assert known is not None and known.name == "Ann"
+            await until_true(
+                lambda: known.session is not None and seat_of(again, "Ann") == seat,
+                "the page back in its seat by itself",
+                timeout=60,
+            )
+            await until_true(lambda: shown_cards(known) == cards, "the same cards on screen")
+            assert hand_of(again, seat) == cards
+            assert [s.name for s in again.table.seats].count("Ann") == 1
+            await painted(page)
+            await page.screenshot(path=str(screenshot_dir() / "web-after-host-restart.png"))
+    finally:
+        for server in servers:
+            await server.close()

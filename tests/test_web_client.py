@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from textual.widget import Widget
 
 from client.app import ClientOptions, PitchApp
 from client.screens.lobby import LobbyScreen
@@ -113,3 +114,40 @@ async def test_a_web_session_keeps_the_host_owners_files_alone(
         await until(pilot, lambda: delivered, "the screenshot handed to the browser")
     assert not (config_dir / "settings.json").exists()
     assert not (tmp_path / "state" / "screenshots").exists()
+
+
+PHONE = (40, 20)
+PHONE_BUTTONS = {
+    ("lobby", 7): ["#start", "#leave"],
+    ("bidding", 4): ["#bid-pass", "#bid-3", "#bid-4"],
+    ("hand_over", 4): ["#ready"],
+    ("hand_over", 7): ["#ready"],
+    ("match_over", 4): ["#ready", "#leave"],
+}
+
+
+@pytest.mark.parametrize(("scene", "players"), list(PHONE_BUTTONS))
+async def test_a_phone_screen_keeps_its_buttons_on_screen(scene: str, players: int) -> None:
+    """At 40x20 nothing a guest must tap is pushed off the bottom (the summary's body
+    scrolls, the lobby's hint gives up its lines instead)."""
+    from client.demo import scene_with_events
+    from client.screens.summary import HandSummary
+
+    options = ClientOptions(name="Ann", mode="web")
+    app = PitchApp(options)
+    async with app.run_test(size=PHONE) as pilot:
+        table, view, events = scene_with_events(scene, 7, players)
+        app.game.seat, app.game.table_name = 0, table.name
+        app.apply_state(1, table, view, events)
+        if scene in ("hand_over", "match_over"):
+            await until(pilot, lambda: isinstance(app.screen, HandSummary), "the summary")
+        await pilot.pause()
+        await pilot.pause()
+        for selector in PHONE_BUTTONS[(scene, players)]:
+            button = app.screen.query_one(selector)
+            region = button.region
+            assert button.display and region.area > 0, f"{selector} not drawn"
+            for holder in button.ancestors_with_self[1:]:  # not under a frame or cut off
+                if isinstance(holder, Widget):
+                    inside = holder.content_region.contains_region(region)
+                    assert inside, f"{selector} at {region}, outside {holder}"

@@ -141,6 +141,7 @@ class FinderScreen(PitchScreen[None]):
         self.found: dict[str, Any] = {}
         self._auto_host_pending = False
         self._looks = 0
+        self._first_look_started = False
         self._narrow: bool | None = None
         self._shown_tables: list[Any] = []
 
@@ -160,8 +161,9 @@ class FinderScreen(PitchScreen[None]):
         self._lay_out_columns(self.app.size.width)
         self.app_options = self.app.options
         self._auto_host_pending = self.app_options.mode == "play"
-        if self._auto_host_pending:
-            self.set_timer(self.app_options.play_browse_seconds, self._look_again)
+        # `play`'s first look is timed from when browsing has started (`_browse`), not
+        # from here: on a busy laptop loading zeroconf alone can take most of a second,
+        # and a look that short would host beside a table that was there all along.
 
     def _lay_out_columns(self, width: int) -> bool:
         """(Re)build the columns for this width; True if they changed."""
@@ -189,8 +191,9 @@ class FinderScreen(PitchScreen[None]):
         if getattr(self.app, "play_again", False) and not self._auto_host_pending:
             # `play` picked a table that went away before we sat down: look again.
             self.app.play_again = False
-            self._auto_host_pending, self._looks = True, 0
-            self.set_timer(self.app_options.play_browse_seconds, self._look_again)
+            self._auto_host_pending, self._looks, self._first_look_started = True, 0, False
+            if self.browser is not None:
+                self._start_first_look()  # else `_browse` starts it once browsing has begun
             best = best_table(list(self.found.values()), self._mine())
             if best is not None:
                 self.call_after_refresh(self._look_again)
@@ -229,8 +232,15 @@ class FinderScreen(PitchScreen[None]):
                 else "the network does not allow it."
             )
             self._status(f"Cannot look for tables here: {why} Enter an address instead.")
+            self._start_first_look()
             return
+        self._start_first_look()
         self._tables_changed(list(self.browser.tables))
+
+    def _start_first_look(self) -> None:
+        if self._auto_host_pending and not self._first_look_started:
+            self._first_look_started = True
+            self.set_timer(self.app_options.play_browse_seconds, self._look_again)
 
     def _tables_changed(self, tables: list[Any]) -> None:
         self.post_message(TablesChanged(list(tables)))

@@ -16,6 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.widgets import Button, Footer, Static
 
 from client.model import GameState
@@ -44,6 +45,10 @@ def lobby_title(game: GameState) -> Text:
             title.append(f"  rules: {name} (? lists them)", style="dim")
     return title
 
+
+SHORT_BELOW = 24
+"""Rows below which (a phone's 20) the hint gives up its last lines rather than the
+buttons under it: seven seats, the hint and Start do not all fit in 20 rows."""
 
 SHOW_WAIT_AFTER = 10.0
 """Seconds of waiting before the lobby and the summary say how long it has been."""
@@ -137,16 +142,36 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
         if self._shown:
             game = self.app.game
             since = time.monotonic() - game.received_at
-            self.query_one("#lobby-hint", Static).update(lobby_hint(game, since))
+            self.query_one("#lobby-hint", Static).update(self._hint(game, since))
+
+    def first_show(self) -> None:
+        self.set_class(self.size.height < SHORT_BELOW, "-short")
+        super().first_show()
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.height < SHORT_BELOW, "-short")
 
     def show(self, game: GameState) -> None:
         if not self._shown:
             return
         self.query_one("#lobby-title", Static).update(lobby_title(game))
         self.query_one("#lobby-seats", Static).update(lobby_table(game))
-        self.query_one("#lobby-hint", Static).update(lobby_hint(game))
+        self.query_one("#lobby-hint", Static).update(self._hint(game))
         self.query_one("#start", Button).display = game.is_starter
         self.refresh_bindings()
+
+    def _hint(self, game: GameState, since: float = 0.0) -> Text:
+        """The hint, and where browsers join when this window serves them the table."""
+        hint = lobby_hint(game, since)
+        urls = self.app.web_urls
+        if urls:
+            hint = Text.assemble(
+                Text("Phones and browsers join at ", style="bold"),
+                Text(" ".join(urls), style="bold underline"),
+                Text(" (w: its QR code)\n", style="dim"),
+                hint,
+            )
+        return hint
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         game = self.app.game

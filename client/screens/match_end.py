@@ -88,6 +88,7 @@ class MatchEnd(HandSummary):
         Binding("question_mark", "app.help", "Keys"),
     ]
     NEXT_LABEL = "Play again (Enter)"
+    LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL, "leave": "Leave (Esc)"}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -98,7 +99,7 @@ class MatchEnd(HandSummary):
             yield Static("", id="summary-waiting")
             with Horizontal(classes="buttons"):
                 yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
-                yield Button("Leave (Esc)", id="leave", compact=True)
+                yield Button(self.LABELS["leave"], id="leave", compact=True)
 
     def body(self, game: GameState) -> RenderableType:
         return match_body(game)

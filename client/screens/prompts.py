@@ -204,3 +204,31 @@ def _duration(seconds: float) -> str:
     if seconds < 60:
         return f"{seconds} s"
     return f"{seconds // 60} min {seconds % 60:02d} s"
+
+
+class WebAddress(PitchModal[None]):
+    """Where browsers and phones join the table this window serves (`w`): the address,
+    and its QR code drawn in half blocks for a phone's camera (host/web_qr.py)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,w", "close", "Close")]
+
+    def __init__(self, urls: list[str]) -> None:
+        super().__init__()
+        self.urls = urls
+
+    def compose(self) -> ComposeResult:
+        from host.web_qr import qr_text
+
+        with Vertical(classes="dialog web-address"):
+            yield Static("Phones and browsers join at", classes="dialog-title")
+            yield Static("\n".join(self.urls), id="web-urls", markup=False)
+            yield Static(Text(qr_text(self.urls[0]).rstrip("\n"), no_wrap=True), id="web-qr")
+            yield Button("Close (Esc)", id="web-close", compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#web-close")
+    def _close_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)

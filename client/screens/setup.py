@@ -1,6 +1,10 @@
 """The setup of a table hosted here: name, players, partnership, target, password (and
 the house-rules preset and bot level, where this pitchnet has them).
 
+With "serve to phones", the table is also served to browsers on the LAN
+(host/web.py, as `pitchnet host --web PORT`), and the hosting window shows the
+address and its QR code.
+
 `pitchnet play` shows it when no table on the network has a seat to offer, and "host a
 table here" in the finder does too. Every field has a sensible default, so Enter on
 any field accepts them all; Esc goes back to the finder. It dismisses with the
@@ -26,6 +30,9 @@ from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
 
+WEB_PORT = 8080
+"""The web join's port offered by default (0: any free port, as `pitchnet host --web 0`)."""
+
 
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
@@ -34,6 +41,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     SetupScreen .setup-row { height: 1; }
     SetupScreen .setup-label { width: 16; }
     SetupScreen .setup-row Input, SetupScreen .setup-row Select { width: 1fr; }
+    SetupScreen .setup-row Input.setup-port { width: 7; margin-left: 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -95,6 +103,17 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     id="setup-level",
                     compact=True,
                 )
+            with Horizontal(classes="setup-row"):
+                yield Static("Browsers", classes="setup-label")
+                yield Checkbox("serve to phones on port", id="setup-web", compact=True)
+                yield Input(
+                    value=str(WEB_PORT),
+                    id="setup-web-port",
+                    max_length=5,
+                    type="integer",
+                    compact=True,
+                    classes="setup-port",
+                )
             yield Static("", id="setup-error", markup=False)
             yield Static(
                 "Enter opens the table with these settings; you wait in its lobby and "
@@ -141,15 +160,32 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         if isinstance(preset, str) and preset in PRESETS:
             chosen["rules"] = resolve(preset)[0]
         chosen["bot_level"] = self.query_one("#setup-level", Select).value
+        chosen["web_port"] = None
+        if self.query_one("#setup-web", Checkbox).value:
+            port_text = self.query_one("#setup-web-port", Input).value.strip()
+            port = int(port_text) if port_text.isdigit() else -1
+            if not 0 <= port <= 65535:
+                error.update("The browsers' port must be a number from 1 to 65535.")
+                return None
+            chosen["web_port"] = port
         return chosen
+
+    _answered = False
+    """Set by the first answer: a second Enter already queued (a double press, a busy
+    machine) must neither host a second table nor pop the screen below this one."""
+
+    def _answer(self, chosen: dict[str, Any] | None) -> None:
+        if not self._answered:
+            self._answered = True
+            self.dismiss(chosen)
 
     def action_accept(self) -> None:
         chosen = self.choices()
         if chosen is not None:
-            self.dismiss(chosen)
+            self._answer(chosen)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self._answer(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

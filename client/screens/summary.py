@@ -18,6 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
 from textual.widgets import Button, Static
 
 from client.model import GameState
@@ -25,6 +26,11 @@ from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
 from client.text import card_text, plain, signed, suit_text
 from pitchnet.protocol import SeatKind
+
+SHORT_BELOW = 24
+"""Rows below which the summary's body scrolls in a dialog as tall as the screen."""
+NARROW_BELOW = 56
+"""Columns below which the buttons leave out their keys (as the table's narrow mode)."""
 
 
 def _int(value: Any) -> int | None:
@@ -177,6 +183,7 @@ class HandSummary(FirstShow, PitchModal[None]):
         Binding("question_mark", "app.help", "Keys"),
     ]
     NEXT_LABEL = "Next hand (Enter)"
+    LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL}
 
     def __init__(self) -> None:
         super().__init__()
@@ -194,6 +201,24 @@ class HandSummary(FirstShow, PitchModal[None]):
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)  # the waiting clocks count on
+
+    def first_show(self) -> None:
+        self._fit(self.size.width, self.size.height)
+        super().first_show()
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """On a short screen (a phone's 20 rows) the dialog takes the whole height and
+        its body scrolls, so the buttons under it are never pushed off the bottom; on a
+        narrow one (a phone's 40 columns) the buttons drop their keys to fit side by side."""
+        self.set_class(height < SHORT_BELOW, "-short")
+        narrow = width < NARROW_BELOW
+        for button in self.query(Button):
+            full = self.LABELS.get(button.id or "")
+            if full is not None:
+                button.label = full.split(" (")[0] if narrow else full
 
     def _tick(self) -> None:
         if self._shown:

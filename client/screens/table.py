@@ -148,6 +148,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
             one_press=self.one_press,
             short=self.size.width < 80,
             narrow=self.size.width < 56,
+            touch=self.app.options.one_table,
         )
 
     def _tick(self) -> None:

@@ -23,9 +23,16 @@ BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 
 
 def prompt_text(
-    game: GameState, *, one_press: bool = False, short: bool = False, narrow: bool = False
+    game: GameState,
+    *,
+    one_press: bool = False,
+    short: bool = False,
+    narrow: bool = False,
+    touch: bool = False,
 ) -> Text:
-    """What the player should do now, or whom everyone is waiting for."""
+    """What the player should do now, or whom everyone is waiting for. `touch`: a
+    browser, where a tap picks a card and a second tap plays it; on a narrow (phone)
+    screen that is what the prompt says, as there are no keys to name."""
     view = game.view
     if view is None:
         return Text("")
@@ -48,6 +55,8 @@ def prompt_text(
         count = len(view.hand)  # the number keys pick cards by slot: only as many as we hold
         numbers = "1" if count == 1 else f"1-{count}"
         keys = "arrows" if game.ascii_only else "←→"
+        if touch and narrow:
+            return Text("YOUR TURN: tap a card twice", style="bold reverse yellow")
         if short:
             return Text(f"YOUR TURN: {numbers}/{keys}{enter}", style="bold reverse yellow")
         return Text(
@@ -94,12 +103,13 @@ class BidBar(Horizontal):
         one_press: bool = False,
         short: bool = False,
         narrow: bool = False,
+        touch: bool = False,
     ) -> None:
         """`armed` is the bid picked by a key but not yet confirmed ("" for none);
         `lead` the card a pitch would lead."""
         view = game.view
         self.query_one("#prompt", Static).update(
-            prompt_text(game, one_press=one_press, short=short, narrow=narrow)
+            prompt_text(game, one_press=one_press, short=short, narrow=narrow, touch=touch)
         )
         mine = view is not None and view.phase == Phase.BIDDING and view.turn == game.me
         legal = view.legal_bids if view is not None and mine else []
