@@ -455,11 +455,13 @@ async def test_play_looks_for_a_second_after_browsing_has_started(host: HostServ
     look is timed from when browsing has begun, so a table the network answers with
     then is joined, and no setup screen is offered beside it."""
     from client.discovery import FoundTable
+    from pitchnet.protocol import PROTOCOL_VERSION
 
     slow = 2.0  # longer than the first look and the random second look together
     found = FoundTable(
-        "Kitchen", host.table_id, "127.0.0.1", host.port, 1, 0, 4, "lobby", False, open=4
-    )
+        "Kitchen", host.table_id, "127.0.0.1", host.port, PROTOCOL_VERSION, 0, 4, "lobby",
+        False, open=4,
+    )  # fmt: skip
 
     class SlowBrowser:
         tables: list[Any] = []  # noqa: RUF012
