@@ -912,6 +912,7 @@ class Table:
             partnership=self.settings.partnership,
             target=self.settings.target,
             rules=self.settings.rules.to_wire(),
+            bot_level=self.options.bot_level,
             seats=[
                 SeatInfo(
                     name=s.name,

@@ -500,6 +500,8 @@ class TableInfo:
     """How many people are watching."""
     rules: dict[str, Any] = field(default_factory=dict)
     """The house rules, every option named (`HouseRules.to_wire()`); {} from an older host."""
+    bot_level: str = ""
+    """How well the table's bots play (`easy`, `normal`, `hard`); "" from an older host."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}

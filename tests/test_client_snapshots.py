@@ -25,9 +25,11 @@ SEED = 7
 sized = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 
 FOUND = [
-    FoundTable("Kitchen Table", "a1b2c3", "127.0.0.1", 7373, 1, 2, 4, "lobby", False),
+    FoundTable(
+        "Kitchen Table", "a1b2c3", "127.0.0.1", 7373, 1, 2, 4, "lobby", False, bot_level="hard"
+    ),  # the [red] table's host is too old to advertise its bot level
     FoundTable("[red]x[/red]", "d4e5f6", "127.0.0.1", 7374, 1, 4, 4, "playing", False),
-    FoundTable("Parlour", "0a0b0c", "127.0.0.1", 7375, 1, 1, 5, "lobby", True),
+    FoundTable("Parlour", "0a0b0c", "127.0.0.1", 7375, 1, 1, 5, "lobby", True, bot_level="normal"),
 ]
 
 

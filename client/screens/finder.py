@@ -84,6 +84,9 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
     }.get(found.state, "?")
     if found.state != TableState.LOBBY and found.joinable:
         state = "seat free"  # a bot plays a seat a newcomer can take
+    colour = "green" if found.state == TableState.LOBBY else "yellow"
+    # Under the state, how well the table's bots play (a host too old to say: nothing).
+    level = f"\n{found.bot_level} bots" if found.bot_level else ""
     return (
         Text(lock),
         # The name, and under it the house rules ("joker, to 10"): a row is two lines high.
@@ -92,11 +95,11 @@ def table_row(found: Any, ascii_only: bool) -> tuple[Text, ...]:
         .append_text(plain(found.rules_label, style="dim", limit=MAX_NAME)),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
-        Text(state, style="green" if found.state == TableState.LOBBY else "yellow"),
+        Text(state, style=colour).append(level, style="dim"),
     )
 
 
-COLUMNS = (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 9))
+COLUMNS = (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 11))
 NARROW_BELOW = 76
 """Below this many columns the address column goes (the table, seats and state stay)."""
 

@@ -43,6 +43,8 @@ def lobby_title(game: GameState) -> Text:
         if table.rules:  # a host from before house rules sends none
             name = label(rules, table.target).rsplit(",", 1)[0] if rules else "house rules"
             title.append(f"  rules: {name} (? lists them)", style="dim")
+        if table.bot_level:  # a host from before bot levels does not say
+            title.append(f"  {table.bot_level} bots", style="dim")
     return title
 
 
