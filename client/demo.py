@@ -41,6 +41,7 @@ def table_info(
         target=7,
         seats=seats,
         starter=0,
+        bot_level=extra.pop("bot_level", "normal"),
         **extra,
     )
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pitchnet.bots import LEVELS
 from pitchnet.house_rules import RulesConfigError, parse_short
 from pitchnet.house_rules import label as rules_label
 from pitchnet.network import ZeroconfFactory, default_zeroconf, effective_interface
@@ -75,6 +76,8 @@ class FoundTable:
     target: int = 7
     rules: str = ""
     """The advert's house rules (`HouseRules.short()`), as sent: "" for the rule book."""
+    bot_level: str = ""
+    """How well the table's bots play (one of `LEVELS`); "" if its host does not say."""
 
     @property
     def rules_label(self) -> str:
@@ -120,6 +123,7 @@ def table_from_record(
         born=_born(txt),
         target=_short_int(txt, "target") if "target" in txt else 7,
         rules=printable(txt.get("rules", ""), 120),
+        bot_level=txt["bots"] if txt.get("bots") in LEVELS else "",
     )
 
 

@@ -5,7 +5,8 @@ They use the client's own `Connection`, so they reconnect with backoff and their
 seat token like any player, and they keep that token on disk per bot name: a bot
 process killed mid-hand and started again sits back down in its seat. They decide
 from the seat view the host sends, so a seeded match replays the same whether its
-bots sit inside the host or here.
+bots sit inside the host or here. A bot that thinks long (`hard`) thinks on a worker
+thread, so the event loop keeps answering the host's pings and reading its news.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from client.discovery import locate
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.bots import make_bot
-from pitchnet.rules import Phase
+from pitchnet.rules import Action, Phase
 from pitchnet.search import TABLE_BUDGET
+from pitchnet.views import SeatView
 
 log = logging.getLogger("pitchnet.bot")
 
@@ -58,6 +60,7 @@ class HeadlessPlayer:
         )
         self._acted: tuple[int, ...] | None = None
         self._latest: StateReceived | None = None
+        self._thinking: asyncio.Task[None] | None = None
 
     async def play(self) -> int:
         """Play to the end of the match; returns a process exit status."""
@@ -76,6 +79,8 @@ class HeadlessPlayer:
                 if status is not None:
                     return status
         finally:
+            if self._thinking is not None:
+                self._thinking.cancel()
             await self.connection.close()
             runner.cancel()
             await asyncio.gather(runner, return_exceptions=True)
@@ -111,7 +116,9 @@ class HeadlessPlayer:
             if self.connection.table_id:
                 self.tokens.forget(self.connection.table_id, self.name)
             return 0
-        key = (view.hand_number, len(view.bids), len(view.tricks), len(view.trick))
+        if self._thinking is not None:
+            return None  # the thought under way looks at the latest state when it ends
+        key = _moment(view)
         if key == self._acted or self.connection.pending:
             return None  # already answered this state, or the answer is still in flight
         if view.phase == Phase.HAND_OVER and not table.seats[view.seat].ready:
@@ -119,12 +126,35 @@ class HeadlessPlayer:
             self._later(self.connection.ready)
         elif view.my_turn and view.phase in (Phase.BIDDING, Phase.PLAYING):
             self._acted = key
-            decision = self.bot.decide(view)
-            if decision.kind == "bid":
-                self._later(self.connection.bid, decision.bid)
+            if self.bot.thinks_long:
+                self._thinking = asyncio.create_task(self._think(view, key))
             else:
-                self._later(self.connection.play, str(decision.card))
+                self._answer(self.bot.decide(view))
         return None
+
+    async def _think(self, view: SeatView, key: tuple[int, ...]) -> None:
+        """Decide on a worker thread, so the loop keeps answering pings meanwhile; then
+        answer, unless the table moved on while we thought (a refused move, a new state
+        after a reconnect): then look at the latest state afresh."""
+        try:
+            decision = await asyncio.to_thread(self.bot.decide, view)
+        except Exception:
+            log.exception("%s: the bot failed to decide", self.name)
+            raise
+        finally:
+            self._thinking = None
+        latest = self._latest
+        if latest is not None and latest.view is not None and _moment(latest.view) != key:
+            self._acted = None
+            self._turn(latest)
+            return
+        self._answer(decision)
+
+    def _answer(self, decision: Action) -> None:
+        if decision.kind == "bid":
+            self._later(self.connection.bid, decision.bid)
+        else:
+            self._later(self.connection.play, str(decision.card))
 
     def _later(self, act: Any, *args: Any) -> None:
         """Act now, or after `think` seconds (like a person pausing); the action is sent,
@@ -133,6 +163,11 @@ class HeadlessPlayer:
             asyncio.get_running_loop().call_later(self.think, act, *args)
         else:
             act(*args)
+
+
+def _moment(view: SeatView) -> tuple[int, ...]:
+    """Where the hand stands in this view: a bot answers each moment once."""
+    return (view.hand_number, len(view.bids), len(view.tricks), len(view.trick))
 
 
 async def run(args: argparse.Namespace) -> int:

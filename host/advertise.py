@@ -50,6 +50,8 @@ class Advert:
     target: int = 7
     rules: str = ""
     """The house rules that differ from the defaults, short (`HouseRules.short()`)."""
+    bots: str = ""
+    """How well the table's bots play (`easy`, `normal`, `hard`)."""
 
     def txt(self) -> dict[str, str]:
         """The TXT keys documented in PROTOCOL.md; every entry stays far below 255 bytes
@@ -66,6 +68,7 @@ class Advert:
             "born": str(self.born),
             "target": str(self.target),
             "rules": self.rules,
+            "bots": self.bots,
         }
 
 

@@ -433,5 +433,6 @@ class HostServer:
             born=self.born,
             target=self.table.settings.target,
             rules=self.table.settings.rules.short(),
+            bots=self.table.options.bot_level,
             version=self.table.version,
         )

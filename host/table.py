@@ -943,6 +943,7 @@ class Table:
             partnership=self.settings.partnership,
             target=self.settings.target,
             rules=self.settings.rules.to_wire(),
+            bot_level=self.options.bot_level,
             seats=[
                 SeatInfo(
                     name=s.name,

@@ -600,6 +600,8 @@ class TableInfo:
     """The house rules, every option named (`HouseRules.to_wire()`); {} from an older host."""
     match: int = 0
     """Matches started at this table (1 during the first; 0 in the first lobby)."""
+    bot_level: str = ""
+    """How well the table's bots play (`easy`, `normal`, `hard`); "" from an older host."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}

@@ -90,6 +90,7 @@ async def test_a_hosted_table_is_browsed_with_its_txt_and_follows_the_seats(
                 password=False,
                 open=4,
                 born=server.born,
+                bot_level="normal",
             )
             for taken in (1, 2):
                 client = await RawClient.connect(server)
@@ -133,6 +134,7 @@ async def test_the_raw_txt_record_has_every_documented_key(multicast: None, host
             b"born": str(server.born).encode(),
             b"target": b"7",
             b"rules": b"",
+            b"bots": b"normal",
         }
     finally:
         await zc.async_close()

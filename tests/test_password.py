@@ -229,6 +229,7 @@ async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(multicas
                 b"born",
                 b"target",
                 b"rules",
+                b"bots",
             }
         finally:
             await zc.async_close()

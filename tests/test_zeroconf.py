@@ -280,6 +280,7 @@ async def test_update_reregisters_only_when_the_txt_changes() -> None:
         "born": "0",
         "target": "7",
         "rules": "",
+        "bots": "",
     }
     await host.update(advert("abc", "Den"))
     assert zc.methods() == ["register"]

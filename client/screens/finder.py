@@ -105,24 +105,22 @@ def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Tex
     if disputed:  # the same table id at two addresses: at most one is the real table
         mark = DISPUTED_MARK.replace("⚠", "!!") if ascii_only else DISPUTED_MARK
         under = Text(mark, style="bold red")
+    colour = "green" if found.state == TableState.LOBBY else "yellow"
+    if state.startswith("too "):
+        colour = "red"
+    # Under the state, how well the table's bots play (a host too old to say: nothing).
+    level = f"\n{found.bot_level} bots" if found.bot_level else ""
     return (
         Text(lock),
         # The name, and under it the house rules ("joker, to 10"): a row is two lines high.
         plain(found.name, limit=MAX_NAME).append("\n").append_text(under),
         plain(f"{found.host}:{found.port}", limit=46),
         Text(f"{found.taken}/{found.seats}"),
-        Text(
-            state,
-            style="red"
-            if state.startswith("too ")
-            else "green"
-            if found.state == TableState.LOBBY
-            else "yellow",
-        ),
+        Text(state, style=colour).append(level, style="dim"),
     )
 
 
-COLUMNS = (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 9))
+COLUMNS = (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 11))
 NARROW_BELOW = 76
 """Below this many columns the address column goes (the table, seats and state stay)."""
 

@@ -43,12 +43,17 @@ def lobby_title(game: GameState) -> Text:
         if table.rules:  # a host from before house rules sends none
             name = label(rules, table.target).rsplit(",", 1)[0] if rules else "house rules"
             title.append(f"  rules: {name} (? lists them)", style="dim")
+        if table.bot_level:  # a host from before bot levels does not say
+            title.append(f"  {table.bot_level} bots", style="dim")
     return title
 
 
 SHORT_BELOW = 24
 """Rows below which (a phone's 20) the hint gives up its last lines rather than the
 buttons under it: seven seats, the hint and Start do not all fit in 20 rows."""
+
+NARROW_BELOW = 56
+"""Columns below which the seats are drawn narrow (as the table's narrow mode)."""
 
 SHOW_WAIT_AFTER = 10.0
 """Seconds of waiting before the lobby and the summary say how long it has been."""
@@ -150,12 +155,15 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.height < SHORT_BELOW, "-short")
+        if self._shown:
+            self.show(self.app.game)  # the seats drawn for the new width
 
     def show(self, game: GameState) -> None:
         if not self._shown:
             return
         self.query_one("#lobby-title", Static).update(lobby_title(game))
-        self.query_one("#lobby-seats", Static).update(lobby_table(game))
+        narrow = self.size.width < NARROW_BELOW
+        self.query_one("#lobby-seats", Static).update(lobby_table(game, narrow=narrow))
         self.query_one("#lobby-hint", Static).update(self._hint(game))
         self.query_one("#start", Button).display = game.is_starter
         self.refresh_bindings()

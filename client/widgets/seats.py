@@ -98,16 +98,24 @@ def lobby_order(game: GameState) -> list[int | None]:
     return [*seats[0::2], None, *seats[1::2]]
 
 
-def lobby_table(game: GameState) -> Table:
+def lobby_table(game: GameState, *, narrow: bool = False) -> Table:
     """The lobby's seats: who sits where and who is a bot or still to come; in
-    partnership play grouped as the two teams, each named on its first row."""
-    grid = Table(box=None, padding=(0, 2, 0, 0), expand=False, show_edge=False)
+    partnership play grouped as the two teams, each named on its first row. `narrow`
+    (a phone's 40 columns): tighter columns and shorter names, so the seat numbers and
+    who is here still show."""
+    grid = Table(box=None, padding=(0, 1 if narrow else 2, 0, 0), expand=False, show_edge=False)
     table = game.table
     partnership = table is not None and table.partnership
     if partnership:
         grid.add_column("Team", no_wrap=True)
     grid.add_column("Seat", justify="right")
-    grid.add_column("Player", min_width=16, max_width=26, no_wrap=True, overflow="ellipsis")
+    grid.add_column(
+        "Player",
+        min_width=10 if narrow else 16,
+        max_width=14 if narrow else 26,
+        no_wrap=True,
+        overflow="ellipsis",
+    )
     grid.add_column("", width=1, no_wrap=True)
     grid.add_column("")
     if table is None:
@@ -141,7 +149,8 @@ def lobby_table(game: GameState) -> Table:
             side = seat % 2
             first = side not in named
             named.add(side)
-            row.insert(0, Text(f"Team {TEAMS[side]}", style=team_style(side)) if first else "")
+            label = TEAMS[side] if narrow else f"Team {TEAMS[side]}"
+            row.insert(0, Text(label, style=team_style(side)) if first else "")
         grid.add_row(*row)
     return grid
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import time
 from pathlib import Path
@@ -114,11 +115,20 @@ def seats_of(journal: Path) -> dict[int, str]:
     return seated
 
 
+PRESSES = [("p", "Enter"), *((n, n) for n in "234561"), ("Enter",)]
+"""What play_along presses, one group per call in turn: pass (Enter confirms), a number
+twice (a bid, or the card in that slot: the second press sends it), Enter (ready)."""
+_turn = itertools.count()
+
+
 def play_along(tuis: list[Tui]) -> None:
-    """People at the table: each presses every card key twice (the second press plays
-    it, an illegal card is refused), passes or bids, and Enter for the next hand."""
+    """People at the table press one group of keys each call, the next group the next
+    call. One group at a time: a move the host refuses keeps the client waiting for that
+    answer, and keys pressed meanwhile are dropped, so a burst of every key could repeat
+    the same refused move for ever on a busy machine."""
+    keys = PRESSES[next(_turn) % len(PRESSES)]
     for tui in tuis:
-        tui.keys("p", *(key for n in "123456" for key in (n, n)), "Enter")
+        tui.keys(*keys)
 
 
 @pytest.mark.lan(players=5)
