@@ -290,12 +290,17 @@ class Hand:
 
     # ---- actions -------------------------------------------------------------------------
 
+    def _not_your_turn(self, doing: str) -> RulesError:
+        """The refusal players read as it is: seats counted from 1, as the table shows them."""
+        assert self.turn is not None  # the bidding and an unfinished hand always have a turn
+        return RulesError("not_your_turn", f"It is seat {self.turn + 1}'s turn to {doing}.")
+
     def check_bid(self, seat: int, amount: Bid) -> None:
         """Raise RulesError if `seat` may not bid `amount` now; change nothing."""
         if not self.bidding:
             raise RulesError("not_bidding", "The bidding is over.")
         if seat != self.turn:
-            raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to bid.")
+            raise self._not_your_turn("bid")
         top = self._bid_table.top
         if amount is not None and (type(amount) is not int or not 1 <= amount <= top):
             words = ", ".join(map(str, self.rules.bids[:-1]))
@@ -350,7 +355,7 @@ class Hand:
         if self.over:
             raise RulesError("not_playing", "This hand is over.")
         if seat != self.turn:
-            raise RulesError("not_your_turn", f"It is seat {self.turn}'s turn to play.")
+            raise self._not_your_turn("play")
         if card not in self.hands[seat]:
             raise RulesError("not_in_hand", f"You do not hold the {card.name}.")
         if not self._follows_suit(self.hands[seat], card):

@@ -196,7 +196,7 @@ def test_trump_led_error() -> None:
 @pytest.mark.parametrize(
     ("bids", "bad", "code", "message"),
     [
-        ([], (2, None), "not_your_turn", "It is seat 0's turn to bid."),
+        ([], (2, None), "not_your_turn", "It is seat 1's turn to bid."),
         ([], (0, 5), "bad_bid", "A bid is pass, 1, 2, 3 or 4."),
         ([], (0, 0), "bad_bid", "A bid is pass, 1, 2, 3 or 4."),
         ([], (0, True), "bad_bid", "A bid is pass, 1, 2, 3 or 4."),
@@ -509,3 +509,14 @@ def test_complete_vectors_expect_every_field() -> None:
 def test_own_vectors_exist() -> None:
     own = [p for p in VECTOR_PATHS if p.name[0] == "1"]
     assert len(own) >= 5
+
+
+def test_turn_refusals_name_the_seat_as_people_count_it() -> None:
+    """Players read the host's sentence as it is; the table shows seats from 1, not 0."""
+    match = new_match()
+    bid_all(match)
+    assert match.hand is not None
+    turn = match.hand.turn
+    with pytest.raises(RulesError) as refused:
+        match.play((turn + 1) % 4, c("QS"))
+    assert refused.value.message == f"It is seat {turn + 1}'s turn to play."
