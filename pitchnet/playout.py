@@ -283,14 +283,23 @@ def choose(
         if card >> 4 == trump and (rank == JACK or rank <= 3 or rank >= 13):
             value += 5
     after = players - len(trick) - 1
+    # The best trump and the best card of the suit led still to come to this trick: a
+    # card is safe from the seats after us when neither beats it.
+    top_trump = top_led = -1
+    for step in range(1, after + 1):
+        for other in hands[(seat + step) % players]:
+            suit = other >> 4
+            if suit == trump:
+                if other > top_trump:
+                    top_trump = other
+            elif suit == led and other > top_led:
+                top_led = other
     if sides[best_seat] == sides[seat]:
-        if _secure(best, led, trump, hands, seat, after, players):
+        if _safe(best, trump, top_trump, top_led):
             return _best(options, trump, _gift)
         return _best(options, trump, _keep)
     winners = [
-        c
-        for c in options
-        if _beats(c, best, led, trump) and _secure(c, led, trump, hands, seat, after, players)
+        c for c in options if _beats(c, best, led, trump) and _safe(c, trump, top_trump, top_led)
     ]
     if winners and (value > 0 or after == 0 or rng.random() < 0.5):
         return _best(winners, trump, _win_cost)
@@ -307,6 +316,14 @@ def _secure(
             if _beats(other, card, led, trump):
                 return False
     return True
+
+
+def _safe(card: int, trump: int, top_trump: int, top_led: int) -> bool:
+    """Whether `card`, winning the trick, stays winning against the best trump and the
+    best card of the suit led still to come (-1: none): `_secure` from their tops."""
+    if card >> 4 == trump:
+        return card > top_trump
+    return top_trump < 0 and card > top_led
 
 
 def _best(cards: list[int], trump: int, score: Callable[[int, bool], int]) -> int:

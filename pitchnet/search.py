@@ -2,11 +2,14 @@
 
 For each decision it deals the cards it cannot see at random, but only in ways
 consistent with everything public (the cards played, the suits a seat has shown
-it lacks, the bids), plays every legal choice out to the end of the hand in each
-such deal with the fast rule-of-thumb policy of `pitchnet.playout`, and picks the
+it lacks, what each bid and each pass says of a hand: `bid_bounds`), plays every
+legal choice out to the end of the hand in each such deal with the fast
+rule-of-thumb policy of `pitchnet.playout`, and picks the
 choice with the best average outcome for its side: its points minus the others'
 (a set pitcher's bid counted against it), plus a bonus for winning the match in
-this hand and a malus for letting another side win it.
+this hand and a malus for letting another side win it. It stops sampling early
+once one choice leads every other clearly (`settled`), so an obvious move costs
+less time than a close one.
 
 It starts from a `SeatView` and nothing else, so it cannot know more than a
 player in that seat: `tests/test_search.py` builds different deals that give the
@@ -20,8 +23,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pitchnet.cards import JACK, Card, Suit
 from pitchnet.cards import JOKER as JOKER_CARD
-from pitchnet.cards import Card, Suit
 from pitchnet.handvalue import best_suit, bid_for, strength_for, suit_strength
 from pitchnet.inference import shown_voids, trick_plays
 from pitchnet.playout import (
@@ -46,10 +49,13 @@ side win it): more than any one hand's points, so the search goes out when it ca
 
 
 PLAUSIBLE_TRIES = 8
-"""Deals tried per sample for one in which every bidder could have made its bid."""
+"""Deals tried per sample for one in which every seat's hand fits its bid or pass."""
 PLAUSIBLE_SLACK = 0.5
-"""How far below the bidding model's strength for its bid a bidder's hand may be:
+"""How far outside the bidding model's strength for its bid (or pass) a hand may be:
 people (and the easy bot) bid less exactly than the model."""
+PARTNER_RESTRAINT = 0.6
+"""How much weaker the bidding model plays a hand whose partner holds the high bid
+(`Heuristic.choose_bid`): such a pass says less."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +64,16 @@ class Budget:
     longer than `seconds`. A count alone makes runs reproducible; the time limit is
     for tables, where the machine's load must not slow the game."""
 
-    samples: int = 48
+    samples: int = 96
     seconds: float | None = None
+    settle: bool = True
+    """Stop before `samples` once one choice leads every other clearly (`settled`): an
+    obvious choice needs fewer deals than a close one. Still a count, so reproducible."""
 
 
-TABLE_BUDGET = Budget(samples=48, seconds=0.5)
+TABLE_BUDGET = Budget(samples=96, seconds=0.8)
 """The `hard` bot's thinking at a table: as many deals as in the benchmarks' win rates,
-but never more than half a second on a loaded machine (a host runs it off its loop)."""
+but never more than 0.8 s on a loaded machine (a host runs it off its loop)."""
 
 
 def table_of(view: SeatView) -> Table:
@@ -92,6 +101,7 @@ class Knowledge:
     bids: list[tuple[int, int | None]]
     dealer: int
     played_by: dict[int, list[int]]  # seat -> the cards it has played this hand
+    bounds: list[tuple[int, float | None, float]]  # (seat, least strength or None, most)
 
     @classmethod
     def of(cls, view: SeatView) -> Knowledge:
@@ -142,17 +152,25 @@ class Knowledge:
             bids=[(seat, amount) for seat, amount in view.bids],
             dealer=view.dealer,
             played_by=played_by,
+            bounds=bid_bounds(view.bids, view.seat, view.dealer, table),
         )
 
     def sample(self, rng: random.Random) -> list[list[int]]:
         """One deal of the unseen cards to the other seats, each getting as many as it
-        holds and none of a suit it has shown it lacks, and each bidder a hand that
-        could have made its bid (`plausible`): a few tries at that, then any deal."""
+        holds and none of a suit it has shown it lacks, and each seat a hand that fits
+        what it bid or passed (`misfit`): of a few tries, the first that fits, else the
+        one that fits best."""
         hands = self._deal(rng)
+        if not self.bounds:
+            return hands
+        worst = self.misfit(hands)
         for _ in range(PLAUSIBLE_TRIES):
-            if self.plausible(hands):
+            if worst <= 0.0:
                 break
-            hands = self._deal(rng)
+            other = self._deal(rng)
+            miss = self.misfit(other)
+            if miss < worst:
+                hands, worst = other, miss
         return hands
 
     def _deal(self, rng: random.Random) -> list[list[int]]:
@@ -169,6 +187,9 @@ class Knowledge:
             ok = True
             for seat in order:
                 need, mask = self.counts[seat], self.voids[seat] if attempt < 39 else 0
+                if not mask:  # a fresh shuffle's first cards are a fair draw
+                    hands[seat], pool = pool[:need], pool[need:]
+                    continue
                 taken: list[int] = []
                 rest: list[int] = []
                 for card in pool:
@@ -184,24 +205,27 @@ class Knowledge:
                 return hands
         raise AssertionError("unreachable: the last attempt ignores every void")
 
-    def plausible(self, hands: list[list[int]]) -> bool:
-        """Whether every other seat that bid holds, in this deal, a hand the bidding
-        model rates near its bid: the pitcher in the trump it named, once it has."""
-        table = self.table
-        for seat, amount in self.bids:
-            if amount is None or seat == self.seat:
-                continue
+    def misfit(self, hands: list[list[int]]) -> float:
+        """How far this deal's hands are from what their seats bid and passed: for each
+        bound (`bid_bounds`) the bidding model's strength falls outside, by how much
+        (0: every seat's hand fits its bids and passes). The pitcher's floor is its
+        strength in the trump it named, once it has."""
+        table, total = self.table, 0.0
+        for seat, floor, ceiling in self.bounds:
             cards = _cards([*hands[seat], *self.played_by.get(seat, ())])
-            if self.trump is not None and seat == self.pitcher:
-                trump = Suit(SUIT_LETTERS[self.trump])
-                strength = suit_strength(
-                    cards, trump, table.players, table.partnership, table.rules
-                )
-            else:
-                strength = best_suit(cards, table.players, table.partnership, table.rules)[1]
-            if strength < strength_for(amount) - PLAUSIBLE_SLACK:
-                return False
-        return True
+            best = best_suit(cards, table.players, table.partnership, table.rules)[1]
+            if best > ceiling:
+                total += best - ceiling
+            if floor is not None:
+                strength = best
+                if self.trump is not None and seat == self.pitcher:
+                    trump = Suit(SUIT_LETTERS[self.trump])
+                    strength = suit_strength(
+                        cards, trump, table.players, table.partnership, table.rules
+                    )
+                if strength < floor:
+                    total += floor - strength
+        return total
 
     # ---- outcomes --------------------------------------------------------------------------
 
@@ -225,10 +249,16 @@ class Knowledge:
     def play_hand(
         self, hands: list[list[int]], pitcher: int, trump: int, rng: random.Random
     ) -> list[int]:
-        """Points per side when `pitcher` leads a whole hand with `trump` named."""
+        """Points per side when `pitcher` names `trump` by its first lead and the hand is
+        played out. The first lead is a trump (it is what names the suit): the highest,
+        as the bots lead it, unless that is a jack a higher trump could catch."""
         coded = [[with_trump(c, trump) for c in hand] for hand in hands]
+        lead = first_lead(coded[pitcher], trump)
+        coded[pitcher].remove(lead)
         tally = Tally(self.table.sides)
-        play_out(coded, [], pitcher, trump, tally, self.sides[pitcher], self.table, rng, self.sides)
+        trick = [(pitcher, lead)]
+        turn = (pitcher + 1) % self.table.players
+        play_out(coded, trick, turn, trump, tally, self.sides[pitcher], self.table, rng, self.sides)
         return tally.earned()
 
     def play_card(self, hands: list[list[int]], card: int, rng: random.Random) -> float:
@@ -250,6 +280,68 @@ class Knowledge:
         return self.utility(tally.earned(), self.pitcher, self.bid)
 
 
+def first_lead(hand: list[int], trump: int) -> int:
+    """The card a pitcher names `trump` with: its highest trump, but not a jack when it
+    holds another trump above the three (the jack is kept for later); the joker coded as
+    a trump counts as the lowest. A hand with no trump (the model's suit came from the
+    joker alone) leads its lowest card."""
+    trumps = sorted((c for c in hand if c >> 4 == trump), reverse=True)
+    if not trumps:
+        return min(hand)
+    if trumps[0] & 15 == JACK and len(trumps) > 1 and trumps[1] & 15 > 3:
+        return trumps[1]
+    return trumps[0]
+
+
+def bid_bounds(
+    bids: list[list[int | None]] | list[tuple[int, int | None]],
+    seat: int,
+    dealer: int,
+    table: Table,
+) -> list[tuple[int, float | None, float]]:
+    """What each other seat's bid or pass says of its hand, as the bidding model reads
+    it: the least strength (None: nothing) and the most, slack included. A bid of X says
+    the hand is worth X but not X + 1 (the model bids as high as its hand allows); a pass
+    says the hand is worth less than the lowest bid it could have made. Only public
+    information: the bids in order, the dealer, the table."""
+    rules = table.rules
+    steal = 0 if table.dealer_steal else 1
+    high, leader = 0, None
+    found: dict[int, tuple[float | None, float]] = {}
+    for bidder, amount in bids:
+        assert bidder is not None
+        floor: float | None = None
+        ceiling = float("inf")
+        restraint = (
+            PARTNER_RESTRAINT
+            if table.partnership and leader is not None and leader % 2 == bidder % 2
+            else 0.0
+        )
+        if amount is None:
+            stealing = bidder == dealer and high
+            lowest = high + steal if stealing else max(high + 1, rules.min_bid)
+            if lowest <= table.top_bid:
+                ceiling = strength_for(lowest) + PLAUSIBLE_SLACK + restraint
+        else:
+            forced = bidder == dealer and not high and not table.all_pass_redeal
+            if not (forced and amount == max(2, rules.min_bid)):
+                floor = strength_for(amount) - PLAUSIBLE_SLACK
+            if amount < table.top_bid:
+                ceiling = strength_for(amount + 1) + PLAUSIBLE_SLACK + restraint
+            high, leader = amount, bidder
+        if bidder == seat:
+            continue
+        old_floor, old_ceiling = found.get(bidder, (None, float("inf")))
+        if old_floor is not None and (floor is None or old_floor > floor):
+            floor = old_floor
+        found[bidder] = (floor, min(ceiling, old_ceiling))
+    return [
+        (bidder, floor, ceiling)
+        for bidder, (floor, ceiling) in sorted(found.items())
+        if floor is not None or ceiling != float("inf")
+    ]
+
+
 # ---- decisions ---------------------------------------------------------------------------------
 
 
@@ -266,6 +358,33 @@ class Clock:
         return done == 0 or self.stop is None or self.now() < self.stop
 
 
+SETTLE_FROM = 24
+"""Deals sampled before the search may stop early, and how often it looks again."""
+SETTLE_EVERY = 8
+SETTLE_Z = 3.0
+"""How many standard errors the leading choice must be ahead of each other one by."""
+
+
+def settled(values: list[list[float]], done: int) -> bool:
+    """Whether, after `done` deals, the leading choice is ahead of every other by
+    SETTLE_Z standard errors of their paired difference (both were played out on the
+    same deals with the same dice), or never behind one it ties with exactly."""
+    if done < SETTLE_FROM or done % SETTLE_EVERY:
+        return False
+    totals = [sum(series) for series in values]
+    lead = max(range(len(values)), key=lambda i: (totals[i], -i))
+    best = values[lead]
+    for index, series in enumerate(values):
+        if index == lead:
+            continue
+        diffs = [a - b for a, b in zip(best, series, strict=True)]
+        mean = sum(diffs) / done
+        spread = sum((d - mean) ** 2 for d in diffs) / (done - 1)
+        if mean < 0 or mean * mean * done < SETTLE_Z * SETTLE_Z * spread:
+            return False
+    return True
+
+
 def choose_play(view: SeatView, budget: Budget, rng: random.Random) -> str:
     """The card to play (its text), by the average outcome over sampled deals."""
     options = sorted(view.legal_plays)
@@ -275,7 +394,7 @@ def choose_play(view: SeatView, budget: Budget, rng: random.Random) -> str:
     codes = [code_of(text) for text in options]
     if knowledge.trump is not None:
         codes = [with_trump(c, knowledge.trump) for c in codes]
-    totals = [0.0] * len(codes)
+    values: list[list[float]] = [[] for _ in codes]
     clock, done = Clock(budget), 0
     while clock.more(done):
         hands = knowledge.sample(rng)
@@ -283,8 +402,11 @@ def choose_play(view: SeatView, budget: Budget, rng: random.Random) -> str:
         for index, card in enumerate(codes):
             # The same policy dice for every choice in one deal: the choices are compared
             # on equal terms, which takes much of the noise out of the comparison.
-            totals[index] += knowledge.play_card(hands, card, random.Random(seed))
+            values[index].append(knowledge.play_card(hands, card, random.Random(seed)))
         done += 1
+        if budget.settle and settled(values, done):
+            break
+    totals = [sum(series) for series in values]
     best = max(range(len(codes)), key=lambda i: (totals[i], -i))
     return options[best]
 
@@ -303,32 +425,47 @@ def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None
     suits = sorted({c >> 4 for c in knowledge.hand if c != JOKER})
     if JOKER in knowledge.hand:
         suits = sorted({*suits, trump_named_by(JOKER)})
-    sums = {(suit, bid): 0.0 for suit in suits for bid in legal}
+    values: dict[tuple[int, int | None], list[float]] = {
+        (suit, bid): [] for suit in suits for bid in legal
+    }
     clock, done = Clock(budget), 0
     while clock.more(done):
         hands = knowledge.sample(rng)
         seed = rng.getrandbits(32)
         ours: dict[int, list[int]] = {}
         theirs: dict[tuple[int, int, int], float] = {}
+        wants: dict[int, tuple[int, int]] = {}  # the bidding model's verdict per seat
         for bid in legal:
-            contract = _auction(knowledge, hands, bid)
+            contract = _auction(knowledge, hands, bid, wants)
             if contract is None:  # thrown in: nobody scores
+                for suit in suits:
+                    values[suit, bid].append(0.0)
                 continue
             pitcher, amount, trump = contract
             if pitcher == seat:
                 for suit in suits:
                     if suit not in ours:
                         ours[suit] = knowledge.play_hand(hands, seat, suit, random.Random(seed))
-                    sums[suit, bid] += knowledge.utility(ours[suit], seat, amount)
+                    values[suit, bid].append(knowledge.utility(ours[suit], seat, amount))
                 continue
             if contract not in theirs:
                 earned = knowledge.play_hand(hands, pitcher, trump, random.Random(seed))
                 theirs[contract] = knowledge.utility(earned, pitcher, amount)
             for suit in suits:
-                sums[suit, bid] += theirs[contract]
+                values[suit, bid].append(theirs[contract])
         done += 1
-    values = {bid: max(sums[suit, bid] for suit in suits) for bid in legal}
-    return max(legal, key=lambda b: (values[b], -(b or 0)))
+        if budget.settle and settled(_best_suits(values, suits, legal), done):
+            break
+    series = _best_suits(values, suits, legal)
+    worth = {bid: sum(series[i]) for i, bid in enumerate(legal)}
+    return max(legal, key=lambda b: (worth[b], -(b or 0)))
+
+
+def _best_suits(
+    values: dict[tuple[int, int | None], list[float]], suits: list[int], legal: list[int | None]
+) -> list[list[float]]:
+    """Per bid, the outcomes in the suit that has done best with it so far."""
+    return [max((values[suit, bid] for suit in suits), key=sum) for bid in legal]
 
 
 def _cards(codes: list[int]) -> list[Card]:
@@ -352,22 +489,27 @@ def _wanted(hand: list[int], table: Table) -> tuple[int, int]:
 
 
 def _auction(
-    knowledge: Knowledge, hands: list[list[int]], ours: int | None
+    knowledge: Knowledge,
+    hands: list[list[int]],
+    ours: int | None,
+    wants: dict[int, tuple[int, int]],
 ) -> tuple[int, int, int] | None:
     """Who would pitch, at what bid and in which suit, if we bid `ours` (None: pass)
     now: the bids made so far, ours, then each later seat bidding what the bidding
     model says of its sampled hand. None when the hand would be thrown in (everyone
-    passes, under `all_pass: redeal`)."""
+    passes, under `all_pass: redeal`). `wants` keeps each seat's verdict of this deal
+    from one bid of ours to the next."""
     table = knowledge.table
     seat, dealer, players = knowledge.seat, knowledge.dealer, table.players
     high, leader = knowledge.bid or 0, knowledge.pitcher
-    suits: dict[int, int] = {}
     if ours is not None:
         high, leader = ours, seat
     if ours is None or ours < table.top_bid:
         for step in range(1, (dealer - seat) % players + 1):
             other = (seat + step) % players
-            wanted, suits[other] = _wanted(hands[other], table)
+            if other not in wants:
+                wants[other] = _wanted(hands[other], table)
+            wanted = wants[other][0]
             if wanted < table.min_bid:
                 wanted = 0
             if other == dealer:
@@ -383,6 +525,6 @@ def _auction(
         return None
     if leader == seat:
         return seat, high, -1
-    if leader not in suits:
-        _, suits[leader] = _wanted(hands[leader], table)
-    return leader, high, suits[leader]
+    if leader not in wants:
+        wants[leader] = _wanted(hands[leader], table)
+    return leader, high, wants[leader][1]
