@@ -151,3 +151,22 @@ async def test_a_phone_screen_keeps_its_buttons_on_screen(scene: str, players: i
                 if isinstance(holder, Widget):
                     inside = holder.content_region.contains_region(region)
                     assert inside, f"{selector} at {region}, outside {holder}"
+
+
+async def test_a_browser_sessions_palette_offers_only_pitchnets_commands() -> None:
+    """The palette of a web session is pitchnet's own list (what its keys do): none of
+    Textual's system commands, and its screenshot goes to the browser, not the host's disk."""
+    from client.demo import scene_with_events
+
+    app = PitchApp(ClientOptions(name="Ann", mode="web"))
+    async with app.run_test(size=PHONE) as pilot:
+        table, view, events = scene_with_events("playing", 7, 4)
+        app.game.seat, app.game.table_name = 0, table.name
+        app.apply_state(1, table, view, events)
+        await pilot.pause()
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+    ours = {"Leave the table", "Last trick", "Rules", "Keys", "Deck: four colours"}
+    ours |= {"Deck: two colours", "One-press keys on/off", "Turn bell on/off", "Theme"}
+    ours |= {"Screenshot", "Quit"}
+    assert titles <= ours, titles - ours
+    assert "Last trick" in titles and "Screenshot" in titles
