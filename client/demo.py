@@ -18,7 +18,7 @@ from pitchnet.rules import Match, Phase, Settings
 from pitchnet.views import SeatView, seat_view
 
 NAMES = ("Ann", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5", "Bot 6")
-SCENES = ("lobby", "bidding", "playing", "trick_won", "hand_over", "match_over")
+SCENES = ("lobby", "bidding", "first_bid", "playing", "trick_won", "hand_over", "match_over")
 
 
 def table_info(
@@ -121,6 +121,8 @@ def scene_with_events(
     me = s.seat
     if name == "bidding":
         s.until(lambda m: m.phase is Phase.BIDDING and m.turn == me)
+    elif name == "first_bid":  # every bid still open, and the pitch
+        s.until(lambda m: m.phase is Phase.BIDDING and m.turn == me and not m.hand.bids)
     elif name == "playing":
         s.until(lambda m: m.phase is Phase.PLAYING and m.turn == me and bool(m.hand.trick))
     elif name == "trick_won":

@@ -215,21 +215,48 @@ def rules_text(game: GameState) -> Text:
     return line
 
 
-def status_line(game: GameState) -> Text:
-    """The one-line header of the table: hand, dealer, trump, high bid, target."""
+def status_line(game: GameState, width: int | None = None) -> Text:
+    """The one-line header of the table: hand, trump, high bid and pitcher, target.
+
+    Given the `width` it must fit in, the table's name gives way first (shortened, then
+    dropped), then the notes (hosted here, watching), then the labels shrink ("H1"), then
+    the pitcher's name is shortened: trump, the bid and the target, which play needs,
+    stay whole down to 30 columns."""
     view = game.view
-    line = plain(game.table_name or "pitchnet", style="bold")
+    name = plain(game.table_name or "pitchnet", style="bold")
+    notes = Text()
     if game.hosting:
-        line.append("  (hosted here)", style="yellow")
+        notes.append("  (hosted here)", style="yellow")
     if game.watching:
-        line.append("  (watching)", style="yellow")
+        notes.append("  (watching)", style="yellow")
     elif game.me is None and game.seat is not None and view is not None:
-        line.append(f"  (watching; seat {game.seat + 1} at the next hand)", style="yellow")
+        notes.append(f"  (watching; seat {game.seat + 1} at the next hand)", style="yellow")
+    head = name.copy().append_text(notes)
     if view is None:
+        return head if width is None else head[:width]
+    pitcher = game.who(view.pitcher)
+
+    def facts(compact: bool, name: str) -> Text:
+        gap = " " if compact else "  "
+        line = Text(f"H{view.hand_number}" if compact else f"Hand {view.hand_number}")
+        line.append(f"{gap}Trump ").append_text(suit_text(view.trump, game.ascii_only))
+        if view.high_bid is not None:
+            line.append(f"{gap}Bid {view.high_bid}: ").append(plain(name))
+        line.append(f"{gap}To {view.target}")
         return line
-    line.append(f"  Hand {view.hand_number}  Trump ")
-    line.append(suit_text(view.trump, game.ascii_only))
-    if view.high_bid is not None:
-        line.append(f"  Bid {view.high_bid}: ").append(plain(game.who(view.pitcher)))
-    line.append(f"  To {view.target}")
-    return line
+
+    full = facts(False, pitcher)
+    if width is None or len(head.plain) + 2 + len(full.plain) <= width:
+        return head.append("  ").append_text(full)
+    room = width - 2 - len(full.plain) - len(notes.plain)
+    if room >= 8:  # the table's name, shortened
+        return name[: room - 1].append("…").append_text(notes).append("  ").append_text(full)
+    if notes.plain and len(notes.plain) + len(full.plain) <= width:
+        return notes[2:].append("  ").append_text(full)
+    if len(full.plain) <= width:
+        return full
+    compact = facts(True, pitcher)
+    if len(compact.plain) <= width:
+        return compact
+    keep = max(1, len(pitcher) - (len(compact.plain) - width) - 1)
+    return facts(True, pitcher[:keep] + "…")[:width]

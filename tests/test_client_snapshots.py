@@ -95,6 +95,16 @@ def test_table_bidding(snap_compare: Any) -> None:
     assert snap_compare(app(), terminal_size=SIZE, run_before=showing("bidding"))
 
 
+NARROW = [(40, 20), (60, 20)]
+
+
+@pytest.mark.parametrize("size", NARROW, ids=[f"{w}x{h}" for w, h in NARROW])
+def test_table_first_bid(snap_compare: Any, size: tuple[int, int]) -> None:
+    """The first bidder's widest bid bar (pass, 1-4 and the pitch) whole on a narrow
+    terminal, and the header keeping trump, the bid and the target."""
+    assert snap_compare(app(), terminal_size=size, run_before=showing("first_bid"))
+
+
 @sized
 def test_table_playing(snap_compare: Any, size: tuple[int, int]) -> None:
     """A trick in progress: the led card and the others' cards in front of their seats."""

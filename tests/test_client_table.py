@@ -225,3 +225,63 @@ async def test_the_theme_and_deck_are_remembered() -> None:
     assert prefs.theme == "textual-light" and prefs.deck == "two"
     again = PitchApp(ClientOptions(name="Ann", mode="idle"))
     assert again.theme == "textual-light"
+
+
+@pytest.mark.parametrize("width", [30, 40, 60, 80])
+def test_the_header_keeps_trump_bid_and_target_whole(width: int) -> None:
+    """At every width down to 30 columns the header fits, with what play needs whole;
+    the table's name and the labels give way first."""
+    from client.model import status_line
+    from client.text import suit_text
+
+    game = game_at("playing")
+    game.table_name = "The Long Kitchen Table of Doom"
+    view = game.view
+    assert view is not None and view.trump is not None and view.high_bid is not None
+    line = status_line(game, width).plain
+    assert len(line) <= width, line
+    assert "Trump " + suit_text(view.trump).plain in line, line
+    assert f"Bid {view.high_bid}: {game.who(view.pitcher)}" in line, line
+    assert line.endswith(f"To {view.target}"), line
+    assert status_line(game).plain.startswith("The Long Kitchen Table of Doom  Hand")
+
+
+@pytest.mark.parametrize("size", [(40, 20), (60, 20), (80, 24)], ids=["40x20", "60x20", "80x24"])
+async def test_every_bid_button_and_the_pitch_show_whole(size: tuple[int, int]) -> None:
+    """The first bidder sees pass, every bid and the pitch with its card, none cut off
+    at the right edge (the prompt shortens and the buttons narrow for them)."""
+    from textual.widgets import Button
+
+    table, view, events = scene_with_events("first_bid", seed=7)
+    assert view is not None and len(view.legal_bids) >= 5
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        shown = [b for b in app.screen.query(Button) if b.display and b.id.startswith("bid-")]
+        assert len(shown) == len(view.legal_bids) + 1  # and the pitch
+        for button in shown:
+            assert button.region.right <= size[0] - 1, (button.id, button.region)
+        text = screen_text(app)
+        assert "BID:" in text
+        pitch = app.screen.query_one("#bid-pitch", Button)
+        assert str(pitch.label).startswith("!") and view.hand[0][0] in str(pitch.label)
+
+
+async def test_a_player_away_shows_in_the_smallest_seats() -> None:
+    """At 60x20 a seat is one line of numbers; a player who is away still says so."""
+    import dataclasses
+
+    table, view, events = scene_with_events("bidding", seed=7)
+    seats = list(table.seats)
+    seats[2] = dataclasses.replace(seats[2], kind="human", connected=False, away=12.0)
+    table = dataclasses.replace(table, seats=seats)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        assert "away 12s" in screen_text(app)

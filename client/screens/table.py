@@ -108,7 +108,12 @@ class TableScreen(FirstShow, PitchScreen[None]):
         log = self.query_one(HandLog)
         log.display = wide if self._log_wanted is None else self._log_wanted
         self.set_class(width < 80 or height < 24, "-compact")
+        self._draw_status()
         self._draw_prompt()
+
+    def _draw_status(self) -> None:
+        status = self.query_one("#status", Static)
+        status.update(status_line(self.game, max(1, self.size.width - 2)))  # less its padding
 
     # ---- drawing ------------------------------------------------------------------------------
 
@@ -118,7 +123,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
             return
         view = game.view
         self._waiting_since_seq = None
-        self.query_one("#status", Static).update(status_line(game))
+        self._draw_status()
         felt = self.query_one(Felt)
         if view is not None and view.trick:
             felt.recall = False  # a new card led: the table shows the trick being played
@@ -149,6 +154,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
             short=self.size.width < 80,
             narrow=self.size.width < 56,
             touch=self.app.options.one_table,
+            width=self.size.width - 2,  # less the bottom's padding
         )
 
     def _tick(self) -> None:

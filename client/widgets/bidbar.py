@@ -29,10 +29,12 @@ def prompt_text(
     short: bool = False,
     narrow: bool = False,
     touch: bool = False,
+    tiny: bool = False,
 ) -> Text:
     """What the player should do now, or whom everyone is waiting for. `touch`: a
     browser, where a tap picks a card and a second tap plays it; on a narrow (phone)
-    screen that is what the prompt says, as there are no keys to name."""
+    screen that is what the prompt says, as there are no keys to name. `short`,
+    `narrow` and `tiny` for ever less room beside the bid buttons."""
     view = game.view
     if view is None:
         return Text("")
@@ -49,6 +51,8 @@ def prompt_text(
                 low, high = min(amounts), max(amounts)
                 offers.append(str(low) if low == high else f"{low}-{high}")
             offer = " or ".join(offers)
+            if tiny:
+                return Text("BID:", style="bold reverse yellow")
             if narrow:  # the buttons beside it say the rest
                 return Text("YOUR BID:", style="bold reverse yellow")
             return Text(f"YOUR BID: {offer}{enter}", style="bold reverse yellow")
@@ -71,8 +75,16 @@ class BidBar(Horizontal):
     BidBar { height: 1; width: 1fr; }
     BidBar > #prompt { width: auto; margin-right: 1; }
     BidBar > Button { margin-right: 1; min-width: 5; }
+    BidBar.-tight > Button { min-width: 3; }
     BidBar > Button.-armed { text-style: bold reverse; }
     """
+
+    @staticmethod
+    def needed(prompt: Text, labels: list[str], min_width: int) -> int:
+        """Cells the prompt and these buttons take (a button is its label, a cell of
+        padding each side, at least `min_width`, and a cell of margin)."""
+        buttons = sum(max(min_width, len(label) + 2) + 1 for label in labels)
+        return len(prompt.plain) + 1 + buttons
 
     class Bid(Message):
         def __init__(self, amount: int | None) -> None:
@@ -104,25 +116,45 @@ class BidBar(Horizontal):
         short: bool = False,
         narrow: bool = False,
         touch: bool = False,
+        width: int | None = None,
     ) -> None:
         """`armed` is the bid picked by a key but not yet confirmed ("" for none);
-        `lead` the card a pitch would lead."""
+        `lead` the card a pitch would lead. Given the `width` there is, the prompt
+        shortens and the buttons narrow until every legal bid's button shows whole."""
         view = game.view
-        self.query_one("#prompt", Static).update(
-            prompt_text(game, one_press=one_press, short=short, narrow=narrow, touch=touch)
-        )
         mine = view is not None and view.phase == Phase.BIDDING and view.turn == game.me
         legal = view.legal_bids if view is not None and mine else []
+        with_pitch = top_bid(view) in legal and lead is not None
+        labels = [BID_LABELS[amount] for amount in BID_LABELS if amount in legal]
+        face = card_text(lead, game.ascii_only) if lead is not None else Text("")
+        pitch_word = "! Pitch "
+        tight = False
+        prompt = prompt_text(game, one_press=one_press, short=short, narrow=narrow, touch=touch)
+        if width is not None and legal:
+            tries = [
+                (dict(short=short), False, "! Pitch "),
+                (dict(short=True), False, "! Pitch "),
+                (dict(narrow=True), False, "! Pitch "),
+                (dict(narrow=True), True, "! Pitch "),
+                (dict(tiny=True), True, "! Pitch "),
+                (dict(tiny=True), True, "! "),
+            ]
+            for flags, tight, pitch_word in tries:
+                prompt = prompt_text(game, one_press=one_press, touch=touch, **flags)
+                pitch_label = [pitch_word + face.plain] if with_pitch else []
+                if self.needed(prompt, labels + pitch_label, 3 if tight else 5) <= width:
+                    break
+        self.set_class(tight, "-tight")
+        self.query_one("#prompt", Static).update(prompt)
         for amount in BID_LABELS:
             button = self.query_one(f"#bid-{amount or 'pass'}", Button)
             button.display = amount in legal
             button.set_class(armed != "" and armed == amount, "-armed")
         pitch = self.query_one("#bid-pitch", Button)
-        pitch.display = top_bid(view) in legal and lead is not None
+        pitch.display = with_pitch
         pitch.set_class(armed == "pitch", "-armed")
         if lead is not None:
-            label = Text("! Pitch ").append_text(card_text(lead, game.ascii_only))
-            pitch.label = label
+            pitch.label = Text(pitch_word).append_text(face)
 
     @on(Button.Pressed, "#bid-pitch")
     def _pitch_pressed(self, event: Button.Pressed) -> None:

@@ -339,18 +339,35 @@ def draw_panel(
         for row, line in enumerate(lines[: tier.panel_lines]):
             canvas.put_text(rect.x + 1, rect.y + 1 + row, line[:inner])
         return
-    title = _name_line(game, seat, rect.w, names)
-    canvas.put_text(rect.x, rect.y, title)
+    line = brief = Text()
     if tier.panel_lines >= 1:
         points = Text(f"{score.plain}pt", style="bold")
         line = _join(bid, Text(f"{tricks.plain}tk"), points, sep=" ")
+        short = Text(bid.plain.replace("bid ", "b"), style=bid.style)
+        brief = _join(
+            short, Text(f"{tricks.plain}t"), Text(f"{score.plain}p", style="bold"), sep=" "
+        )
         if len(line.plain) > rect.w:  # the narrowest seats: "b3 1t 0p" (bid, tricks, points)
-            short = Text(bid.plain.replace("bid ", "b"), style=bid.style)
-            points = Text(f"{score.plain}p", style="bold")
-            line = _join(short, Text(f"{tricks.plain}t"), points, sep=" ")
-        fits = len(line.plain) + 1 + len(state.plain) <= rect.w
-        if fits and state.plain and state.plain != "here":
-            line = _join(line, state, sep=" ")
+            line = brief
+    # A player away (or a bot about to stand in) must show even in the smallest seat:
+    # beside the numbers, else beside the name, shortened for it, else in the numbers'
+    # place; "bot" only where it fits.
+    urgent = state.plain not in ("", "here", "bot")
+    with_state = _join(line, state, sep=" ")
+    title_room = rect.w
+    if state.plain and state.plain != "here" and len(with_state.plain) <= rect.w:
+        line = with_state
+    elif urgent and len(_join(brief, state, sep=" ").plain) <= rect.w:
+        line = _join(brief, state, sep=" ")
+    elif urgent and rect.w - len(state.plain) - 1 >= 5:
+        title_room = rect.w - len(state.plain) - 1
+    elif urgent:  # no room beside a readable name: it stands for the numbers for now
+        line = state
+    title = _name_line(game, seat, title_room, names)
+    if title_room < rect.w:
+        title = _join(title, state, sep=" ")
+    canvas.put_text(rect.x, rect.y, title[: rect.w])
+    if tier.panel_lines >= 1:
         canvas.put_text(rect.x, rect.y + 1, line[: rect.w])
 
 
