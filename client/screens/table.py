@@ -112,8 +112,9 @@ class TableScreen(FirstShow, PitchScreen[None]):
         self._draw_prompt()
 
     def _draw_status(self) -> None:
-        status = self.query_one("#status", Static)
-        status.update(status_line(self.game, max(1, self.size.width - 2)))  # less its padding
+        # A table screen being taken down (its mode removed) has no header left to draw.
+        for status in self.query("#status").results(Static):
+            status.update(status_line(self.game, max(1, self.size.width - 2)))  # less padding
 
     # ---- drawing ------------------------------------------------------------------------------
 
