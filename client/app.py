@@ -591,9 +591,9 @@ class PitchApp(App[None]):
         if self.connection:
             self.connection.play(card)
 
-    def send_ready(self) -> None:
+    def send_ready(self, rotate: bool = False) -> None:
         if self.connection:
-            self.connection.ready()
+            self.connection.ready(rotate)
 
     def pitch(self, card: str) -> None:
         """Bid the top bid now (4, or 5 with the joker: the bid that ends the auction) and

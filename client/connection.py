@@ -208,8 +208,10 @@ class Connection:
         hand, step = self._turn
         return self._act(lambda i: PlayMsg(id=i, card=card, hand=hand, step=step))
 
-    def ready(self) -> int:
-        return self._act(lambda i: Ready(id=i))
+    def ready(self, rotate: bool = False) -> int:
+        """Ready for the next hand; at a partnership match's end `rotate` asks to play
+        the next match with partners rotated."""
+        return self._act(lambda i: Ready(id=i, rotate=rotate))
 
     def _act(self, make: Callable[[int], Message]) -> int:
         self._next_id += 1

@@ -49,10 +49,13 @@ def table_info(
 class Scene:
     """A seeded match that can be stepped to a chosen moment, seen from `seat`."""
 
-    def __init__(self, seed: int = 7, players: int = 4, seat: int = 0) -> None:
+    def __init__(
+        self, seed: int = 7, players: int = 4, seat: int = 0, partnership: bool = False
+    ) -> None:
         self.rng = random.Random(seed)
         self.deck_rng = random.Random(seed + 1000)
-        self.match = Match(Settings(players=players))
+        self.partnership = partnership
+        self.match = Match(Settings(players=players, partnership=partnership))
         self.seat = seat
         self.names = list(NAMES[:players])
         self.events: list[Event] = []
@@ -98,9 +101,8 @@ class Scene:
         return seat_view(self.match, self.seat)
 
     def table(self, state: TableState = TableState.PLAYING) -> TableInfo:
-        return table_info(
-            state, self.names, [SeatKind.HUMAN] + [SeatKind.BOT] * (len(self.names) - 1)
-        )
+        kinds = [SeatKind.HUMAN] + [SeatKind.BOT] * (len(self.names) - 1)
+        return table_info(state, self.names, kinds, partnership=self.partnership)
 
 
 def scene(name: str, seed: int = 7, players: int = 4) -> tuple[TableInfo, SeatView | None]:
@@ -110,10 +112,10 @@ def scene(name: str, seed: int = 7, players: int = 4) -> tuple[TableInfo, SeatVi
 
 
 def scene_with_events(
-    name: str, seed: int = 7, players: int = 4
+    name: str, seed: int = 7, players: int = 4, partnership: bool = False
 ) -> tuple[TableInfo, SeatView | None, list[Event]]:
     """As `scene`, with the events of the hand so far (what the log would show)."""
-    s = Scene(seed, players)
+    s = Scene(seed, players, partnership=partnership)
     if name == "lobby":
         kinds = [SeatKind.HUMAN, SeatKind.HUMAN] + [SeatKind.EMPTY] * (players - 2)
         return table_info(TableState.LOBBY, [*s.names[:1], "Cat", *s.names[2:]], kinds), None, []

@@ -26,6 +26,7 @@ from pitchnet.events import (
     MatchWon,
     Played,
     Reconnected,
+    Rotated,
     SeatChanged,
     StoodIn,
     TookOver,
@@ -152,6 +153,13 @@ def _describe(game: GameState, event: Event) -> Text | None:
             if smudge is True:
                 outcome += ": a smudge!"
             return plain(game.who(pitcher), style="bold").append(outcome, style="bold")
+        case Rotated():
+            line = Text("Partners rotated for the new match", style="bold")
+            view = game.view
+            if view is not None and view.partnership and game.me is not None:
+                partner = (game.me + 2) % view.players
+                line.append(": you now play with ").append_text(plain(game.name(partner)))
+            return line
         case MatchWon(winner=winner):
             return plain(game.side_name(winner), style="bold").append(
                 " won the match!", style="bold"

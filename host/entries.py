@@ -97,9 +97,21 @@ class CardPlayed(Entry):
 
 @dataclass(frozen=True, slots=True)
 class ReadySaid(Entry):
+    """Ready for the next hand or match; `rotate`: with partners rotated (match end)."""
+
     OP: ClassVar[str] = "ready"
     seat: int
     id: int | None = None
+    rotate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PartnersRotated(Entry):
+    """Before a new partnership match the players changed seats: new seat i is taken by
+    whoever sat in seat `order[i]` (`pitchnet.protocol.ROTATION`)."""
+
+    OP: ClassVar[str] = "rotate"
+    order: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +161,7 @@ ENTRIES: dict[str, type[Entry]] = {
         BidMade,
         CardPlayed,
         ReadySaid,
+        PartnersRotated,
         SeatLeft,
         SeatClaimed,
         ClaimDropped,

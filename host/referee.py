@@ -829,6 +829,19 @@ class Referee:
 
     # ---- after every change ------------------------------------------------------------------
 
+    def _follow_rotation(self, order: list[int]) -> None:
+        """Partners were rotated: each connection now acts for its player's new seat,
+        and is welcomed to it (the welcome is how a client learns its seat), before the
+        snapshot of the new match."""
+        holders, grace = self.holders, self.grace_until
+        self.holders = {new: holders[old] for new, old in enumerate(order) if old in holders}
+        self.grace_until = {new: grace[old] for new, old in enumerate(order) if old in grace}
+        for seat, peer in self.holders.items():
+            peer.seat = seat
+            if peer.phase is not Phase.CLOSING:
+                self._welcome(peer, seat)
+        log.info("table %s: partners rotated (seats %s)", self.table.id, order)
+
     def _broadcast(self, now: float, lead: tuple[Peer, bytes] | None = None) -> None:
         """Send every seated connection its fresh snapshot, then wake the bots. `lead` is
         a frame (an ack) for one connection, sent in the same write as its snapshot."""
@@ -841,6 +854,9 @@ class Referee:
         if self.journal_down is not None and table.writes > self._writes_when_down:
             log.warning("the journal writes again (it failed for %.0f s)", now - self.journal_down)
             self.journal_down = None
+        rotation = table.take_rotation()
+        if rotation is not None:
+            self._follow_rotation(rotation)
         events = table.take_events()
         after_trick = dealt_or_won = False
         for event in events:

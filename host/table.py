@@ -24,6 +24,7 @@ from host.entries import (
     HandDealt,
     HumanSeated,
     MatchBegun,
+    PartnersRotated,
     ReadySaid,
     SeatClaimed,
     SeatLeft,
@@ -44,6 +45,7 @@ from pitchnet.events import (
     MatchWon,
     Played,
     Reconnected,
+    Rotated,
     SeatChanged,
     SeatReady,
     StoodIn,
@@ -53,6 +55,7 @@ from pitchnet.events import (
 from pitchnet.protocol import (
     MAX_NAME,
     PROTOCOL_VERSION,
+    ROTATION,
     BidMsg,
     Hello,
     Leave,
@@ -154,6 +157,8 @@ class Seat:
     connected: bool = False
     substitute: bool = False
     ready: bool = False
+    rotate: bool = False
+    """Said ready at a partnership match's end asking for partners rotated."""
     last_id: int = 0
     away_since: float | None = None
     claim_name: str = ""
@@ -273,6 +278,9 @@ class Table:
         self._wire_key: tuple[Any, ...] = ()
         self._wire: dict[str, Any] = {}
         self.creator_token = ""
+        self.rotation: list[int] | None = None
+        """Set when the seats were just rotated (new seat i holds whoever sat in seat
+        rotation[i]), until the referee moves its connections with them."""
         """The first person to sit: they start the match (wherever they moved to)."""
         self.waiting_since = clock()
         """When the table began waiting for people: the lobby opening, or a hand ending."""
@@ -320,6 +328,7 @@ class Table:
         self.state = TableState.LOBBY
         self.matches_started = 0
         self._start_pending = False
+        self.rotation = None
 
     # ---- seats ----------------------------------------------------------------------------
 
@@ -594,7 +603,7 @@ class Table:
             self._check_turn(msg.hand, msg.step)
             self._apply(seat, "play", card, action_id)
         elif isinstance(msg, Ready):
-            return self._ready(seat, action_id)
+            return self._ready(seat, action_id, msg.rotate)
         elif isinstance(msg, Leave):
             self._leave(seat)
         else:
@@ -658,7 +667,7 @@ class Table:
         self._sit_claimants()
         hand = self.match.deal(deck)
         for s in self.seats:
-            s.ready = s.played_by_bot
+            s.ready, s.rotate = s.played_by_bot, False
         self._event(Dealt(self.match.hand_number, hand.dealer))
 
     def _apply(self, seat: int, kind: str, value: Any, action_id: int | None = None) -> None:
@@ -695,17 +704,50 @@ class Table:
                 self.state = TableState.OVER
                 self._event(MatchWon(self.match.winner))
 
-    def _ready(self, seat: int, action_id: int | None) -> bool:
+    def _ready(self, seat: int, action_id: int | None, rotate: bool = False) -> bool:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             raise ProtocolError("not_now", "There is nothing to be ready for yet.")
-        if self.seats[seat].ready and self._advance_due() is None:
+        # Partners rotate only between partnership matches; anywhere else it is plain ready.
+        rotate = rotate and self.settings.partnership and self.match.phase is Phase.MATCH_OVER
+        s = self.seats[seat]
+        if s.ready and s.rotate == rotate and self._advance_due() is None:
             return False  # ready already: a repeat changes nothing, costs no journal entry
-        self._record(ReadySaid(seat, action_id))
+        self._record(ReadySaid(seat, action_id, rotate))
         self._applied(seat, action_id)
-        self.seats[seat].ready = True
+        s.ready, s.rotate = True, rotate
         self._event(SeatReady(seat))
         self._advance_if_all_ready()
         return True
+
+    def rotation_wanted(self) -> bool:
+        """Play the next match with partners rotated: in partnership play, when more of
+        the players who said ready asked for it than did not (a tie keeps the seats)."""
+        if not self.settings.partnership:
+            return False
+        said = [s for s in self.seats if s.kind == SeatKind.HUMAN and s.ready]
+        asked = sum(s.rotate for s in said)
+        return asked > len(said) - asked
+
+    def _next_match(self) -> None:
+        """After a match: the next one, with partners rotated if the players asked."""
+        if self.rotation_wanted():
+            self._record(PartnersRotated(list(ROTATION)))
+            self._rotate(list(ROTATION))
+        self._start_match()
+
+    def _rotate(self, order: list[int]) -> None:
+        if sorted(order) != list(range(len(self.seats))):
+            raise ValueError(f"{order!r} is not an order of this table's seats")
+        self.seats = [self.seats[i] for i in order]
+        self._bots.clear()  # each bot is made for its seat; they are made again
+        if not self._replaying:
+            self.rotation = list(order)
+        self._event(Rotated(list(order)))
+
+    def take_rotation(self) -> list[int] | None:
+        """The seats' rotation since the last call (None if none), for the referee."""
+        rotation, self.rotation = self.rotation, None
+        return rotation
 
     def waiting_for(self) -> list[int]:
         """The seats the table waits for between hands: people here, not yet ready."""
@@ -735,7 +777,7 @@ class Table:
             )
             if not here:
                 return False
-            self._start_match()
+            self._next_match()
         self._deal()
         return True
 
@@ -743,7 +785,7 @@ class Table:
         """Deal on (or start a new match) once every human at the table is ready."""
         due = self._advance_due()
         if due == "match":
-            self._start_match()
+            self._next_match()
             self._deal()
         elif due == "deal":
             self._deal()
@@ -827,7 +869,7 @@ class Table:
         if match.phase is Phase.MATCH_OVER:
             if not humans:
                 return False
-            self._start_match()
+            self._next_match()
         self._deal()
         return True
 
@@ -852,8 +894,10 @@ class Table:
                 self._apply(seat, "bid", value, action_id)
             case CardPlayed(seat=seat, value=card, id=action_id):
                 self._apply(seat, "play", Card.parse(card), action_id)
-            case ReadySaid(seat=seat, id=action_id):
-                self._ready(seat, action_id)
+            case ReadySaid(seat=seat, id=action_id, rotate=rotate):
+                self._ready(seat, action_id, rotate)
+            case PartnersRotated(order=order):
+                self._rotate(order)
             case SeatLeft(seat=seat):
                 self._leave(seat)
             case SeatClaimed(seat=seat, name=name, token=token):
@@ -953,6 +997,7 @@ class Table:
                     away=round(now - s.away_since, 1) if s.away_since is not None else 0.0,
                     ready=s.ready,
                     claimed_by=s.claim_name,
+                    rotate=s.rotate,
                 )
                 for s in self.seats
             ],

@@ -147,6 +147,14 @@ class SeatReady(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Rotated(Event):
+    """Partners rotated for the new match: seat i is now whoever sat in `order[i]`."""
+
+    KIND: ClassVar[str] = "rotate"
+    order: list[int]
+
+
+@dataclass(frozen=True, slots=True)
 class Claimed(Event):
     """A newcomer `name` takes the bot-played `seat` at the next deal."""
 
@@ -189,6 +197,7 @@ EVENTS: dict[str, type[Event]] = {
         HandScored,
         MatchWon,
         SeatReady,
+        Rotated,
         Claimed,
         TookOver,
         SeatChanged,

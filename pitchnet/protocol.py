@@ -296,12 +296,22 @@ class PlayMsg(Message):
     step: int | None = None
 
 
+ROTATION = (0, 3, 1, 2)
+"""Partners rotated, for the four seats of partnership play: new seat i is taken by
+whoever sat in seat ROTATION[i]. Seat 1 keeps its place and everyone else moves one
+round, so each player gets a new partner (three rotations run through every pairing)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Ready(Message):
-    """Done reading the hand summary (or the match result): deal on."""
+    """Done reading the hand summary (or the match result): deal on. At the end of a
+    partnership match, `rotate` asks to play again with partners rotated (see
+    `ROTATION`): the new match rotates them if most of the players who said `ready`
+    asked for it."""
 
     TYPE: ClassVar[str] = "ready"
     id: int
+    rotate: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,6 +580,8 @@ class SeatInfo:
     ready: bool = False
     claimed_by: str = ""
     """A newcomer who takes this bot-played seat when the next hand is dealt."""
+    rotate: bool = False
+    """Said `ready` at a partnership match's end asking for partners rotated."""
 
 
 @dataclass(frozen=True, slots=True)

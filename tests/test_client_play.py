@@ -927,3 +927,49 @@ async def test_moves_before_our_takeover_in_one_snapshot_are_the_bots() -> None:
         assert app.game.me == 1
         log = [line.plain for line in app.game.log][-3:]
         assert log[0].startswith("Bot 1 plays") and log[2] == "-- Hand 2: You deal --"
+
+
+async def test_a_partnership_match_then_play_again_with_partners_rotated() -> None:
+    """A whole partnership match through the keyboard (the pitch gesture when it is ours
+    to bid), then `r` at the match end: the new match seats us by the rotation, with a
+    new partner, and the log says so."""
+    from pitchnet.protocol import ROTATION
+
+    config = HostConfig(
+        port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False, partnership=True
+    )
+    async with HostServer(config) as server:
+        app = join_app(server.port)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("s")
+            await until(pilot, lambda: app.game.view is not None, "the first deal")
+            seat = app.game.seat
+            assert seat is not None and app.game.view.partnership
+            partner = app.game.name((seat + 2) % 4)
+            hands = 0
+            while app.game.view.phase != "match_over":
+                view, seq = app.game.view, app.game.seq
+                if view.phase == "hand_over":
+                    await pilot.press("enter")
+                    hands += 1
+                elif view.turn != app.game.seat:
+                    pass
+                elif view.phase == "bidding":
+                    await pilot.press("p" if None in view.legal_bids else "4", "enter")
+                else:
+                    slot = view.hand.index(view.legal_plays[-1])
+                    await pilot.press(str(slot + 1), "enter")
+                await until(pilot, lambda seq=seq: app.game.seq != seq, "the next snapshot")
+                assert hands < 60, "a match to 7 should not take this long"
+            await until(pilot, lambda: isinstance(app.screen, MatchEnd), "the match-end screen")
+            assert "Partners rotated (r)" in screen_text(app)
+            await pilot.press("r")
+            await until(pilot, lambda: app.game.view.phase == "bidding", "a new match")
+            await until(pilot, lambda: app.game.seat == ROTATION.index(seat), "our new seat")
+            assert app.game.view.hand_number == 1 and app.game.view.seat == app.game.seat
+            new_partner = app.game.name((app.game.seat + 2) % 4)
+            assert new_partner != partner
+            log = "\n".join(line.plain for line in app.game.log)
+            assert f"Partners rotated for the new match: you now play with {new_partner}" in log
+        await app.close_network()

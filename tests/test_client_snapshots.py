@@ -44,11 +44,13 @@ def app(ascii_only: bool = False, mode: str = "idle") -> PitchApp:
     return PitchApp(options, browser_factory=FixedBrowser)
 
 
-def showing(name: str, modal: type | None = None) -> Callable[[Pilot[Any]], Any]:
+def showing(
+    name: str, modal: type | None = None, partnership: bool = False
+) -> Callable[[Pilot[Any]], Any]:
     """A run_before that shows seat 0's view of the named moment of the seeded match."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        table, view, events = scene_with_events(name, SEED)
+        table, view, events = scene_with_events(name, SEED, partnership=partnership)
         target: PitchApp = pilot.app  # type: ignore[assignment]
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, view, events)
@@ -150,6 +152,13 @@ def test_a_phone_in_portrait(snap_compare: Any, scene: str) -> None:
     prompt that says to tap, and the summary's button always on screen."""
     run_before = showing(scene, PHONE_SCENES[scene])
     assert snap_compare(app(mode="web"), terminal_size=PHONE, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", NARROW[1:] + SIZES[1:2], ids=["60x20", "80x24"])
+def test_partnership_match_end(snap_compare: Any, size: tuple[int, int]) -> None:
+    """Partnership play ends with two ways to play again: same seats, partners rotated."""
+    run_before = showing("match_over", MatchEnd, partnership=True)
+    assert snap_compare(app(), terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("players", [7])

@@ -21,6 +21,7 @@ from host.entries import (
     HandDealt,
     HumanSeated,
     MatchBegun,
+    PartnersRotated,
     ReadySaid,
     SeatClaimed,
     SeatLeft,
@@ -210,6 +211,8 @@ def test_every_entry_reads_back_as_written_and_nothing_else_does() -> None:
         BidMade(1, None, 6),
         CardPlayed(1, "AS"),
         ReadySaid(0, 7),
+        ReadySaid(1, 8, rotate=True),
+        PartnersRotated([0, 3, 1, 2]),
         SeatLeft(3),
         SeatClaimed(1, "Dee", "u" * 32),
         ClaimDropped(1),
@@ -218,6 +221,7 @@ def test_every_entry_reads_back_as_written_and_nothing_else_does() -> None:
     assert {type(e) for e in written} == set(ENTRIES.values())
     assert [entry_from_json(json.loads(json.dumps(e.to_json()))) for e in written] == written
     assert entry_from_json({"op": "bot", "seat": 2}) == BotSeated(2)  # before bot names
+    assert entry_from_json({"op": "ready", "seat": 0}) == ReadySaid(0)  # before rotations
     for bad in (
         [],
         {"seat": 1},

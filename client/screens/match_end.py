@@ -1,6 +1,8 @@
 """The end of a match: the winner, the final standings, a chart of every side's score
 after every hand (set-backs marked), and "play again" (which says `ready`; the host
-starts a new match once every player at the table is ready)."""
+starts a new match once every player at the table is ready): with the same seats, or,
+in partnership play, with partners rotated (`ready` with `rotate`; the host rotates
+them if most of the players who said ready asked for it)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
@@ -57,7 +60,22 @@ def match_body(game: GameState) -> RenderableType:
             Text(f"{names} also reached {view.target}, but only the pitcher can win.", style="dim")
         )
     parts += [Text(""), standings(game)]
+    if view.partnership:
+        parts += [Text(""), rotation_text(game)]
     return Group(*parts)
+
+
+def rotation_text(game: GameState) -> Text:
+    """How the next partnership match will be seated, and who asked for what."""
+    text = Text("Play again with the same seats, or with partners rotated (each of you ")
+    text.append("gets a new partner): partners rotate if most of you ask for it.")
+    table = game.table
+    if table is not None:
+        asked = [game.who(seat) for seat, info in enumerate(table.seats) if info.rotate]
+        if asked:
+            text.append(" Asked for partners rotated: ", style="bold")
+            text.append_text(plain(", ".join(asked), limit=120))
+    return text
 
 
 class ScoreChart(Widget):
@@ -84,6 +102,7 @@ class ScoreChart(Widget):
 class MatchEnd(HandSummary):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "Play again"),
+        Binding("r", "rotate", "Partners rotated"),
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "app.help", "Keys"),
     ]
@@ -99,6 +118,7 @@ class MatchEnd(HandSummary):
             yield Static("", id="summary-waiting")
             with Horizontal(classes="buttons"):
                 yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
+                yield Button("Partners rotated (r)", id="rotate", compact=True)
                 yield Button(self.LABELS["leave"], id="leave", compact=True)
 
     def body(self, game: GameState) -> RenderableType:
@@ -109,11 +129,46 @@ class MatchEnd(HandSummary):
         if self._shown:
             self.query_one(ScoreChart).show(game)
             self.query_one("#chart-legend", Static).update(chart_legend(game))
+            rotate = self.query_one("#rotate", Button)
+            rotate.display = self._partnership(game)
+            rotate.disabled = self.query_one("#ready", Button).disabled
+            self._fit_buttons(self.app.size.width)
+
+    def on_resize(self, event: Resize) -> None:
+        if self._shown:
+            self._fit_buttons(self.app.size.width)
+
+    def _fit_buttons(self, width: int) -> None:
+        """Three buttons in a row need 64 columns; below that the rotation's is shorter
+        (the sentence above it says what it does)."""
+        label = "Partners rotated (r)" if width >= 64 else "Rotate (r)"
+        self.query_one("#rotate", Button).label = label
+
+    @staticmethod
+    def _partnership(game: GameState) -> bool:
+        return game.view is not None and game.view.partnership
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rotate":
+            return self._partnership(self.app.game)
+        return True
+
+    def action_rotate(self) -> None:
+        """Play again with partners rotated (partnership play only)."""
+        if not self.sent_ready and self._partnership(self.app.game):
+            self.sent_ready = True
+            self.app.send_ready(rotate=True)
+            self.show(self.app.game)
 
     @on(Button.Pressed, "#leave")
     def _leave_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.action_leave()  # "#ready" is the hand summary's
+
+    @on(Button.Pressed, "#rotate")
+    def _rotate_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_rotate()
 
     def action_leave(self) -> None:
         self.app.leave_table()
