@@ -39,9 +39,15 @@ FixedBrowser = tables_seen(FOUND)
 """A browser that has already seen three tables (one with a hostile name)."""
 
 
-def app(ascii_only: bool = False, mode: str = "idle") -> PitchApp:
+def app(
+    ascii_only: bool = False, mode: str = "idle", theme: str = "", one_press: bool = False
+) -> PitchApp:
     options = ClientOptions(name="Ann", ascii_only=ascii_only, mode=mode)
-    return PitchApp(options, browser_factory=FixedBrowser)
+    made = PitchApp(options, browser_factory=FixedBrowser)
+    if theme:
+        made.theme = theme  # remembered in the test's own settings directory
+    made.prefs.one_press = one_press
+    return made
 
 
 def showing(
@@ -117,6 +123,20 @@ def test_table_playing(snap_compare: Any, size: tuple[int, int]) -> None:
 def test_trick_won(snap_compare: Any, size: tuple[int, int]) -> None:
     """A completed trick stays on the felt, its winning card marked, until the next lead."""
     assert snap_compare(app(), terminal_size=size, run_before=showing("trick_won"))
+
+
+@pytest.mark.parametrize("scene", ["playing", "trick_won", "bidding"])
+def test_light_theme(snap_compare: Any, scene: str) -> None:
+    """The light theme: felt, seats, cards and the winner's mark in its own palette."""
+    target = app(theme="textual-light")
+    assert snap_compare(target, terminal_size=SIZE, run_before=showing(scene))
+
+
+@pytest.mark.parametrize("scene", ["playing", "bidding"])
+def test_one_press(snap_compare: Any, scene: str) -> None:
+    """With the one-press setting the prompt drops ", then Enter": a key plays at once."""
+    target = app(one_press=True)
+    assert snap_compare(target, terminal_size=SIZE, run_before=showing(scene))
 
 
 def test_table_playing_ascii(snap_compare: Any) -> None:

@@ -183,8 +183,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
         mine = view is not None and view.turn == self.game.me
         if action == "play":
             return view is not None and view.phase == Phase.PLAYING
-        if action == "confirm":
-            return mine and view is not None and view.phase == Phase.BIDDING
+        if action == "confirm":  # one press bids at once: there is nothing to confirm
+            return mine and view is not None and view.phase == Phase.BIDDING and not self.one_press
         if action == "number" and parameters == (0,):
             return mine and view is not None and None in view.legal_bids
         if action == "pitch":

@@ -17,7 +17,15 @@ from textual.widgets import Button, Static
 
 from client.model import GameState, top_bid
 from client.text import card_text, plain
+from client.widgets.felt import PALETTE
 from pitchnet.rules import Phase
+
+
+def turn_style() -> str:
+    """The prompt on our turn: the turn's colour of the felt, reversed (yellow on a dark
+    theme, amber on a light one, where reversed yellow would be white on yellow)."""
+    return f"{PALETTE['turn']} reverse"
+
 
 BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 
@@ -52,20 +60,21 @@ def prompt_text(
                 offers.append(str(low) if low == high else f"{low}-{high}")
             offer = " or ".join(offers)
             if tiny:
-                return Text("BID:", style="bold reverse yellow")
+                return Text("BID:", style=turn_style())
             if narrow:  # the buttons beside it say the rest
-                return Text("YOUR BID:", style="bold reverse yellow")
-            return Text(f"YOUR BID: {offer}{enter}", style="bold reverse yellow")
+                return Text("YOUR BID:", style=turn_style())
+            return Text(f"YOUR BID: {offer}{enter}", style=turn_style())
         count = len(view.hand)  # the number keys pick cards by slot: only as many as we hold
         numbers = "1" if count == 1 else f"1-{count}"
         keys = "arrows" if game.ascii_only else "←→"
         if touch and narrow:
-            return Text("YOUR TURN: tap a card twice", style="bold reverse yellow")
+            return Text("YOUR TURN: tap a card twice", style=turn_style())
+        if one_press:  # a number key plays at once; the arrows still need Enter
+            plays = "plays" if short else "plays that card at once"
+            return Text(f"YOUR TURN: {numbers} {plays}", style=turn_style())
         if short:
-            return Text(f"YOUR TURN: {numbers}/{keys}{enter}", style="bold reverse yellow")
-        return Text(
-            f"YOUR TURN: pick with {numbers} or {keys}{enter} plays", style="bold reverse yellow"
-        )
+            return Text(f"YOUR TURN: {numbers}/{keys}{enter}", style=turn_style())
+        return Text(f"YOUR TURN: pick with {numbers} or {keys}{enter} plays", style=turn_style())
     verb = "bid" if view.phase == Phase.BIDDING else "play"
     return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}...")
 

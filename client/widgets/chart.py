@@ -5,6 +5,13 @@ chart reads without colour; a hand in which a side was set back (its score fell:
 a pitcher loses points) is drawn in reverse video and listed under the chart. The
 target is a dotted line. Textual's own Static shows it, so it works in every
 terminal, ASCII ones included.
+
+textual-plotext was tried in its place (issue 13) and kept out: in the 8 rows the
+match end has at 60x20, its frame, ticks and legend leave about four rows of plot (the
+legend box covers the lines); it joins the points with runs of the marker, so one
+hand is no longer one mark and a set-back marked with a second scatter is overdrawn
+by the lines; the target line is overdrawn too; and it draws its frame with
+box-drawing glyphs, which the ASCII mode must not use.
 """
 
 from __future__ import annotations
