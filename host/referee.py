@@ -288,6 +288,7 @@ class Referee:
     def start(self, now: float) -> list[Effect]:
         """The table opens: after a resume every human is away until they reconnect, so
         each gets a grace period; then a first broadcast (bots may be due)."""
+        self.table.take_rotation()  # seats rotated before the referee: no one to move yet
         for seat, info in enumerate(self.table.seats):
             if info.kind == SeatKind.HUMAN and not info.connected:
                 self._start_grace(seat, now)

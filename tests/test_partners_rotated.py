@@ -145,3 +145,29 @@ def test_rotate_outside_partnership_play_is_plain_ready() -> None:
     assert pair.table.match is not None and pair.table.match.hand_number == 1
     assert [seat_of(c) for c in clients] == before
     assert not any(isinstance(e, PartnersRotated) for e in pair.journal.entries)
+
+
+def test_a_rotation_settled_at_resume_moves_no_connection_twice() -> None:
+    """Every ready was journaled but not the new match (a host stopped in between):
+    the resumed table rotates when it settles, before any connection exists, and the
+    players who come back are welcomed to their new seats and stay there."""
+    pair, clients = partnership_pair()
+    play_to_match_end(pair, clients)
+    tokens = {NAMES[i]: c.of_type("welcome")[-1]["token"] for i, c in enumerate(clients)}
+    old = {NAMES[i]: seat_of(c) for i, c in enumerate(clients)}
+    options = TableOptions(players=4, partnership=True, target=7, bots=0)
+    entries = list(pair.journal.entries)
+    for i in range(4):
+        seat = old[NAMES[i]]
+        entries.append(ReadySaid(seat, 10_000, rotate=True))
+    resumed = Table("rot1", "Rotating", options, deck_source(5), seat_bots=False)
+    resumed.replay(entries)
+    assert resumed.settle()
+    back = RefereePair(resumed)
+    for name in NAMES:
+        client = back.join(name, "10.0.1.1:1", token=tokens[name])
+        assert seat_of(client) == ROTATION.index(old[name])
+        assert back.referee.holders[seat_of(client)] is not None
+    assert {seat: p.id for seat, p in back.referee.holders.items()} == {
+        seat_of(c): c.conn for c in back.clients.values() if c.of_type("welcome")
+    }
