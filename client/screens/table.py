@@ -120,7 +120,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
 
     def show(self, game: GameState) -> None:
         """Redraw from a fresh snapshot, and open or close the end-of-hand screens."""
-        if not self._shown:
+        if not self._drawable():
             return
         view = game.view
         self._waiting_since_seq = None
@@ -142,8 +142,16 @@ class TableScreen(FirstShow, PitchScreen[None]):
         self._draw_prompt()
         self.refresh_bindings()
 
-    def _draw_prompt(self) -> None:
+    def _drawable(self) -> bool:
+        """Shown once, and not being taken down: a table screen whose mode is being removed
+        (or whose parts are still mounting on a busy machine) may get a snapshot while
+        its felt, hand or bid bar is already gone; it has nothing to draw on then."""
         if not self._shown:
+            return False
+        return all(self.query(part) for part in (Felt, HandLog, HandView, BidBar))
+
+    def _draw_prompt(self) -> None:
+        if not self._drawable():
             return
         view = self.game.view
         lead = self.query_one(HandView).current if view is not None else None
@@ -161,7 +169,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
     def _tick(self) -> None:
         """Count an absent player's time on from the last snapshot, once a second."""
         game = self.game
-        if self._shown and game.table and any(not s.connected for s in game.table.seats):
+        if self._drawable() and game.table and any(not s.connected for s in game.table.seats):
             since = time.monotonic() - game.received_at
             self.query_one(Felt).show(game, since)
 
