@@ -523,6 +523,9 @@ async def main_async(args: argparse.Namespace) -> int:
                 f"(busy {got['client_cpu']:.0%}); errors {got['errors']}, "
                 f"dropped {got['closed']}/{got['clients']}"
             )
+    if not args.throughput_rounds:
+        print("  not measured (--throughput-rounds 0)")
+        return 0
     best = {k: statistics.median(v) for k, v in rates.items()}
     work = {k: statistics.median(v) for k, v in cpu_us.items()}
     print("  median of rounds: " + ", ".join(f"{k} {best[k]:.0f}/s" for k in KINDS))

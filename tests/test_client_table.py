@@ -285,3 +285,23 @@ async def test_a_player_away_shows_in_the_smallest_seats() -> None:
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         await pilot.pause()
         assert "away 12s" in screen_text(app)
+
+
+@pytest.mark.parametrize("partnership", [False, True])
+async def test_the_match_ends_keys_offer_the_rotation_in_partnership_play_only(
+    partnership: bool,
+) -> None:
+    """The help screen lists what the footer shows: no 'Partners rotated' key where it
+    does nothing."""
+    from client.screens.help import screen_keys
+    from client.screens.match_end import MatchEnd
+
+    table, view, events = scene_with_events("match_over", 7, partnership=partnership)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, MatchEnd), "the match end")
+        meanings = [meaning for _, meaning in screen_keys(app.screen)]
+    assert "Play again" in meanings
+    assert ("Partners rotated" in meanings) is partnership

@@ -39,8 +39,13 @@ def screen_keys(screen: Screen[Any] | None) -> list[tuple[str, str]]:
         return list(listed)
     rows = []
     for binding in screen.BINDINGS:
-        if isinstance(binding, Binding) and binding.show:
-            rows.append((binding.key.replace("_", " "), binding.description))
+        if not isinstance(binding, Binding) or not binding.show:
+            continue
+        # A key the screen hides now (check_action False: the rotation outside
+        # partnership play) is hidden here too, as in the footer.
+        if screen.is_attached and screen.check_action(binding.action, ()) is False:
+            continue
+        rows.append((binding.key.replace("_", " "), binding.description))
     return [("This screen", ""), *rows] if rows else []
 
 
