@@ -5,7 +5,8 @@ only: "confined" through `pitchnet.network.default_zeroconf` (the listener tied 
 loopback device), "raw" through a bare AsyncZeroconf(interfaces=["127.0.0.1"]), the
 library's default, as the control. It prints "ready" once registered, then waits.
 
-`python mdns_probe.py ask IP SECONDS` sends, from an ephemeral port, a unicast DNS
+`python mdns_probe.py ask FROM IP SECONDS` sends, from an ephemeral port of FROM (the
+asking namespace's own address, never the wildcard), a unicast DNS
 question for `_pitchnet._tcp.local.` PTR to IP:5353 (a legacy unicast query, which an
 mDNS responder answers by unicast), and prints how many answers came within SECONDS.
 """
@@ -38,7 +39,7 @@ async def advertise(kind: str) -> None:
     await asyncio.Event().wait()
 
 
-def ask(ip: str, seconds: float) -> int:
+def ask(source: str, ip: str, seconds: float) -> int:
     from zeroconf import DNSOutgoing, DNSQuestion
     from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
 
@@ -47,7 +48,7 @@ def ask(ip: str, seconds: float) -> int:
     out = DNSOutgoing(_FLAGS_QR_QUERY, multicast=False)
     out.add_question(DNSQuestion(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.bind(("0.0.0.0", 0))
+    sock.bind((source, 0))
     answers = 0
     deadline = time.monotonic() + seconds
     for packet in out.packets():
@@ -66,4 +67,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "advertise":
         asyncio.run(advertise(sys.argv[2]))
     else:
-        print(ask(sys.argv[2], float(sys.argv[3])))
+        print(ask(sys.argv[2], sys.argv[3], float(sys.argv[4])))
