@@ -9,6 +9,7 @@ plain: validate, journal, apply, then broadcast.
 from __future__ import annotations
 
 import functools
+import operator
 import secrets
 import time
 from collections.abc import Callable
@@ -70,6 +71,7 @@ from pitchnet.protocol import (
     Start,
     TableInfo,
     TableState,
+    pack_map,
     proves,
     state_frames,
 )
@@ -178,6 +180,14 @@ class Seat:
         return self.kind == "bot" and not self.claim_token
 
 
+_SEAT_SHOWN = operator.attrgetter(
+    "name", "kind", "token", "connected", "substitute", "ready", "rotate", "claim_name"
+)
+"""What of a seat the table's `info()` shows, or picks its `starter` by (the token): a
+change to any of these rebuilds the packed table. Not `last_id`, which every action
+moves on, nor `claim_token` (unseen); `away_since` is checked apart."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotTurn:
     """One bot's turn: the seat, the turn it was asked at, the view it decides from."""
@@ -276,7 +286,8 @@ class Table:
         were, and each seat's presence, when the change under way recorded its first
         entry (nothing is changed before a change's first entry is recorded)."""
         self._wire_key: tuple[Any, ...] = ()
-        self._wire: dict[str, Any] = {}
+        self._wire = b""
+        """The table's packed `info()` and what it was built from (see `_packed_table`)."""
         self.creator_token = ""
         self.rotation: list[int] | None = None
         """Set when the seats were just rotated (new seat i holds whoever sat in seat
@@ -1012,17 +1023,23 @@ class Table:
             match=self.matches_started,
         )
 
-    def _table_wire(self) -> dict[str, Any]:
-        """`info().to_wire()`, rebuilt only when the table's state or a seat has changed
-        since the last broadcast (most moves change neither), or while someone is away
-        (their away time moves on). Treat the result as read-only: it is reused."""
+    def _packed_table(self) -> bytes:
+        """`info().to_wire()`, packed (msgpack), rebuilt only when something it shows has
+        changed since the last broadcast (most moves change nothing in it), or while the
+        table waits or someone is away (the clocks it shows move on)."""
         if self.state == "lobby" or self._between_hands():
-            return self.info().to_wire()  # waiting: the clocks it shows move on
+            return pack_map(self.info().to_wire())
         if any(seat.away_since is not None for seat in self.seats):
-            return self.info().to_wire()
-        key = (self.state, self.spectators, *(tuple(vars(s).values()) for s in self.seats))
+            return pack_map(self.info().to_wire())
+        key = (
+            self.state,
+            self.spectators,
+            self.matches_started,
+            self.creator_token,
+            *map(_SEAT_SHOWN, self.seats),
+        )
         if key != self._wire_key:
-            self._wire_key, self._wire = key, self.info().to_wire()
+            self._wire_key, self._wire = key, pack_map(self.info().to_wire())
         return self._wire
 
     def state_frames(self, events: list[Event]) -> list[bytes]:
@@ -1030,7 +1047,7 @@ class Table:
         spectators' (also what a newcomer waiting for the next hand gets in place of the
         bot's cards). The table, the events and the public part of the views are built
         and packed once, not once per seat: this runs after every change."""
-        table, wire = self._table_wire(), [event.to_wire() for event in events]
+        table, wire = self._packed_table(), [event.to_wire() for event in events]
         count = len(self.seats) + 1  # the last frame is the spectators'
         if self.match is None:
             return state_frames(self.seq, table, wire, None, [{}] * count)

@@ -497,7 +497,7 @@ def parse_host_message(payload: dict[str, Any]) -> Message:
 
 def state_frames(
     seq: int,
-    table: dict[str, Any],
+    table: dict[str, Any] | bytes,
     events: list[Any],
     public_view: dict[str, Any] | None,
     private_views: list[dict[str, Any]],
@@ -506,9 +506,13 @@ def state_frames(
     `State(seq, table, {**private_views[i], **public_view}, events).encode()` (view None
     when `public_view` is None). A msgpack map's entries may come in any order, so all
     that the seats share (type, seq, table, events and the public part of the view) is
-    packed once, first, and only each seat's private entries are packed per seat."""
-    shared = b"\x85" + _map_entries({"type": "state", "seq": seq, "table": table, "events": events})
-    shared += _VIEW_KEY
+    packed once, first, and only each seat's private entries are packed per seat.
+    `table` may come already packed (`pack_map`): the host keeps it packed between the
+    changes that alter it, since most moves do not."""
+    packed_table = table if isinstance(table, bytes) else pack_map(table)
+    shared = b"".join(
+        (_STATE_HEAD, _packb(seq), _TABLE_KEY, packed_table, _EVENTS_KEY, _packb(events), _VIEW_KEY)
+    )
     if public_view is None:
         bodies = [shared + b"\xc0"] * len(private_views)
     else:
@@ -525,11 +529,18 @@ def state_frames(
     return frames
 
 
+def pack_map(mapping: dict[str, Any]) -> bytes:
+    """A map packed as a `state` frame packs it, to hand to `state_frames` in its place."""
+    return _packb(mapping)
+
+
 def _packb(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)
 
 
-_VIEW_KEY = msgpack.packb("view")
+_STATE_HEAD = b"\x85" + msgpack.packb("type") + msgpack.packb("state") + msgpack.packb("seq")
+"""A `state` map's header (five entries: type, seq, table, events, view) and its type."""
+_TABLE_KEY, _EVENTS_KEY, _VIEW_KEY = (msgpack.packb(key) for key in ("table", "events", "view"))
 
 
 def _map_header(size: int) -> bytes:
