@@ -90,6 +90,8 @@ class SqliteJournal:
         self._commits = 0
         self._mark = path.with_name(path.name + ".mark")
         self._mark_fd: int | None = None
+        self._meta_written: dict[str, str] = {}
+        """What `set_meta` has written, key by key, as stored."""
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if create:
@@ -248,11 +250,15 @@ class SqliteJournal:
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def set_meta(self, **values: Any) -> None:
+        """Store these facts about the table. A value this journal has already written is
+        not written again: the referee says whether the table is finished at every deal,
+        right after the deal's checkpoint, and it changes only at a match's end."""
         try:
             for key, value in values.items():
-                self.db.execute(
-                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value))
-                )
+                text = json.dumps(value)
+                if self._meta_written.get(key) != text:
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, text))
+                    self._meta_written[key] = text
         except sqlite3.Error as exc:
             raise JournalWriteError(f"cannot write {self.path.name}: {exc}") from None
 
