@@ -278,9 +278,18 @@ def _public(match: Match) -> dict[str, Any]:
         trump=hand.trump.value if hand.trump else None,
         trick=[[player, str(card)] for player, card in hand.trick],
         tricks=[_trick_wire(trick) for trick in hand.tricks],
-        tricks_won=[sum(t.winner == s for t in hand.tricks) for s in range(settings.players)],
+        tricks_won=_tricks_won(hand.tricks, settings.players),
     )
     return public
+
+
+def _tricks_won(tricks: list[Trick], players: int) -> list[int]:
+    """How many of the hand's finished tricks each seat took (one pass over the tricks,
+    not one per seat: this runs for every view after every change)."""
+    won = [0] * players
+    for trick in tricks:
+        won[trick.winner] += 1
+    return won
 
 
 _HISTORIES: WeakKeyDictionary[Match, list[list[int]]] = WeakKeyDictionary()
