@@ -235,7 +235,12 @@ class PitchApp(App[None]):
         self.game.reset()
         self.connecting_to = f"{label} ({host}:{port})" if label else f"{host}:{port}"
         name = self.options.name
-        saved = None if watch else self.tokens.find(name, table_id=table_id, address=(host, port))
+        address = (host, port)
+        saved = (
+            None
+            if watch
+            else self.tokens.find(name, table_id=table_id, address=address, given_up=True)
+        )
         connection = Connection(
             host,
             port,
@@ -243,7 +248,7 @@ class PitchApp(App[None]):
             self._post_news,
             password=password,
             table_id=table_id,
-            remembered=(saved.table_id, saved.token) if saved else None,
+            remembered=saved,
             locate=self._locate,
             watch=watch,
         )
@@ -447,18 +452,23 @@ class PitchApp(App[None]):
         self.may_move = False
         log.info("an older open table %s exists: moving there", target.table_id)
         if self.game.table_id:
-            self.tokens.forget(self.game.table_id, self.options.name)
+            self.tokens.forget(self.game.table_id, self.options.name, self._seat_token())
         self._drop_connection()
         if hosted is not None:
             await hosted.close(moved_to=(f"{target.host}:{target.port}", target.table_id))
         self.join(target.host, target.port, table_id=target.table_id, label=target.name)
+
+    def _seat_token(self) -> str | None:
+        """The token of the seat given up: only it is forgotten (another token kept for
+        the same table id may be the real table's, if this host was an impostor)."""
+        return self.connection.token if self.connection is not None else None
 
     def leave_table(self, *, keep_seat: bool = False) -> None:
         """Back to the finder, giving up the seat; or, with `keep_seat` (the link is down,
         so the host cannot be told), keeping its token: the seat is still this player's,
         and joining the table again from the finder takes it back."""
         if self.game.table_id and not keep_seat:
-            self.tokens.forget(self.game.table_id, self.options.name)
+            self.tokens.forget(self.game.table_id, self.options.name, self._seat_token())
         if self.options.one_table:
             self.run_worker(self._leave_and_exit(keep_seat), group="closing")
             return
@@ -779,8 +789,11 @@ class PitchApp(App[None]):
                     connection.host,
                     connection.port,
                     connection.token or "",
+                    connection.kept_tokens,
                 )
             )
+        if message.note:
+            self.notify(message.note, severity="warning", markup=False, timeout=15)
         self.game.start_log(welcome.table_id)
         self.game.seat = None if watching else welcome.seat
         self.game.watching = watching
@@ -840,7 +853,7 @@ class PitchApp(App[None]):
         if message.moved is not None:
             host, port, table_id = message.moved
             if self.game.table_id:
-                self.tokens.forget(self.game.table_id, self.options.name)
+                self.tokens.forget(self.game.table_id, self.options.name, connection.token)
             self.join(host, port, table_id=table_id)
             return
         if (

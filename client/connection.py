@@ -7,9 +7,11 @@ should see is handed to `post` as a plain dataclass (client.messages), so it run
 without Textual (`pitchnet bot`) as well as inside the app.
 
 Once seated it holds the seat token, so a lost link is retried with backoff (capped
-near a second) and the same seat comes back. Actions get increasing ids and stay
-queued until acknowledged, so an action sent just before a drop is sent again after
-the reconnect and the host applies it once.
+near a second) and the same seat comes back. A host that answers "I do not know your
+seat" (`bad_token`, `wrong_table`) proves nothing, since an impostor can say it too:
+the token is never dropped for it, and a reconnect keeps trying to reach the table.
+Actions get increasing ids and stay queued until acknowledged, so an action sent just
+before a drop is sent again after the reconnect and the host applies it once.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Protocol
 
 from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
+from client.tokens import SavedSeat
 from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
     DEFAULT_PORT,
@@ -55,6 +58,15 @@ log = logging.getLogger(__name__)
 
 IMPOSTOR = "This is not the table you were sitting at (it could not prove it knows your seat)."
 BACK_TO_OUR_TABLE = "Trying the table's own address again."
+UNKNOWN_SEAT = "The host answering as this table did not know your seat: it may not be your table."
+STILL_TRYING = "Still trying to reach your table."
+AS_A_NEWCOMER = (
+    "You sit there as a new player; your old seat is still remembered, and the table "
+    "that knows it gives it back when you join it again."
+)
+UNPROVEN_REFUSALS = ("bad_token", "wrong_table")
+"""Refusals that say "I do not know your seat": anyone can send them, so they prove
+nothing and never make us drop a token a host welcomed."""
 OLD_HOST = (
     "That host runs an older pitchnet, which would take your seat token and password in "
     "clear: ask its host to update pitchnet."
@@ -142,7 +154,7 @@ class Connection:
         table_id: str | None = None,
         token: str | None = None,
         reconnect: bool = True,
-        remembered: tuple[str, str] | None = None,
+        remembered: SavedSeat | None = None,
         dead_after: float = 3.0,
         connect_timeout: float = 5.0,
         locate: Locate | None = None,
@@ -162,10 +174,26 @@ class Connection:
         """A spectator: sits nowhere, sees what is public."""
         self._asked_table_id = table_id
         self._stored = False
-        """The token came from disk: if the host no longer knows it, join afresh."""
-        if remembered is not None and token is None and table_id in (None, remembered[0]):
-            self.table_id, self.token = remembered
-            self._stored = True
+        """The token came from disk and no host has welcomed us yet: if the host does
+        not know it, try the next remembered one, then join as a newcomer."""
+        self._remembered: tuple[str, ...] = ()
+        """The tokens remembered on disk for `_remembered_table`, in the order tried."""
+        self._remembered_table: str | None = None
+        self._seat_held = False
+        """The remembered entry holds a seat (not only tokens kept after giving one up)."""
+        if remembered is not None and token is None and table_id in (None, remembered.table_id):
+            self._remembered = remembered.tokens
+            if self._remembered:
+                self.table_id = self._remembered_table = remembered.table_id
+                self.token, self._stored = self._remembered[0], True
+                self._seat_held = bool(remembered.token)
+        self._held: str | None = None
+        """The token a welcome gave us or proved in this run: our seat. A host that
+        refuses it later is not believed (it proves nothing): we keep trying."""
+        self._claimed_table: str | None = None
+        """The table id the host of the last connection claimed in its challenge."""
+        self._note = ""
+        """A sentence for the next welcome (why we sit as a newcomer)."""
         self.seat: int | None = None
         self.refusal: str | None = None
         """The code of the fatal error that ended this connection, if one did."""
@@ -252,23 +280,28 @@ class Connection:
             try:
                 await self._session()
                 reason = "The host closed the connection."
-            except HostClosed as exc:
-                self.connected = False
-                self._emit(Disconnected(self, str(exc), retrying=False, closed=True))
-                return
-            except Moved as exc:
-                self.connected = False
-                moved = (exc.host, exc.port, exc.table_id)
-                self._emit(Disconnected(self, str(exc), retrying=False, moved=moved))
-                return
-            except Refused as exc:
-                if self._stored and self.refusal in ("bad_token", "wrong_table"):
-                    self._forget_stored_seat()
+            except (HostClosed, Moved, Refused) as exc:
+                if self._reconnecting() and self.refusal != "impostor":
+                    # Coming back to our seat, a host that has proven nothing yet says
+                    # no (or "closed", "moved"): anyone can say that, so we keep trying.
+                    reason = self._not_believed(str(exc))
+                elif isinstance(exc, HostClosed):
+                    self.connected = False
+                    self._emit(Disconnected(self, str(exc), retrying=False, closed=True))
+                    return
+                elif isinstance(exc, Moved):
+                    self.connected = False
+                    moved = (exc.host, exc.port, exc.table_id)
+                    self._emit(Disconnected(self, str(exc), retrying=False, moved=moved))
+                    return
+                elif self.refusal in UNPROVEN_REFUSALS and self._stored:
+                    self._next_remembered_or_newcomer()
                     continue
-                if not self._back_to_our_table():
+                elif self._back_to_our_table():
+                    reason = f"{exc} {BACK_TO_OUR_TABLE}"
+                else:
                     self._emit(Disconnected(self, str(exc), retrying=False))
                     return
-                reason = f"{exc} {BACK_TO_OUR_TABLE}"
             except (Lost, ProtocolError, OSError, TimeoutError) as exc:
                 reason = _reason(exc, self.host, self.port)
             if self._closing:
@@ -312,10 +345,46 @@ class Connection:
         self.host, self.port = self._table_at
         return True
 
-    def _forget_stored_seat(self) -> None:
-        """A remembered seat is gone (the table moved on, or it is another table now)."""
-        self._stored, self.refusal, self._seen = False, None, None
+    def _reconnecting(self) -> bool:
+        """This connection was refused before any welcome while coming back to the seat
+        a host welcomed us to in this run."""
+        return not self.connected and self._held is not None and self.token == self._held
+
+    def _not_believed(self, said: str) -> str:
+        """A host refused, before proving anything, the seat a host welcomed us to in
+        this run: anyone can send a refusal, so we keep the token and keep trying (the
+        give-up time ends it if the table really lost the seat). A host found elsewhere
+        by our table's id that did so is never tried again."""
+        said = UNKNOWN_SEAT if self.refusal in UNPROVEN_REFUSALS else said
+        self.refusal = None
+        here = (self.host, self.port)
+        if self._table_at is not None and here != self._table_at:
+            self._impostors.add(here)
+            self.host, self.port = self._table_at
+            return f"{said} {BACK_TO_OUR_TABLE}"
+        return f"{said} {STILL_TRYING}"
+
+    def _next_remembered_or_newcomer(self) -> None:
+        """A remembered token was refused before any welcome (the table may have lost the
+        seat, or another table may answer here): try the next one, else join as a
+        newcomer. The refused tokens stay remembered (`kept_tokens`)."""
+        self.refusal = None
+        tried = self._remembered.index(self.token) + 1 if self.token in self._remembered else 0
+        if tried < len(self._remembered):
+            self.token = self._remembered[tried]
+            return
+        if self._seat_held and self._claimed_table == self._remembered_table:
+            self._note = f"{UNKNOWN_SEAT} {AS_A_NEWCOMER}"  # it claims our table's id
+        self._stored, self._seen = False, None
         self.token, self.table_id = None, self._asked_table_id
+
+    @property
+    def kept_tokens(self) -> tuple[str, ...]:
+        """The remembered tokens for this table id besides the one we sit with, newest
+        first: only refusals set them aside, and those prove nothing, so they are kept."""
+        if self.table_id is None or self.table_id != self._remembered_table:
+            return ()
+        return tuple(t for t in self._remembered if t != self.token)
 
     async def _relocate(self) -> None:
         assert self.locate is not None and self.table_id
@@ -420,7 +489,7 @@ class Connection:
         if self._proved_seat is not None or self.connected:
             return  # one hello per connection
         token = None if self.watch else self.token  # a spectator proves no seat
-        table = challenge.table_id
+        table = self._claimed_table = challenge.table_id
         self._proved_seat = (token, table) if token else ("", table)
         self._send(
             answer(
@@ -450,6 +519,7 @@ class Connection:
         if first:
             self._table_at = (self.host, self.port)
         self.token = welcome.token or self.token or token or None
+        self._held = None if self.watch else self.token
         self.seat, self.table_id = welcome.seat, welcome.table_id
         # A host's word, so bounded: a tiny interval from a hostile host must not spin us.
         self.heartbeat = min(max(welcome.heartbeat, 0.1), 30.0)
@@ -457,7 +527,8 @@ class Connection:
         if type(last_id) is int and last_id > self._next_id:
             self._next_id = last_id
         self._seq = -1  # a fresh snapshot follows every welcome, even from a resumed host
-        self._emit(Welcomed(self, welcome))
+        note, self._note = (self._note, "") if first else ("", self._note)
+        self._emit(Welcomed(self, welcome, note))
         for action_id in self.pending:
             self._send(self._unacked[action_id])
 
@@ -481,8 +552,7 @@ class Connection:
             self._unacked.pop(error.id, None)
         self._emit(HostError(self, error.code, error.message, error.fatal))
         if error.fatal:
-            self.refusal = error.code
-            self.token = None if error.code == "bad_token" else self.token
+            self.refusal = error.code  # the token stays: a refusal proves nothing (run())
             raise Refused(error.message)
 
     # ---- frames out ------------------------------------------------------------------------

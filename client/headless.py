@@ -48,14 +48,14 @@ class HeadlessPlayer:
         self.bot = make_bot(kind, seed=0, budget=TABLE_BUDGET)
         self.tokens = TokenStore()
         self.news: asyncio.Queue[Any] = asyncio.Queue()
-        saved = self.tokens.find(name, address=(host, port))
+        saved = self.tokens.find(name, address=(host, port), given_up=True)
         self.connection = Connection(
             host,
             port,
             name,
             self.news.put_nowait,
             password=password,
-            remembered=(saved.table_id, saved.token) if saved else None,
+            remembered=saved,
             locate=partial(locate, interface),
         )
         self._acted: tuple[int, ...] | None = None
@@ -88,9 +88,17 @@ class HeadlessPlayer:
     def _on(self, news: Any) -> int | None:
         if isinstance(news, Welcomed):
             welcome, conn = news.welcome, self.connection
-            self.tokens.remember(
-                SavedSeat(welcome.table_id, self.name, conn.host, conn.port, conn.token or "")
+            seat = SavedSeat(
+                welcome.table_id,
+                self.name,
+                conn.host,
+                conn.port,
+                conn.token or "",
+                conn.kept_tokens,
             )
+            self.tokens.remember(seat)
+            if news.note:
+                log.warning("%s: %s", self.name, news.note)
             log.info("%s: seated at seat %d", self.name, welcome.seat)
         elif isinstance(news, Disconnected):
             log.warning("%s: %s", self.name, news.reason)
@@ -114,7 +122,8 @@ class HeadlessPlayer:
         if view.phase == Phase.MATCH_OVER:
             log.info("%s: match over, side %s wins", self.name, view.winner)
             if self.connection.table_id:
-                self.tokens.forget(self.connection.table_id, self.name)
+                table_id, token = self.connection.table_id, self.connection.token
+                self.tokens.forget(table_id, self.name, token)
             return 0
         if self._thinking is not None:
             return None  # the thought under way looks at the latest state when it ends

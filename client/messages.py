@@ -26,6 +26,9 @@ class Welcomed:
 
     connection: Connection
     welcome: Welcome
+    note: str = ""
+    """A sentence for the player about this seat (it is a newcomer's, since the table
+    did not know the remembered one), or ""."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -4,20 +4,31 @@ down in its own seat.
 One small JSON file in the user's state directory (platformdirs), keyed by table id
 and player name: two people on one laptop under different names keep different seats,
 and the same name on the same table comes back to the same seat. A token is only a
-key to a seat at one table; a stale one is refused by the host and forgotten here.
+key to a seat at one table.
+
+A refusal of a token proves nothing (an impostor copying the table's advert can send
+`bad_token` as well as the table can), so no refusal ever removes one: a player who
+then sits down at "that table" as a newcomer keeps the old tokens too (`kept`), and
+the table that knows one still gives the seat back. Tokens go when their seat is given
+up (the player leaves, or the match ends), and beyond MAX_KEPT older ones the newest
+of those go.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from pitchnet.dirs import state_dir
 
 MAX_SEATS = 64
 """Old entries beyond this many are dropped, oldest first."""
+MAX_KEPT = 3
+"""Older tokens kept for one table id beside the newest. Beyond that the newest of them
+go: the oldest are those of the first hosts that seated us under this id, the likeliest
+to be the table's own (an impostor copies a table that exists)."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +38,22 @@ class SavedSeat:
     host: str
     port: int
     token: str
+    """The newest token a host welcomed under this table id (tried first); "" once that
+    seat was given up (the `kept` ones stay, for the table that may know one)."""
+    kept: tuple[str, ...] = ()
+    """Older tokens for this table id, newest first, tried after `token`: a host refused
+    each without proving anything (it may have been an impostor), so each may still be
+    the real table's."""
+
+    def __post_init__(self) -> None:
+        given = (self.kept,) if isinstance(self.kept, str) else self.kept  # a damaged file
+        kept = [t for t in dict.fromkeys(given) if isinstance(t, str) and t and t != self.token]
+        object.__setattr__(self, "kept", tuple(kept[-MAX_KEPT:]))
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The tokens to try, in order."""
+        return tuple(t for t in (self.token, *self.kept) if t)
 
 
 class TokenStore:
@@ -53,11 +80,17 @@ class TokenStore:
             pass
 
     def find(
-        self, name: str, *, table_id: str | None = None, address: tuple[str, int] | None = None
+        self,
+        name: str,
+        *,
+        table_id: str | None = None,
+        address: tuple[str, int] | None = None,
+        given_up: bool = False,
     ) -> SavedSeat | None:
-        """The seat this name held at that table (by id), or at that address."""
+        """The seat this name holds at that table (by id), or at that address; with
+        `given_up`, also one given up there whose older tokens are kept (to join with)."""
         for seat in reversed(self._load()):
-            if seat.name != name:
+            if seat.name != name or not (seat.token or given_up):
                 continue
             if table_id is not None and seat.table_id == table_id:
                 return seat
@@ -69,8 +102,22 @@ class TokenStore:
         kept = [s for s in self._load() if (s.table_id, s.name) != (seat.table_id, seat.name)]
         self._save([*kept, seat])
 
-    def forget(self, table_id: str, name: str) -> None:
+    def forget(self, table_id: str, name: str, token: str | None = None) -> None:
+        """Give up the seat this name holds at that table; with `token`, only that token:
+        a seat given up at one host claiming the table id is not one at another, so the
+        older `kept` tokens stay (the entry then holds no seat, `token` "")."""
         seats = self._load()
-        kept = [s for s in seats if (s.table_id, s.name) != (table_id, name)]
-        if len(kept) != len(seats):
+        kept: list[SavedSeat] = []
+        for seat in seats:
+            if (seat.table_id, seat.name) != (table_id, name):
+                kept.append(seat)
+            elif token is not None:
+                left = replace(
+                    seat,
+                    token="" if seat.token == token else seat.token,
+                    kept=tuple(t for t in seat.kept if t != token),
+                )
+                if left.tokens:
+                    kept.append(left)
+        if kept != seats:
             self._save(kept)

@@ -201,6 +201,29 @@ def test_seat_tokens_are_kept_by_table_and_name(tmp_path) -> None:
     assert store.find("Bob", table_id="t1") is not None
 
 
+def test_a_seat_given_up_forgets_only_its_own_token(tmp_path) -> None:
+    """A token a host refused without proof is kept beside the newer one: giving up the
+    seat of one forgets that one only (the other may be the real table's), and the entry
+    then holds no seat (`find`), only tokens to join that table id with."""
+    from client.tokens import MAX_KEPT, SavedSeat, TokenStore
+
+    store = TokenStore(tmp_path / "seats.json")
+    store.remember(SavedSeat("t1", "Ann", "h", 1, "newcomer", kept=("newcomer", "real")))
+    assert store.find("Ann", table_id="t1").tokens == ("newcomer", "real")
+    store.forget("t1", "Ann", "unknown")
+    assert store.find("Ann", table_id="t1").tokens == ("newcomer", "real")
+    store.forget("t1", "Ann", "newcomer")
+    assert store.find("Ann", table_id="t1") is None  # no seat held there any more
+    assert store.find("Ann", table_id="t1", given_up=True).tokens == ("real",)
+    store.forget("t1", "Ann", "real")
+    assert store.find("Ann", table_id="t1", given_up=True) is None
+    # Beyond MAX_KEPT older tokens the newest of them go: the oldest are the first
+    # hosts' that seated us under this id.
+    older = ("third", "second", "first", "real")
+    store.remember(SavedSeat("t1", "Ann", "h", 1, "newest", kept=older))
+    assert store.find("Ann", table_id="t1").tokens == ("newest", *older[-MAX_KEPT:])
+
+
 def test_a_damaged_token_file_is_ignored(tmp_path) -> None:
     from client.tokens import SavedSeat, TokenStore
 

@@ -1,5 +1,6 @@
 """Secrets are proven, never sent (issue 11, item 1): a `hello` recorded on one connection,
-or collected by an impostor host with its own nonce, gets nobody a seat at the real table."""
+or collected by an impostor host with its own nonce, gets nobody a seat at the real table;
+and an impostor's "I do not know your seat" (`bad_token`) costs nobody theirs."""
 
 from __future__ import annotations
 
@@ -8,10 +9,40 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from client.connection import Connection
-from host.server import HostServer
-from pitchnet.protocol import PROTOCOL_VERSION, Challenge, FrameDecoder, frame
+import pytest
+
+from client.app import ClientOptions, PitchApp
+from client.connection import (
+    AS_A_NEWCOMER,
+    BACK_TO_OUR_TABLE,
+    STILL_TRYING,
+    UNKNOWN_SEAT,
+    Connection,
+)
+from client.messages import Disconnected, Welcomed
+from client.screens.lobby import LobbyScreen
+from client.screens.table import TableScreen
+from client.tokens import SavedSeat, TokenStore
+from host.server import HostConfig, HostServer
+from pitchnet.protocol import (
+    PROTOCOL_VERSION,
+    Bye,
+    Challenge,
+    ErrorMsg,
+    FrameDecoder,
+    Pong,
+    Start,
+    State,
+    TableInfo,
+    Welcome,
+    frame,
+)
+from pitchnet.views import seat_view
 from tests.netclient import RawClient, running_host, until_true
+from tests.pilot import NoTables, until
+from tests.test_client_connection import Frames, Inbox, fake_host, lobby_state, welcome
+from tests.test_client_connection import running as running_connection
+from tests.test_client_play import SIZE, join_app, news_into
 from tests.test_password import carries, refused
 
 PASSWORD = "Corn-Flakes 42"
@@ -108,3 +139,273 @@ async def test_an_impostor_gets_nothing_it_can_replay_at_the_real_host() -> None
         assert (await replay(server, hellos[1]))["code"] == "bad_password"
         assert not server.table.seats[0].connected  # nobody sits in Ann's seat
         await bob.close()
+
+
+# ---- an impostor that answers "I do not know your seat" -------------------------------------
+
+IMPOSTORS_TOKEN = "i" * 32
+"""The token the impostor gives whoever it seats as a newcomer."""
+
+
+@contextlib.asynccontextmanager
+async def refusing_impostor(table_id: str) -> AsyncIterator[tuple[int, list[dict[str, Any]]]]:
+    """A host on 127.0.0.1 claiming `table_id` (as a copy of its advert does). It knows no
+    seat, so it answers a returning player `bad_token`, word for word as a table that
+    lost the seat would; a newcomer it seats at a lobby of its own, with its own token.
+    It records every `hello`."""
+    hellos: list[dict[str, Any]] = []
+    lobby = TableInfo.from_wire(
+        {
+            "id": table_id,
+            "name": "Kitchen Table",
+            "state": "lobby",
+            "players": 2,
+            "partnership": False,
+            "target": 7,
+            "seats": [
+                {"name": "Ann", "kind": "human", "connected": True},
+                {"name": "", "kind": "empty", "connected": False},
+            ],
+            "starter": 0,
+        }
+    )
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(Challenge(PROTOCOL_VERSION, "f" * 32, table_id).encode())
+        decoder = FrameDecoder()
+        with contextlib.suppress(ConnectionError):
+            while chunk := await reader.read(65536):
+                for payload in decoder.feed(chunk):
+                    if payload.get("type") == "ping":
+                        writer.write(Pong(t=payload["t"]).encode())
+                    if payload.get("type") != "hello":
+                        continue
+                    hellos.append(payload)
+                    if payload.get("seat_proof"):
+                        message = "That seat token is not valid at this table."
+                        writer.write(ErrorMsg("bad_token", message, fatal=True).encode())
+                        await writer.drain()
+                        writer.close()
+                        return
+                    welcome = Welcome(
+                        PROTOCOL_VERSION, table_id, "Kitchen Table", 0, 1.0, IMPOSTORS_TOKEN
+                    )
+                    writer.write(welcome.encode() + State(seq=1, table=lobby, view=None).encode())
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1], hellos
+    finally:
+        server.close()
+
+
+def finds(address: tuple[str, int]) -> Any:
+    """The advert lookup by table id (zeroconf's `locate`), finding only `address`."""
+
+    async def locate(table_id: str, *, avoid: Any = ()) -> tuple[str, int] | None:
+        return None if address in avoid else address
+
+    return locate
+
+
+TABLE = {"interface": "127.0.0.1", "advertise": False, "bot_delay": 0.0, "seed": 5}
+
+
+async def test_an_impostor_saying_bad_token_while_the_table_is_down_costs_no_seat() -> None:
+    """The table's host goes down mid-hand. Looking for it by its id the client finds an
+    impostor with the same advert, which answers `bad_token`. That proves nothing: the
+    client says so, keeps its token and keeps trying, and when the real table comes back
+    it sits in its own seat with its own cards, the token on disk still the real one."""
+    server = HostServer(HostConfig(port=0, players=2, bots=1, **TABLE))
+    await server.start()
+    port, table_id = server.port, server.table_id
+    resumed: HostServer | None = None
+    seen: list[Any] = []
+    app = join_app(port)
+    try:
+        async with refusing_impostor(table_id) as (impostor_port, hellos):
+            vars(app)["_locate"] = finds(("127.0.0.1", impostor_port))
+            async with app.run_test(size=SIZE, message_hook=news_into(seen)) as pilot:
+                await until(pilot, lambda: app.game.table is not None, "the table")
+                if app.game.view is None:
+                    await pilot.press("s")  # a lobby: start the match
+                await until(pilot, lambda: app.game.view is not None, "the first deal")
+                seat, hand = app.game.seat, list(app.game.view.hand)
+                assert app.connection is not None
+                token = app.connection.token
+                assert token and TokenStore().find("Ann", table_id=table_id).token == token
+                await server.close()  # down, not ended: the client keeps trying
+
+                def doubted() -> bool:
+                    return any(
+                        isinstance(m, Disconnected) and m.reason.startswith(UNKNOWN_SEAT)
+                        for m in seen
+                    )
+
+                await until(pilot, doubted, "the impostor's refusal, told", timeout=20)
+                assert hellos and hellos[0]["seat_proof"]  # it was asked for the seat
+                told = next(m for m in seen if isinstance(m, Disconnected) and doubted())
+                assert all(m.retrying for m in seen if isinstance(m, Disconnected))
+                assert told.reason.endswith(".")
+                resumed = HostServer(HostConfig(port=port, resume=table_id, **TABLE))
+                await resumed.start()
+                welcomes = [m for m in seen if isinstance(m, Welcomed)]
+                await until(
+                    pilot,
+                    lambda: sum(isinstance(m, Welcomed) for m in seen) == 2,
+                    "the seat back at the real table",
+                    timeout=20,
+                )
+                welcomes = [m for m in seen if isinstance(m, Welcomed)]
+                assert welcomes[-1].welcome.proof is not None  # the real table, proven
+                await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+                assert app.game.seat == seat and list(app.game.view.hand) == hand
+                assert app.connection.token == token
+                assert TokenStore().find("Ann", table_id=table_id).token == token
+                assert resumed.table.seats[seat].connected
+    finally:
+        await server.close()
+        if resumed is not None:
+            await resumed.close()
+
+
+async def test_a_fresh_start_at_an_impostor_keeps_the_real_token_for_the_real_table() -> None:
+    """A player whose token is remembered on disk picks the impostor's copy of the table:
+    it says `bad_token`, so the client sits there as a newcomer and tells the player why,
+    but remembers the real token beside the impostor's, and leaving the impostor's table
+    forgets only the impostor's; joining the real table then gives the player their seat
+    and cards back."""
+    async with running_host(players=2, bots=1, seed=5) as server:
+        ann = await RawClient.connect(server)
+        welcome = await ann.hello("Ann")
+        ann.send(Start(id=ann.new_id()))
+        await ann.expect("ack")
+        assert server.table.match is not None
+        seat, token = welcome["seat"], welcome["token"]
+        hand = list(seat_view(server.table.match, seat).hand)
+        await ann.close()
+        await until_true(lambda: not server.table.seats[seat].connected, "Ann to be away")
+        table_id = server.table_id
+        TokenStore().remember(SavedSeat(table_id, "Ann", "127.0.0.1", server.port, token))
+        app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=NoTables)
+        async with (
+            refusing_impostor(table_id) as (impostor_port, hellos),
+            app.run_test(size=SIZE) as pilot,
+        ):
+            app.join("127.0.0.1", impostor_port, table_id=table_id, label="Kitchen Table")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "its lobby")
+            assert [bool(h["seat_proof"]) for h in hellos] == [True, False]
+            assert app.notices[-1] == f"{UNKNOWN_SEAT} {AS_A_NEWCOMER}"
+            saved = TokenStore().find("Ann", table_id=table_id)
+            assert saved is not None and saved.tokens == (IMPOSTORS_TOKEN, token)
+            app.leave_table()  # the player gives up the seat there, not the real one
+            await until(pilot, lambda: app.current_mode == "finder", "the finder")
+            assert TokenStore().find("Ann", table_id=table_id) is None
+            saved = TokenStore().find("Ann", table_id=table_id, given_up=True)
+            assert saved is not None and saved.tokens == (token,)
+            app.join("127.0.0.1", server.port, table_id=table_id, label="Kitchen Table")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "our own table")
+            assert app.game.seat == seat and list(app.game.view.hand) == hand
+            assert server.table.seats[seat].connected
+            saved = TokenStore().find("Ann", table_id=table_id)
+            assert saved is not None and saved.token == token
+
+
+async def test_a_table_that_really_lost_the_seat_ends_in_a_sentence_then_seats_a_newcomer() -> None:
+    """The legitimate case: the table itself no longer knows the seat (a lobby frees the
+    seat of whoever drops off). A reconnect does not believe it and keeps trying, saying
+    why, until the give-up time ends it with a sentence; joining again from the finder
+    seats the player as a newcomer, the old token still kept."""
+    async with running_host(players=2) as server:
+        inbox = Inbox()
+        connection = Connection("127.0.0.1", server.port, "Ann", inbox.post, give_up_after=1.0)
+        async with running_connection(connection) as task:
+            first = await inbox.expect(Welcomed)
+            token = connection.token
+            server.connections[first.welcome.seat].abort()  # the lobby frees the seat
+            reasons = []
+            while (lost := await inbox.expect(Disconnected)).retrying:
+                reasons.append(lost.reason)
+            await asyncio.wait_for(task, 10)
+        assert f"{UNKNOWN_SEAT} {STILL_TRYING}" in reasons
+        assert lost.reason.startswith("Stopped trying after 1 minute")
+        assert connection.token == token
+        assert sum(isinstance(m, Welcomed) for m in inbox.seen) == 1  # never seated again
+        again = Connection(
+            "127.0.0.1",
+            server.port,
+            "Ann",
+            inbox.post,
+            table_id=server.table_id,
+            remembered=SavedSeat(server.table_id, "Ann", "127.0.0.1", server.port, token),
+        )
+        async with running_connection(again):
+            newcomer = await inbox.expect(Welcomed)
+        assert newcomer.note == f"{UNKNOWN_SEAT} {AS_A_NEWCOMER}"
+        assert newcomer.welcome.token and newcomer.welcome.token != token
+        assert again.kept_tokens == (token,)  # remembered beside the new one
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        ErrorMsg("bad_token", "That seat token is not valid at this table.", fatal=True),
+        ErrorMsg("wrong_table", "This is another table.", fatal=True),
+        ErrorMsg("table_full", "The table is full.", fatal=True),
+        Bye("The host closed the table.", code="closed"),
+        Bye("The table moved.", code="moved", address="127.0.0.1:9", table_id="t2"),
+    ],
+    ids=lambda answer: getattr(answer, "code", "?"),
+)
+async def test_a_reconnect_believes_no_refusal_from_a_host_that_proved_nothing(
+    answer: ErrorMsg | Bye,
+) -> None:
+    """Our table drops; looking for it by its id the client finds another host, which
+    answers our returning `hello` with a refusal (or "closed", or "moved") before proving
+    anything. Anyone can send that: the client keeps its token, says so, never asks that
+    host again and keeps trying its table's own address, which comes back."""
+    refused: list[Any] = []
+
+    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        if 2 <= n <= 4:
+            return  # down until it has been looked for by its id: the link drops at once
+        hello = await Frames(reader).next_of("hello")
+        writer.write(welcome("tok", hello) + lobby_state(n))
+        if n == 1:
+            await writer.drain()
+            return  # the table goes down
+        await reader.read()
+
+    async def other(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        refused.append(await Frames(reader).next_of("hello"))
+        writer.write(answer.encode())
+        await writer.drain()
+
+    async with fake_host(table) as table_port, fake_host(other) as other_port:
+        inbox = Inbox()
+        connection = Connection(
+            "127.0.0.1",
+            table_port,
+            "Ann",
+            inbox.post,
+            token="tok",
+            table_id="t1",
+            locate=finds(("127.0.0.1", other_port)),
+        )
+        async with running_connection(connection):
+            await inbox.expect(Welcomed)
+            back = await inbox.expect(Welcomed)
+    told = [m for m in inbox.seen if isinstance(m, Disconnected)]
+    assert all(m.retrying for m in told)
+    said = {
+        "bad_token": UNKNOWN_SEAT,
+        "wrong_table": UNKNOWN_SEAT,
+        "table_full": "The table is full.",  # the host's sentence, not believed
+        "closed": "The host closed the table.",  # the client's own sentences
+        "moved": "The table moved.",
+    }[answer.code]
+    assert f"{said} {BACK_TO_OUR_TABLE}" in [m.reason for m in told]
+    assert back.welcome.proof is not None and connection.port == table_port
+    assert len(refused) == 1 and refused[0].seat_proof  # asked once, never again
+    assert connection.token == "tok"
