@@ -10,8 +10,8 @@ A refusal of a token proves nothing (an impostor copying the table's advert can 
 `bad_token` as well as the table can), so no refusal ever removes one: a player who
 then sits down at "that table" as a newcomer keeps the old tokens too (`kept`), and
 the table that knows one still gives the seat back. Tokens go when their seat is given
-up (the player leaves, or the match ends), and beyond MAX_KEPT older ones the newest
-of those go.
+up (the player leaves, or the match ends), and beyond MAX_KEPT older ones (then the
+first and the newest stay).
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ from pitchnet.dirs import state_dir
 MAX_SEATS = 64
 """Old entries beyond this many are dropped, oldest first."""
 MAX_KEPT = 3
-"""Older tokens kept for one table id beside the newest. Beyond that the newest of them
-go: the oldest are those of the first hosts that seated us under this id, the likeliest
-to be the table's own (an impostor copies a table that exists)."""
+"""Older tokens kept for one table id beside the newest: the first one ever kept (from
+the first host that seated us under this id, the likeliest to be the table's own: an
+impostor copies a table that exists) and the newest others (a table that lost a seat,
+say a lobby's after a drop, seats us anew: its latest token is the live one)."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,9 @@ class SavedSeat:
     def __post_init__(self) -> None:
         given = (self.kept,) if isinstance(self.kept, str) else self.kept  # a damaged file
         kept = [t for t in dict.fromkeys(given) if isinstance(t, str) and t and t != self.token]
-        object.__setattr__(self, "kept", tuple(kept[-MAX_KEPT:]))
+        if len(kept) > MAX_KEPT:
+            kept = [*kept[: MAX_KEPT - 1], kept[-1]]  # the newest, and the first
+        object.__setattr__(self, "kept", tuple(kept))
 
     @property
     def tokens(self) -> tuple[str, ...]:

@@ -217,11 +217,11 @@ def test_a_seat_given_up_forgets_only_its_own_token(tmp_path) -> None:
     assert store.find("Ann", table_id="t1", given_up=True).tokens == ("real",)
     store.forget("t1", "Ann", "real")
     assert store.find("Ann", table_id="t1", given_up=True) is None
-    # Beyond MAX_KEPT older tokens the newest of them go: the oldest are the first
-    # hosts' that seated us under this id.
-    older = ("third", "second", "first", "real")
+    # Beyond MAX_KEPT older tokens, the first one ever kept and the newest stay.
+    older = ("fourth", "third", "second", "first")
     store.remember(SavedSeat("t1", "Ann", "h", 1, "newest", kept=older))
-    assert store.find("Ann", table_id="t1").tokens == ("newest", *older[-MAX_KEPT:])
+    kept = store.find("Ann", table_id="t1").kept
+    assert len(kept) == MAX_KEPT and kept == (*older[: MAX_KEPT - 1], "first")
 
 
 def test_a_damaged_token_file_is_ignored(tmp_path) -> None:

@@ -39,7 +39,7 @@ from pitchnet.protocol import (
 )
 from pitchnet.views import seat_view
 from tests.netclient import RawClient, running_host, until_true
-from tests.pilot import NoTables, until
+from tests.pilot import NoTables, screen_text, until
 from tests.test_client_connection import Frames, Inbox, fake_host, lobby_state, welcome
 from tests.test_client_connection import running as running_connection
 from tests.test_client_play import SIZE, join_app, news_into
@@ -295,6 +295,7 @@ async def test_a_fresh_start_at_an_impostor_keeps_the_real_token_for_the_real_ta
         ):
             app.join("127.0.0.1", impostor_port, table_id=table_id, label="Kitchen Table")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "its lobby")
+            await until(pilot, lambda: "Kitchen Table" in screen_text(app), "the lobby drawn")
             assert [bool(h["seat_proof"]) for h in hellos] == [True, False]
             assert app.notices[-1] == f"{UNKNOWN_SEAT} {AS_A_NEWCOMER}"
             saved = TokenStore().find("Ann", table_id=table_id)
