@@ -26,6 +26,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from client.connection import Connection
 from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
 from client.model import GameState, describe_event, top_bid
+from client.screens.base import PitchModal
 from client.screens.connecting import ConnectingScreen
 from client.settings import DECKS, Preferences, SessionPreferences, load_preferences
 from client.text import use_deck
@@ -927,10 +928,8 @@ class PitchApp(App[None]):
         if offline is not None:
             self.close_modal(offline)
 
-    def close_modal(self, screen: Screen[Any]) -> None:
-        """Close a modal wherever it is in the current stack (it may not be on top)."""
-        if screen not in self.screen_stack:
-            return
-        if self.screen is not screen:
-            screen.pop_until_active()
-        screen.dismiss()
+    def close_modal(self, screen: PitchModal[Any]) -> None:
+        """Close a modal wherever it is in the current stack: at once on top, or when
+        the prompt above it has been answered (see `PitchModal.dismiss_when_on_top`)."""
+        if screen in self.screen_stack:
+            screen.dismiss_when_on_top()

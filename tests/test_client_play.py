@@ -973,3 +973,34 @@ async def test_a_partnership_match_then_play_again_with_partners_rotated() -> No
             log = "\n".join(line.plain for line in app.game.log)
             assert f"Partners rotated for the new match: you now play with {new_partner}" in log
         await app.close_network()
+
+
+async def test_the_hosts_quit_question_outlives_the_hand_summary_it_was_asked_over() -> None:
+    """Ctrl+Q pressed over the hand summary, after Enter (ready): when the next hand is
+    dealt and the summary closes, the question stays until it is answered (closing the
+    summary used to pop every screen above it, the question with it)."""
+    from client.screens.prompts import HostQuit
+
+    app = _hosting_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.game.table is not None, "our lobby")
+        await pilot.press("s")  # bots in the other seats
+        await until(pilot, lambda: app.game.view is not None, "the first deal")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 90
+        while not isinstance(app.screen, HandSummary):
+            assert loop.time() < deadline, f"hand 1 never ended\n{screen_text(app)}"
+            await _act_for(pilot, app)
+            await pilot.pause(0.05)
+        summary = app.screen
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question")
+        app.send_ready()  # as if Enter had gone just before Ctrl+Q: the bots are ready
+        await until(pilot, lambda: app.game.view.hand_number == 2, "the next deal")
+        await pilot.pause()
+        assert isinstance(app.screen, HostQuit)  # still asking
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        assert summary not in app.screen_stack and app.hosting_here()

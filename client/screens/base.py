@@ -31,6 +31,23 @@ class PitchModal(ModalScreen[ResultType]):
     if TYPE_CHECKING:
         app = getters.app(PitchApp)
 
+    _close_when_back = False
+    """The table has moved on past this screen while a prompt the player has not
+    answered (quit, leave, keys) covers it: it goes as soon as it is on top again."""
+
+    def dismiss_when_on_top(self) -> None:
+        """Close this screen now if it is on top; under a prompt, once that prompt is
+        answered. Popping down to it would take the prompt with it: a player who pressed
+        Ctrl+Q over the hand summary lost the question when the next hand was dealt."""
+        if self.is_active:
+            self.dismiss()
+        else:
+            self._close_when_back = True
+
+    def on_screen_resume(self) -> None:
+        if self._close_when_back and self.is_active:
+            self.dismiss()
+
 
 class _Shows(Protocol):
     """What `FirstShow` needs of the screen it is mixed into."""

@@ -16,11 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from client.model import GameState, refusal, status_line
-from client.screens.base import FirstShow, PitchScreen
+from client.screens.base import FirstShow, PitchModal, PitchScreen
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.widgets.bidbar import BidBar
@@ -63,7 +62,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._shown_modal: ModalScreen[None] | None = None
+        self._shown_modal: PitchModal[None] | None = None
         self._waiting_since_seq: int | None = None
         self._armed: str | None = None
         """The card last picked with its number key: the same key again plays it."""

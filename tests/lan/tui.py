@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .harness import Lan, wait_for
+from .harness import Lan, WaitTimeout, wait_for
 from .pitchnet_lan import PITCHNET, node_env, state_dir
 
 WIDTH, HEIGHT = 100, 32
@@ -95,13 +95,17 @@ class Tui:
         self._tmux("send-keys", "-t", "main", *keys)
 
     def wait_for_text(self, text: str, timeout: float = 30) -> str:
-        """Poll the screen until it shows `text`; returns the screen."""
-        return wait_for(
-            lambda: (screen := self.screen()) and text in screen and screen,
-            timeout,
-            interval=0.1,
-            what=f"{text!r} on {self.node}'s screen",
-        )
+        """Poll the screen until it shows `text`; returns the screen. At the deadline the
+        WaitTimeout carries the last screen, so a failure says what was shown instead."""
+        try:
+            return wait_for(
+                lambda: (screen := self.screen()) and text in screen and screen,
+                timeout,
+                interval=0.1,
+                what=f"{text!r} on {self.node}'s screen",
+            )
+        except WaitTimeout as exc:
+            raise WaitTimeout(f"{exc}; it shows:\n{self.screen()}") from None
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
