@@ -17,7 +17,7 @@ from client.app import ClientOptions, ConnectionNews, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.match_end import MatchEnd
-from client.screens.prompts import OfflineScreen, PasswordPrompt
+from client.screens.prompts import ConfirmLeave, OfflineScreen, PasswordPrompt
 from client.screens.setup import SetupScreen
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
@@ -552,10 +552,14 @@ async def test_leaving_asks_first_then_frees_the_seat(host: HostServer) -> None:
     app = join_app(host.port)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        await pilot.press("escape", "n")
-        await pilot.pause()
-        assert isinstance(app.screen, LobbyScreen)  # "n": we stay
-        await pilot.press("escape", "y")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeave), "the question")
+        await pilot.press("n")
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmLeave), "the answer")
+        assert isinstance(app.screen, LobbyScreen) and host.table.seats[0].kind == "human"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeave), "the question")
+        await pilot.press("y")
         await until(pilot, lambda: app.current_mode == "finder", "the finder")
         await until(pilot, lambda: host.table.seats[0].kind == "empty", "the seat to be free")
 
@@ -606,7 +610,9 @@ async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyo
         assert hosted.table.state == "lobby" and app.is_running  # nothing ended yet
         await pilot.press("n")
         await until(pilot, lambda: not isinstance(app.screen, HostQuit), "the answer")
-        await pilot.press("ctrl+q", "e")
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question again")
+        await pilot.press("e")
         bye = await friend.expect("bye")
         assert bye["code"] == "closed" and bye["reason"] == "The host closed the table."
     assert app.hosted is None
