@@ -4,6 +4,8 @@ bids picked then confirmed, one-press, and pitch as one gesture."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from client.app import ClientOptions, PitchApp
@@ -284,7 +286,9 @@ async def test_a_player_away_shows_in_the_smallest_seats() -> None:
         app.apply_state(1, table, view, events)
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         await pilot.pause()
-        assert "away 12s" in screen_text(app)
+        # Counted on once a second from the snapshot's 12 s: a busy machine may show 13.
+        away = re.search(r"Bot 2 away (\d+)s", screen_text(app))
+        assert away is not None and int(away[1]) >= 12, screen_text(app)
 
 
 @pytest.mark.parametrize("partnership", [False, True])
