@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from client.model import GameState, refusal, status_line
@@ -63,6 +64,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         self._shown_modal: PitchModal[None] | None = None
+        self._ticker: Timer | None = None
         self._waiting_since_seq: int | None = None
         self._armed: str | None = None
         """The card last picked with its number key: the same key again plays it."""
@@ -89,7 +91,15 @@ class TableScreen(FirstShow, PitchScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.set_interval(1.0, self._tick)
+        self._ticker = self.set_interval(1.0, self._tick)
+
+    def on_screen_suspend(self) -> None:
+        if self._ticker is not None:  # nothing to count out of sight (or being removed)
+            self._ticker.pause()
+
+    def on_screen_resume(self) -> None:
+        if self._ticker is not None:
+            self._ticker.resume()
 
     def first_show(self) -> None:
         self._fit(self.size.width, self.size.height)
@@ -142,9 +152,10 @@ class TableScreen(FirstShow, PitchScreen[None]):
         self.refresh_bindings()
 
     def _drawable(self) -> bool:
-        """Shown once, and not being taken down: a table screen whose mode is being removed
-        (or whose parts are still mounting on a busy machine) may get a snapshot while
-        its felt, hand or bid bar is already gone; it has nothing to draw on then."""
+        """Shown once, and not being taken down. The app redraws only the screens of its
+        current mode, but a table screen whose mode is being removed (back to the finder)
+        still runs what was scheduled on it: its first draw, set for after its first
+        refresh, can come when its felt, hand or bid bar is already gone."""
         if not self._shown:
             return False
         return all(self.query(part) for part in (Felt, HandLog, HandView, BidBar))
