@@ -410,3 +410,27 @@ async def test_a_reconnect_believes_no_refusal_from_a_host_that_proved_nothing(
     assert back.welcome.proof is not None and connection.port == table_port
     assert len(refused) == 1 and refused[0].seat_proof  # asked once, never again
     assert connection.token == "tok"
+
+
+async def test_a_headless_bot_refused_by_an_impostor_keeps_its_real_token() -> None:
+    """`pitchnet bot` with a token remembered for an address an impostor now answers at:
+    refused, it sits there as a newcomer (and logs why), remembering the real token
+    beside the impostor's."""
+    from client.headless import HeadlessPlayer
+
+    async with refusing_impostor("t-real") as (port, hellos):
+        TokenStore().remember(SavedSeat("t-real", "Bot", "127.0.0.1", port, "real-token"))
+        player = HeadlessPlayer("127.0.0.1", port, "Bot", "random", None)
+        playing = asyncio.create_task(player.play())
+        try:
+
+            def saved() -> SavedSeat | None:
+                return TokenStore().find("Bot", table_id="t-real")
+
+            await until_true(lambda: saved().token == IMPOSTORS_TOKEN, "the newcomer's seat")
+            assert saved().tokens == (IMPOSTORS_TOKEN, "real-token")
+            assert [bool(h["seat_proof"]) for h in hellos] == [True, False]
+        finally:
+            await player.connection.close()
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
