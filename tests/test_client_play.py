@@ -1010,3 +1010,19 @@ async def test_the_hosts_quit_question_outlives_the_hand_summary_it_was_asked_ov
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         assert summary not in app.screen_stack and app.hosting_here()
+
+
+async def test_leaving_a_lobby_before_it_is_first_drawn_crashes_nothing(host: HostServer) -> None:
+    """Leaving the moment the lobby is pushed (before its first draw, which Textual runs
+    after a refresh) takes the screen down with that draw still scheduled on it: it must
+    not draw on parts already removed."""
+    app = join_app(host.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        lobby = app.screen
+        app.leave_table()
+        await until(pilot, lambda: app.current_mode == "finder", "the finder")
+        await until(pilot, lambda: not lobby.is_attached, "the lobby removed")
+        await pilot.pause()
+    assert app.return_code in (None, 0), app.return_code  # no crash in the lobby
+    await until_true(lambda: host.table.seats[0].kind == "empty", "the seat free again")

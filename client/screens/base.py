@@ -53,6 +53,7 @@ class _Shows(Protocol):
     """What `FirstShow` needs of the screen it is mixed into."""
 
     _shown: bool
+    display: bool
 
     @property
     def app(self) -> PitchApp: ...
@@ -77,8 +78,14 @@ class FirstShow:
         cast(_Shows, self).call_after_refresh(self._first_show)
 
     def _first_show(self) -> None:
+        screen = cast(_Shows, self)
+        if not screen.display:
+            # Taken down before its first draw (a mode removed on the way back to the
+            # finder): Textual's `display` is False while a node is being removed, and
+            # its parts may already be gone.
+            return
         self._shown = True
-        cast(_Shows, self).first_show()
+        screen.first_show()
 
     def first_show(self) -> None:
         screen = cast(_Shows, self)

@@ -110,7 +110,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
 
     def _fit(self, width: int, height: int) -> None:
         """Cards grow on a big terminal; the log shows beside the felt only when wide."""
-        if not self._shown:
+        if not self._drawable():
             return
         self.query_one(HandView).set_size(large=width >= 120 and height >= 40, narrow=width < 56)
         wide = width >= 110 and height >= 30
@@ -121,9 +121,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
         self._draw_prompt()
 
     def _draw_status(self) -> None:
-        # A table screen being taken down (its mode removed) has no header left to draw.
-        for status in self.query("#status").results(Static):
-            status.update(status_line(self.game, max(1, self.size.width - 2)))  # less padding
+        status = self.query_one("#status", Static)
+        status.update(status_line(self.game, max(1, self.size.width - 2)))  # less padding
 
     # ---- drawing ------------------------------------------------------------------------------
 
@@ -152,13 +151,10 @@ class TableScreen(FirstShow, PitchScreen[None]):
         self.refresh_bindings()
 
     def _drawable(self) -> bool:
-        """Shown once, and not being taken down. The app redraws only the screens of its
-        current mode, but a table screen whose mode is being removed (back to the finder)
-        still runs what was scheduled on it: its first draw, set for after its first
-        refresh, can come when its felt, hand or bid bar is already gone."""
-        if not self._shown:
-            return False
-        return all(self.query(part) for part in (Felt, HandLog, HandView, BidBar))
+        """Shown once, and not being taken down (Textual's `display` is False while a
+        screen is being removed): the app redraws only its current screens, but a
+        screen on its way out still gets what was scheduled on it."""
+        return self._shown and self.display
 
     def _draw_prompt(self) -> None:
         if not self._drawable():
