@@ -48,6 +48,7 @@ from pitchnet.protocol import (
     Sit,
     Start,
     State,
+    TableState,
     Welcome,
     answer,
     parse_host_message,
@@ -60,6 +61,10 @@ IMPOSTOR = "This is not the table you were sitting at (it could not prove it kno
 BACK_TO_OUR_TABLE = "Trying the table's own address again."
 UNKNOWN_SEAT = "The host answering as this table did not know your seat: it may not be your table."
 STILL_TRYING = "Still trying to reach your table."
+LOBBY_SEAT_FREED = (
+    "The lobby gave your seat away while you were disconnected: you are back at the "
+    "table as a new player."
+)
 AS_A_NEWCOMER = (
     "You sit there as a new player; your old seat is still remembered, and the table "
     "that knows it gives it back when you join it again."
@@ -193,6 +198,8 @@ class Connection:
         self._claimed_table: str | None = None
         """The table id the host of the last connection claimed in its challenge."""
         self._note = ""
+        self._in_lobby = False
+        """The last snapshot showed the table's lobby (no match dealt yet)."""
         """A sentence for the next welcome (why we sit as a newcomer)."""
         self.seat: int | None = None
         self.refusal: str | None = None
@@ -281,6 +288,9 @@ class Connection:
                 await self._session()
                 reason = "The host closed the connection."
             except (HostClosed, Moved, Refused) as exc:
+                if self._lobby_seat_freed():
+                    self._rejoin_lobby()
+                    continue
                 if self._reconnecting() and self.refusal != "impostor":
                     # Coming back to our seat, a host that has proven nothing yet says
                     # no (or "closed", "moved"): anyone can say that, so we keep trying.
@@ -349,6 +359,24 @@ class Connection:
         """This connection was refused before any welcome while coming back to the seat
         a host welcomed us to in this run."""
         return not self.connected and self._held is not None and self.token == self._held
+
+    def _lobby_seat_freed(self) -> bool:
+        """Back from a drop while the table was in its lobby, the table's own address
+        says it does not know our seat: a lobby frees the seat of whoever drops off
+        (PROTOCOL.md), so this is the expected answer. Believed there only: anywhere
+        else, or once a match is on, a refusal proves nothing."""
+        return (
+            self._reconnecting()
+            and self._in_lobby
+            and self.refusal in UNPROVEN_REFUSALS
+            and (self.host, self.port) == self._table_at
+        )
+
+    def _rejoin_lobby(self) -> None:
+        """Sit down again in the lobby that freed our seat, as a newcomer, and say so."""
+        self.refusal, self._held, self._seen = None, None, None
+        self.token, self.table_id = None, self._asked_table_id or self.table_id
+        self._note = LOBBY_SEAT_FREED
 
     def _not_believed(self, said: str) -> str:
         """A host refused, before proving anything, the seat a host welcomed us to in
@@ -536,6 +564,7 @@ class Connection:
         if state.seq <= self._seq:
             return
         self._seq, view = state.seq, state.view
+        self._in_lobby = state.table.state == TableState.LOBBY
         if view is not None and not view.spectator:
             # How far we saw the game: a host that is behind it when we come back has
             # lost part of its record, and says so (hello.seen).

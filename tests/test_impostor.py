@@ -15,11 +15,12 @@ from client.app import ClientOptions, PitchApp
 from client.connection import (
     AS_A_NEWCOMER,
     BACK_TO_OUR_TABLE,
+    LOBBY_SEAT_FREED,
     STILL_TRYING,
     UNKNOWN_SEAT,
     Connection,
 )
-from client.messages import Disconnected, Welcomed
+from client.messages import Disconnected, StateReceived, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.table import TableScreen
 from client.tokens import SavedSeat, TokenStore
@@ -313,39 +314,94 @@ async def test_a_fresh_start_at_an_impostor_keeps_the_real_token_for_the_real_ta
             assert saved is not None and saved.token == token
 
 
-async def test_a_table_that_really_lost_the_seat_ends_in_a_sentence_then_seats_a_newcomer() -> None:
-    """The legitimate case: the table itself no longer knows the seat (a lobby frees the
-    seat of whoever drops off). A reconnect does not believe it and keeps trying, saying
-    why, until the give-up time ends it with a sentence; joining again from the finder
-    seats the player as a newcomer, the old token still kept."""
+async def test_a_lobby_that_freed_the_seat_of_a_dropped_player_seats_them_again_at_once() -> None:
+    """The legitimate case the lobby makes every day: it frees the seat of whoever drops
+    off, so its own address answering "bad_token" is believed there, and only there. The
+    client sits down again as a newcomer at once, and says why."""
     async with running_host(players=2) as server:
         inbox = Inbox()
-        connection = Connection("127.0.0.1", server.port, "Ann", inbox.post, give_up_after=1.0)
-        async with running_connection(connection) as task:
+        connection = Connection("127.0.0.1", server.port, "Ann", inbox.post, give_up_after=60)
+        async with running_connection(connection):
             first = await inbox.expect(Welcomed)
+            await inbox.expect(StateReceived)  # the lobby, as the client saw it
             token = connection.token
             server.connections[first.welcome.seat].abort()  # the lobby frees the seat
+            back = await inbox.expect(Welcomed)
+            await until_true(lambda: server.table.seats[back.welcome.seat].connected, "seated")
+            assert server.table.seats[back.welcome.seat].name == "Ann"
+        assert back.note == LOBBY_SEAT_FREED
+        assert back.welcome.token and back.welcome.token != token
+        told = [m for m in inbox.seen if isinstance(m, Disconnected)]
+        assert not any(UNKNOWN_SEAT in m.reason for m in told)  # never "not your table"
+
+
+async def test_a_table_that_really_lost_the_seat_ends_in_a_sentence_then_seats_a_newcomer() -> None:
+    """Mid-match, the table's own address no longer knows the seat (its record lost). A
+    reconnect does not believe it and keeps trying, saying why, until the give-up time
+    ends it with a sentence; joining again seats the player as a newcomer, the old token
+    still kept."""
+
+    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        hello = await Frames(reader).next_of("hello")
+        if n == 1:
+            writer.write(welcome("tok", hello) + playing_state(1))
+            await writer.drain()
+            return  # the link drops mid-match
+        if hello.seat_proof:
+            writer.write(
+                ErrorMsg("bad_token", "That seat token is not valid.", fatal=True).encode()
+            )
+        else:
+            writer.write(welcome("new", hello) + playing_state(1))
+        await writer.drain()
+        await reader.read()
+
+    async with fake_host(table) as port:
+        inbox = Inbox()
+        connection = Connection(
+            "127.0.0.1", port, "Ann", inbox.post, token="tok", table_id="t1", give_up_after=3.0
+        )
+        async with running_connection(connection) as task:
+            await inbox.expect(Welcomed)
             reasons = []
             while (lost := await inbox.expect(Disconnected)).retrying:
                 reasons.append(lost.reason)
             await asyncio.wait_for(task, 10)
         assert f"{UNKNOWN_SEAT} {STILL_TRYING}" in reasons
         assert lost.reason.startswith("Stopped trying after 1 minute")
-        assert connection.token == token
+        assert connection.token == "tok"
         assert sum(isinstance(m, Welcomed) for m in inbox.seen) == 1  # never seated again
         again = Connection(
             "127.0.0.1",
-            server.port,
+            port,
             "Ann",
             inbox.post,
-            table_id=server.table_id,
-            remembered=SavedSeat(server.table_id, "Ann", "127.0.0.1", server.port, token),
+            table_id="t1",
+            remembered=SavedSeat("t1", "Ann", "127.0.0.1", port, "tok"),
         )
         async with running_connection(again):
             newcomer = await inbox.expect(Welcomed)
         assert newcomer.note == f"{UNKNOWN_SEAT} {AS_A_NEWCOMER}"
-        assert newcomer.welcome.token and newcomer.welcome.token != token
-        assert again.kept_tokens == (token,)  # remembered beside the new one
+        assert newcomer.welcome.token == "new"
+        assert again.kept_tokens == ("tok",)  # remembered beside the new one
+
+
+def playing_state(seq: int) -> bytes:
+    """A fake host's snapshot of a match under way (no view: what the client needs here
+    is only that the table is past its lobby)."""
+    table = TableInfo.from_wire(
+        {
+            "id": "t1",
+            "name": "Fake",
+            "state": "playing",
+            "players": 2,
+            "partnership": False,
+            "target": 7,
+            "seats": [{"name": "Ann", "kind": "human", "connected": True}] * 2,
+            "starter": 0,
+        }
+    )
+    return State(seq=seq, table=table, view=None).encode()
 
 
 @pytest.mark.parametrize(
