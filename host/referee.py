@@ -873,7 +873,7 @@ class Referee:
         if dealt_or_won and self.journal is not None:
             self._guarded(self.journal.set_meta, finished=table.state == TableState.OVER)
         if self.holders or table.spectators:
-            frames = table.state_frames(events)
+            frames = table.state_frames(events, spectators=table.spectators > 0)
             for seat, peer in self.holders.items():
                 if peer.phase is Phase.CLOSING:
                     continue

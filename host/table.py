@@ -1042,19 +1042,22 @@ class Table:
             self._wire_key, self._wire = key, pack_map(self.info().to_wire())
         return self._wire
 
-    def state_frames(self, events: list[Event]) -> list[bytes]:
+    def state_frames(self, events: list[Event], *, spectators: bool = True) -> list[bytes]:
         """Every seat's encoded snapshot for one broadcast, then one more: the
         spectators' (also what a newcomer waiting for the next hand gets in place of the
-        bot's cards). The table, the events and the public part of the views are built
-        and packed once, not once per seat: this runs after every change."""
+        bot's cards), left out with `spectators=False` (nobody watches). The table, the
+        events and the public part of the views are built and packed once, not once per
+        seat: this runs after every change."""
         table, wire = self._packed_table(), [event.to_wire() for event in events]
-        count = len(self.seats) + 1  # the last frame is the spectators'
+        count = len(self.seats) + (1 if spectators else 0)
         if self.match is None:
             return state_frames(self.seq, table, wire, None, [{}] * count)
         public, private = split_views(self.match)
         watching = spectator_private()
         private = [watching if self.claimed(i) else p for i, p in enumerate(private)]
-        return state_frames(self.seq, table, wire, public, [*private, watching])
+        if spectators:
+            private.append(watching)
+        return state_frames(self.seq, table, wire, public, private)
 
     def spectator_view(self) -> SeatView | None:
         """What a spectator sees now (None before the first deal)."""

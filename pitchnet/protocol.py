@@ -513,19 +513,21 @@ def state_frames(
     shared = b"".join(
         (_STATE_HEAD, _packb(seq), _TABLE_KEY, packed_table, _EVENTS_KEY, _packb(events), _VIEW_KEY)
     )
+    parts: list[tuple[bytes, ...]]
     if public_view is None:
-        bodies = [shared + b"\xc0"] * len(private_views)
+        parts = [(shared, b"\xc0")] * len(private_views)
     else:
-        public = _map_entries(public_view)
-        bodies = [
-            shared + _map_header(len(public_view) + len(private)) + public + _map_entries(private)
+        public, size = _map_entries(public_view), len(public_view)
+        parts = [
+            (shared, _map_header(size + len(private)), public, _map_entries(private))
             for private in private_views
         ]
     frames = []
-    for body in bodies:
-        if len(body) > MAX_FRAME:
-            raise ValueError(f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
-        frames.append(HEADER.pack(len(body)) + body)
+    for part in parts:
+        length = sum(map(len, part))
+        if length > MAX_FRAME:
+            raise ValueError(f"frame of {length} bytes exceeds {MAX_FRAME}")
+        frames.append(b"".join((HEADER.pack(length), *part)))  # one copy of each frame
     return frames
 
 
