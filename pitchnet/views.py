@@ -321,7 +321,17 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
             "spectator": False,
         }
     order = _HAND_ORDER.__getitem__
-    held, legal = hand.hands[seat], match.legal_plays(seat)
+    held = hand.hands[seat]
+    if seat != match.turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
+        return {
+            "seat": seat,
+            "spectator": False,
+            "hand": [str(card) for card in sorted(held, key=order)],
+            "legal_bids": [],
+            "legal_plays": [],
+            "play_rule": None,
+        }
+    legal = match.legal_plays(seat)
     refused = next((card for card in held if card not in legal), None) if legal else None
     return {
         "seat": seat,
