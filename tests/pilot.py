@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.pilot import Pilot
+
+if TYPE_CHECKING:
+    from client.app import PitchApp
 
 
 def screen_text(app: Any) -> str:
@@ -46,3 +49,21 @@ def tables_seen(found: list[Any]) -> Any:
 
 NoTables = tables_seen([])
 """A table browser on a LAN with no tables."""
+
+
+def play_on_an_empty_lan(seed: int | None = None) -> PitchApp:
+    """`pitchnet play` as "Ann" on a LAN with no tables: it offers to host one here (on
+    127.0.0.1, unadvertised, bots without delay, the deck seeded if `seed` is given)."""
+    from client.app import ClientOptions, PitchApp
+
+    host_options: dict[str, Any] = {"port": 0, "bot_delay": 0, "advertise": False}
+    if seed is not None:
+        host_options["seed"] = seed
+    options = ClientOptions(
+        name="Ann",
+        mode="play",
+        interface="127.0.0.1",
+        play_browse_seconds=0.1,
+        host_options=host_options,
+    )
+    return PitchApp(options, browser_factory=NoTables)

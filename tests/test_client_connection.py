@@ -90,6 +90,24 @@ async def fake_host(session: Session) -> AsyncIterator[int]:
             await asyncio.wait_for(server.wait_closed(), 2)
 
 
+def table_that_drops(down_for: int) -> Session:
+    """A fake table that welcomes the first client with token "tok" and goes down at
+    once; the next `down_for` connections are dropped (the table is away); after that it
+    welcomes the returning client again and stays."""
+
+    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        if 2 <= n <= 1 + down_for:
+            return  # down for a while: the link drops at once
+        hello = await Frames(reader).next_of("hello")
+        writer.write(welcome("tok", hello) + lobby_state(n))
+        if n == 1:
+            await writer.drain()
+            return  # the table goes down
+        await reader.read()
+
+    return table
+
+
 class Frames:
     """The client's messages, in order, from one fake-host session."""
 
@@ -445,15 +463,7 @@ async def test_a_reconnect_that_finds_an_impostor_says_so_and_goes_back_to_its_t
     impostor_hellos: list[Any] = []
     avoided: list[set[Any]] = []
 
-    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
-        if 2 <= n <= 6:
-            return  # down for a while: the link drops at once
-        hello = await Frames(reader).next_of("hello")
-        writer.write(welcome("tok", hello) + lobby_state(n))
-        if n == 1:
-            await writer.drain()
-            return  # the table goes down
-        await reader.read()
+    table = table_that_drops(down_for=5)
 
     async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
         impostor_hellos.append(await Frames(reader).next_of("hello"))

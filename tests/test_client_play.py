@@ -27,7 +27,7 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Sit, Start
 from pitchnet.rules import Phase, RulesError
 from tests.netclient import until_true
-from tests.pilot import NoTables, screen_text, tables_seen, until
+from tests.pilot import NoTables, play_on_an_empty_lan, screen_text, tables_seen, until
 
 SEED = 5
 SIZE = (80, 24)
@@ -388,14 +388,7 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
     """`pitchnet play` on an empty LAN: the setup screen (Enter takes its defaults), then
     the lobby of a table hosted here (never a dealt hand); `s` starts it with bots."""
 
-    options = ClientOptions(
-        name="Ann",
-        mode="play",
-        interface="127.0.0.1",
-        play_browse_seconds=0.2,
-        host_options={"port": 0, "bot_delay": 0, "seed": SEED, "advertise": False},
-    )
-    app = PitchApp(options, browser_factory=NoTables)
+    app = play_on_an_empty_lan(SEED)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
@@ -419,14 +412,7 @@ async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash()
     """Enter pressed twice before the setup screen is gone (a double press, a busy
     machine): the second answer is ignored, so one table is hosted and the screen under
     the setup screen is not popped (that was a ScreenStackError traceback)."""
-    options = ClientOptions(
-        name="Ann",
-        mode="play",
-        interface="127.0.0.1",
-        play_browse_seconds=0.2,
-        host_options={"port": 0, "bot_delay": 0, "seed": SEED, "advertise": False},
-    )
-    app = PitchApp(options, browser_factory=NoTables)
+    app = play_on_an_empty_lan(SEED)
     hosted: list[Any] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -582,22 +568,11 @@ async def test_the_host_closing_on_purpose_sends_the_client_to_the_finder() -> N
         await server.close()
 
 
-def _hosting_app() -> PitchApp:
-    options = ClientOptions(
-        name="Ann",
-        mode="play",
-        interface="127.0.0.1",
-        play_browse_seconds=0.1,
-        host_options={"port": 0, "bot_delay": 0, "seed": SEED, "advertise": False},
-    )
-    return PitchApp(options, browser_factory=NoTables)
-
-
 async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyone() -> None:
     from client.screens.prompts import HostQuit
     from tests.netclient import RawClient
 
-    app = _hosting_app()
+    app = play_on_an_empty_lan(SEED)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
         await pilot.press("enter")
@@ -672,7 +647,7 @@ async def test_keep_it_running_hands_the_same_table_to_a_background_host() -> No
     from client.screens.prompts import HostQuit
     from tests.netclient import RawClient
 
-    app = _hosting_app()
+    app = play_on_an_empty_lan(SEED)
     bob_states: list[dict[str, Any]] = []
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
@@ -987,7 +962,7 @@ async def test_the_hosts_quit_question_outlives_the_hand_summary_it_was_asked_ov
     summary used to pop every screen above it, the question with it)."""
     from client.screens.prompts import HostQuit
 
-    app = _hosting_app()
+    app = play_on_an_empty_lan(SEED)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
         await pilot.press("enter")

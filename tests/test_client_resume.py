@@ -3,7 +3,6 @@ it, and the player sits back down in their own seat with the same cards."""
 
 from __future__ import annotations
 
-from client.app import ClientOptions, PitchApp
 from client.screens.prompts import ResumeOffer
 from client.screens.setup import SetupScreen
 from client.screens.table import TableScreen
@@ -12,7 +11,7 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Start
 from pitchnet.views import seat_view
 from tests.netclient import RawClient
-from tests.pilot import NoTables, until
+from tests.pilot import play_on_an_empty_lan, until
 from tests.test_client_play import SIZE
 
 
@@ -37,21 +36,9 @@ async def _leave_an_unfinished_table() -> tuple[str, int, list[str]]:
         await server.close()
 
 
-def _play_app() -> PitchApp:
-    """`pitchnet play` as "Ann" on a LAN with no tables."""
-    options = ClientOptions(
-        name="Ann",
-        mode="play",
-        interface="127.0.0.1",
-        play_browse_seconds=0.1,
-        host_options={"port": 0, "bot_delay": 0, "advertise": False},
-    )
-    return PitchApp(options, browser_factory=NoTables)
-
-
 async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
     table_id, seat, hand = await _leave_an_unfinished_table()
-    app = _play_app()
+    app = play_on_an_empty_lan()
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
@@ -68,7 +55,7 @@ async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
 
 async def test_play_can_decline_and_host_a_new_table() -> None:
     table_id, _, _ = await _leave_an_unfinished_table()
-    app = _play_app()
+    app = play_on_an_empty_lan()
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")

@@ -4,20 +4,41 @@ bids picked then confirmed, one-press, and pitch as one gesture."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from client.app import ClientOptions, PitchApp
 from client.demo import scene_with_events
 from client.model import GameState
 from client.screens.table import TableScreen
 from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
-from pitchnet.views import running_tally
+from pitchnet.events import Event
+from pitchnet.protocol import TableInfo
+from pitchnet.views import SeatView, running_tally
 from tests.pilot import screen_text, until
 
 SIZES = [(60, 14), (80, 18), (120, 34), (200, 54)]
 """Felt sizes left by the 60x20, 80x24, 120x40 and 200x60 terminals."""
+
+
+@contextlib.asynccontextmanager
+async def at_the_table(
+    app: PitchApp, scene: tuple[TableInfo, SeatView | None, list[Event]], size: tuple[int, int]
+) -> AsyncIterator[Pilot[Any]]:
+    """Run `app` at `size`, seated in seat 0, with the scene's snapshot drawn on its
+    table screen."""
+    table, view, events = scene
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        yield pilot
 
 
 @pytest.mark.parametrize("players", range(2, 8))
@@ -96,11 +117,7 @@ async def test_a_bid_is_picked_then_confirmed() -> None:
     sent: list[object] = []
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     app.send_bid = sent.append  # type: ignore[method-assign]
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.game.seat = 0
-        app.apply_state(1, table, view, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         assert view is not None
         bid = max(b for b in view.legal_bids if b is not None)
         await pilot.press(str(bid))
@@ -115,11 +132,7 @@ async def test_one_press_bids_at_once() -> None:
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     app.send_bid = sent.append  # type: ignore[method-assign]
     app.prefs.one_press = True
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.game.seat = 0
-        app.apply_state(1, table, view, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         await pilot.press("p" if None in view.legal_bids else "4")
         assert len(sent) == 1
 
@@ -144,11 +157,7 @@ async def test_at_60x20_every_card_and_the_prompt_are_on_screen() -> None:
 async def test_resizing_live_keeps_the_hand_and_prompt_on_screen() -> None:
     table, view, events = scene_with_events("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    async with app.run_test(size=(200, 60)) as pilot:
-        app.game.seat = 0
-        app.apply_state(1, table, view, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
+    async with at_the_table(app, (table, view, events), (200, 60)) as pilot:
         hand = app.screen.query_one("#hand")
         assert hand.has_class("-large")  # big cards on a big terminal
         for size in ((120, 40), (80, 24), (60, 20)):
@@ -257,11 +266,7 @@ async def test_every_bid_button_and_the_pitch_show_whole(size: tuple[int, int]) 
     table, view, events = scene_with_events("first_bid", seed=7)
     assert view is not None and len(view.legal_bids) >= 5
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    async with app.run_test(size=size) as pilot:
-        app.game.seat = 0
-        app.apply_state(1, table, view, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
+    async with at_the_table(app, (table, view, events), size):
         shown = [b for b in app.screen.query(Button) if b.display and b.id.startswith("bid-")]
         assert len(shown) == len(view.legal_bids) + 1  # and the pitch
         for button in shown:
@@ -281,11 +286,7 @@ async def test_a_player_away_shows_in_the_smallest_seats() -> None:
     seats[2] = dataclasses.replace(seats[2], kind="human", connected=False, away=12.0)
     table = dataclasses.replace(table, seats=seats)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    async with app.run_test(size=(60, 20)) as pilot:
-        app.game.seat = 0
-        app.apply_state(1, table, view, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
+    async with at_the_table(app, (table, view, events), (60, 20)):
         # Counted on once a second from the snapshot's 12 s: a busy machine may show 13.
         away = re.search(r"Bot 2 away (\d+)s", screen_text(app))
         assert away is not None and int(away[1]) >= 12, screen_text(app)

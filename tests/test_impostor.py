@@ -41,7 +41,13 @@ from pitchnet.protocol import (
 from pitchnet.views import seat_view
 from tests.netclient import RawClient, running_host, until_true
 from tests.pilot import NoTables, screen_text, until
-from tests.test_client_connection import Frames, Inbox, fake_host, lobby_state, welcome
+from tests.test_client_connection import (
+    Frames,
+    Inbox,
+    fake_host,
+    table_that_drops,
+    welcome,
+)
 from tests.test_client_connection import running as running_connection
 from tests.test_client_play import SIZE, join_app, news_into
 from tests.test_password import carries, refused
@@ -424,15 +430,7 @@ async def test_a_reconnect_believes_no_refusal_from_a_host_that_proved_nothing(
     host again and keeps trying its table's own address, which comes back."""
     refused: list[Any] = []
 
-    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
-        if 2 <= n <= 4:
-            return  # down until it has been looked for by its id: the link drops at once
-        hello = await Frames(reader).next_of("hello")
-        writer.write(welcome("tok", hello) + lobby_state(n))
-        if n == 1:
-            await writer.drain()
-            return  # the table goes down
-        await reader.read()
+    table = table_that_drops(down_for=3)  # until it has been looked for by its id
 
     async def other(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
         refused.append(await Frames(reader).next_of("hello"))

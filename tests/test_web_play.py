@@ -6,26 +6,15 @@ from __future__ import annotations
 import aiohttp
 from textual.widgets import Checkbox, Input
 
-from client.app import ClientOptions, PitchApp
+from client.app import PitchApp
 from client.background import resume_command
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import HostQuit, WebAddress
 from client.screens.setup import SetupScreen
 from host.web_qr import qr_text
-from tests.pilot import NoTables, screen_text, until
+from tests.pilot import play_on_an_empty_lan, screen_text, until
 
 SIZE = (80, 24)
-
-
-def hosting_app() -> PitchApp:
-    options = ClientOptions(
-        name="Ann",
-        mode="play",
-        interface="127.0.0.1",
-        play_browse_seconds=0.1,
-        host_options={"port": 0, "bot_delay": 0, "seed": 3, "advertise": False},
-    )
-    return PitchApp(options, browser_factory=NoTables)
 
 
 def setup_shown(app: PitchApp) -> bool:
@@ -39,7 +28,7 @@ async def get(url: str) -> tuple[int, str]:
 
 
 async def test_serve_to_browsers_from_setup_shows_the_address_and_its_qr_code() -> None:
-    app = hosting_app()
+    app = play_on_an_empty_lan(seed=3)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: setup_shown(app), "the setup screen")
         app.screen.query_one("#setup-web", Checkbox).value = True
@@ -75,7 +64,7 @@ async def test_serve_to_browsers_from_setup_shows_the_address_and_its_qr_code() 
 
 
 async def test_without_the_choice_no_browsers_are_served() -> None:
-    app = hosting_app()
+    app = play_on_an_empty_lan(seed=3)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
         await pilot.press("enter")
@@ -89,7 +78,7 @@ async def test_without_the_choice_no_browsers_are_served() -> None:
 
 
 async def test_a_bad_web_port_is_refused_on_the_setup_screen() -> None:
-    app = hosting_app()
+    app = play_on_an_empty_lan(seed=3)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: setup_shown(app), "the setup screen")
         setup = app.screen
