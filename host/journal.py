@@ -13,10 +13,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -38,8 +39,17 @@ class JournalWriteError(JournalError):
 
 
 CHECKPOINT_EVERY = 256
-"""Commits between WAL checkpoints (one is also made after every deal and on close), so
-the main file holds the game and the `-wal` file only its last few changes."""
+"""Commits between WAL checkpoints (one is also made at deals, see `CHECKPOINT_SECONDS`,
+and on close), so the main file holds the game and the `-wal` file only its last changes."""
+
+CHECKPOINT_SECONDS = 5.0
+"""A deal checkpoints the WAL when the last checkpoint is at least this old. With
+`synchronous=NORMAL` a checkpoint is when the game reaches the disk (it syncs the WAL
+and the main file), so what a power cut or a damaged `-wal` file can lose is what came
+after the last one. At the pace of people every deal checkpoints (a hand takes minutes):
+the loss is at most the hand in progress. A table of bots dealing several hands a second
+checkpoints every few seconds instead of at each deal: each checkpoint's two syncs cost
+more CPU than a whole hand of moves."""
 
 
 def chain_link(previous: str, text: str) -> str:
@@ -72,7 +82,14 @@ class TableRecord:
 class SqliteJournal:
     """Append-only log of one table. `record` commits before it returns."""
 
-    def __init__(self, path: Path, *, create: bool = False, lock: bool = True) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        create: bool = False,
+        lock: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = path
         if not create and not path.exists():
             raise JournalError(f"no journal at {path}")
@@ -88,6 +105,8 @@ class SqliteJournal:
         self._last_seq = 0
         self._intact_until: int | None = None
         self._commits = 0
+        self._clock = clock
+        self._checkpointed_at = -math.inf
         self._mark = path.with_name(path.name + ".mark")
         self._mark_fd: int | None = None
         self._meta_written: dict[str, str] = {}
@@ -229,7 +248,10 @@ class SqliteJournal:
         self._chain, self._last_seq = link, seq
         self._commits += 1
         self._write_mark()
-        if self._commits % CHECKPOINT_EVERY == 0 or any(isinstance(e, HandDealt) for e in entries):
+        if self._commits % CHECKPOINT_EVERY == 0 or (
+            any(isinstance(e, HandDealt) for e in entries)
+            and self._clock() - self._checkpointed_at >= CHECKPOINT_SECONDS
+        ):
             self.checkpoint()
 
     def _write_mark(self) -> None:
@@ -246,13 +268,16 @@ class SqliteJournal:
 
     def checkpoint(self) -> None:
         """Move what the WAL holds into the main file (PASSIVE: never waits)."""
-        with contextlib.suppress(sqlite3.Error):  # tried again at the next deal, and on close
+        try:
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            return  # tried again at the next deal, and on close
+        self._checkpointed_at = self._clock()
 
     def set_meta(self, **values: Any) -> None:
         """Store these facts about the table. A value this journal has already written is
         not written again: the referee says whether the table is finished at every deal,
-        right after the deal's checkpoint, and it changes only at a match's end."""
+        and it changes only at a match's end."""
         try:
             for key, value in values.items():
                 text = json.dumps(value)

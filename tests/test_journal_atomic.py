@@ -18,8 +18,14 @@ from typing import Any
 
 import pytest
 
-from host.entries import BotSeated
-from host.journal import JournalError, JournalWriteError, SqliteJournal
+from host.entries import BotSeated, HandDealt
+from host.journal import (
+    CHECKPOINT_EVERY,
+    CHECKPOINT_SECONDS,
+    JournalError,
+    JournalWriteError,
+    SqliteJournal,
+)
 from host.table import Table, TableOptions
 from host.tables import resume_table
 from pitchnet.cards import shuffled_deck
@@ -268,19 +274,65 @@ def hosted_journal(state_dir: Path) -> str:
     return table_id
 
 
-def test_the_wal_is_checkpointed_into_the_main_file(tmp_path: Path) -> None:
-    from host.tables import new_table
+class SteppingClock:
+    """A journal's clock that moves on `step` seconds at every reading."""
 
-    table, journal = new_table(TableOptions(players=3), "Test", 5, tmp_path)
-    assert journal is not None
-    drive(table, "start")
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def played_with_a_real_journal(
+    path: Path, step: float
+) -> tuple[SqliteJournal, list[int], list[int]]:
+    """A three-seat table played through (`drive`) on a real journal whose clock moves
+    `step` seconds at each reading. Returns the journal (still open), how many entries
+    it held at each checkpoint, and the entry number of each deal."""
+    journal = SqliteJournal(path, create=True, clock=SteppingClock(step))
+    checkpoints: list[int] = []
+    checkpoint = journal.checkpoint
+
+    def counted() -> None:
+        checkpoints.append(len(journal.entries()))
+        checkpoint()
+
+    journal.checkpoint = counted  # type: ignore[method-assign]
+    drive(make_table("start", journal), "start")
+    deals = [n for n, e in enumerate(journal.entries(), 1) if isinstance(e, HandDealt)]
+    return journal, checkpoints, deals
+
+
+def test_at_the_pace_of_people_every_deal_puts_the_game_into_the_main_file(
+    tmp_path: Path,
+) -> None:
+    journal, checkpoints, deals = played_with_a_real_journal(tmp_path / "t.sqlite", step=60.0)
+    assert len(deals) >= 3
+    # Between one deal and the next the WAL was checkpointed: a power cut or a damaged
+    # -wal file loses at most the hand in progress.
+    for dealt, next_dealt in zip(deals, [*deals[1:], 10**9], strict=True):
+        assert any(dealt <= at < next_dealt for at in checkpoints), (dealt, checkpoints)
+    # While the table is open the game is in the main file, not all in the -wal file
+    # with a 1 KiB main file.
     path = journal.path
-    # While the table is open: the game so far is in the main file (checkpointed at
-    # every deal), not all in the -wal file with a 1 KiB main file.
     assert path.stat().st_size >= 8 * 1024
     journal.close()
     wal = path.with_name(path.name + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_a_table_dealing_many_hands_a_second_checkpoints_every_few_seconds_not_every_deal(
+    tmp_path: Path,
+) -> None:
+    journal, checkpoints, deals = played_with_a_real_journal(tmp_path / "t.sqlite", step=0.001)
+    # The first deal checkpoints; the next ones come within CHECKPOINT_SECONDS of it, so
+    # only every CHECKPOINT_EVERY-th commit does.
+    assert 0.001 * 4 * len(deals) < CHECKPOINT_SECONDS
+    assert checkpoints[0] == deals[0]
+    assert len(checkpoints) == 1 + journal._commits // CHECKPOINT_EVERY < len(deals)
+    journal.close()
 
 
 def test_lost_last_entries_are_found_and_told_and_the_table_resumes_from_what_is_left(
