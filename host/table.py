@@ -61,6 +61,7 @@ from pitchnet.protocol import (
     Hello,
     Leave,
     Message,
+    PackedEntries,
     PlayMsg,
     ProtocolError,
     Purpose,
@@ -288,6 +289,8 @@ class Table:
         self._wire_key: tuple[Any, ...] = ()
         self._wire = b""
         """The table's packed `info()` and what it was built from (see `_packed_table`)."""
+        self._packed_views = PackedEntries()
+        """Each seat's private part of the view, packed, while it stays the same."""
         self.creator_token = ""
         self.rotation: list[int] | None = None
         """Set when the seats were just rotated (new seat i holds whoever sat in seat
@@ -1057,7 +1060,7 @@ class Table:
         private = [watching if self.claimed(i) else p for i, p in enumerate(private)]
         if spectators:
             private.append(watching)
-        return state_frames(self.seq, table, wire, public, private)
+        return state_frames(self.seq, table, wire, public, private, self._packed_views)
 
     def spectator_view(self) -> SeatView | None:
         """What a spectator sees now (None before the first deal)."""

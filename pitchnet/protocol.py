@@ -495,12 +495,32 @@ def parse_host_message(payload: dict[str, Any]) -> Message:
 # ---- one broadcast's state frames, packed once where the seats agree ---------------------------
 
 
+class PackedEntries:
+    """The packed entries of the private maps a broadcast splices into its frames, kept
+    for each slot (seat) while the same map object comes back: the views share one
+    object for a seat whose part has not changed (`views._waiting_private`), so it is
+    packed once rather than after every move. Identity is a safe key because this
+    holds the maps it packed: none is freed and its id reused meanwhile. One per table."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[dict[str, Any], bytes]] = {}
+
+    def of(self, slot: int, mapping: dict[str, Any]) -> bytes:
+        held = self._held.get(slot)
+        if held is not None and held[0] is mapping:
+            return held[1]
+        packed = _map_entries(mapping)
+        self._held[slot] = (mapping, packed)
+        return packed
+
+
 def state_frames(
     seq: int,
     table: dict[str, Any] | bytes,
     events: list[Any],
     public_view: dict[str, Any] | None,
     private_views: list[dict[str, Any]],
+    packed: PackedEntries | None = None,
 ) -> list[bytes]:
     """Every seat's `state` frame for one broadcast. Frame i decodes to the same map as
     `State(seq, table, {**private_views[i], **public_view}, events).encode()` (view None
@@ -508,7 +528,8 @@ def state_frames(
     that the seats share (type, seq, table, events and the public part of the view) is
     packed once, first, and only each seat's private entries are packed per seat.
     `table` may come already packed (`pack_map`): the host keeps it packed between the
-    changes that alter it, since most moves do not."""
+    changes that alter it, since most moves do not; `packed` does the same for the
+    private maps."""
     packed_table = table if isinstance(table, bytes) else pack_map(table)
     shared = b"".join(
         (_STATE_HEAD, _packb(seq), _TABLE_KEY, packed_table, _EVENTS_KEY, _packb(events), _VIEW_KEY)
@@ -518,9 +539,10 @@ def state_frames(
         parts = [(shared, b"\xc0")] * len(private_views)
     else:
         public, size = _map_entries(public_view), len(public_view)
+        entries = packed.of if packed is not None else _unkept_entries
         parts = [
-            (shared, _map_header(size + len(private)), public, _map_entries(private))
-            for private in private_views
+            (shared, _map_header(size + len(private)), public, entries(slot, private))
+            for slot, private in enumerate(private_views)
         ]
     frames = []
     for part in parts:
@@ -551,6 +573,10 @@ def _map_header(size: int) -> bytes:
     if size <= 0xFFFF:
         return b"\xde" + size.to_bytes(2, "big")
     return b"\xdf" + size.to_bytes(4, "big")
+
+
+def _unkept_entries(slot: int, mapping: dict[str, Any]) -> bytes:
+    return _map_entries(mapping)
 
 
 def _map_entries(mapping: dict[str, Any]) -> bytes:

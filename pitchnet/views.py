@@ -16,6 +16,7 @@ text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -220,15 +221,19 @@ def spectator_view(match: Match) -> SeatView:
 
 
 def spectator_private() -> dict[str, Any]:
-    """The private part of a spectator's view (see `split_views`): nothing of anyone's."""
-    return {
-        "seat": 0,
-        "hand": [],
-        "legal_bids": [],
-        "legal_plays": [],
-        "play_rule": None,
-        "spectator": True,
-    }
+    """The private part of a spectator's view (see `split_views`): nothing of anyone's.
+    One shared map (read-only), like `_waiting_private`'s."""
+    return _SPECTATOR_PRIVATE
+
+
+_SPECTATOR_PRIVATE: dict[str, Any] = {
+    "seat": 0,
+    "hand": [],
+    "legal_bids": [],
+    "legal_plays": [],
+    "play_rule": None,
+    "spectator": True,
+}
 
 
 def split_views(match: Match) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -323,14 +328,7 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
     order = _HAND_ORDER.__getitem__
     held = hand.hands[seat]
     if seat != match.turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
-        return {
-            "seat": seat,
-            "spectator": False,
-            "hand": [str(card) for card in sorted(held, key=order)],
-            "legal_bids": [],
-            "legal_plays": [],
-            "play_rule": None,
-        }
+        return _waiting_private(seat, tuple(held))
     legal = match.legal_plays(seat)
     refused = next((card for card in held if card not in legal), None) if legal else None
     return {
@@ -340,6 +338,22 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
         "legal_bids": list(match.legal_bids(seat)),
         "legal_plays": [str(card) for card in sorted(legal, key=order)],
         "play_rule": None if refused is None else _why_refused(match, seat, refused),
+    }
+
+
+@functools.lru_cache(maxsize=256)
+def _waiting_private(seat: int, held: tuple[Card, ...]) -> dict[str, Any]:
+    """The private part of a seat that is not to act: its cards and nothing else. The
+    same cards give the same map, one shared object (read-only), so the host packs it
+    once for as long as the seat's cards stay the same (`protocol.PackedEntries`): after
+    a move, every seat but the mover and the next to act holds the same cards."""
+    return {
+        "seat": seat,
+        "spectator": False,
+        "hand": [str(card) for card in sorted(held, key=_HAND_ORDER.__getitem__)],
+        "legal_bids": [],
+        "legal_plays": [],
+        "play_rule": None,
     }
 
 

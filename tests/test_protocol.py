@@ -38,6 +38,7 @@ from pitchnet.protocol import (
     Hello,
     Leave,
     Message,
+    PackedEntries,
     Ping,
     PlayMsg,
     Pong,
@@ -344,6 +345,23 @@ def test_state_frames_splice_maps_of_every_header_size(size: int) -> None:
     assert list(FrameDecoder().feed(empty)) == [
         {"type": "state", "seq": 1, "table": {}, "view": None, "events": []}
     ]
+
+
+def test_a_seats_packed_part_is_kept_while_the_same_map_comes_back() -> None:
+    """`PackedEntries` packs a private map once per object: the same object again is
+    not repacked, and a seat whose part changed (a new map) gets the new part."""
+    packed = PackedEntries()
+    calm, mover = {"seat": 0, "hand": ["TD"]}, {"seat": 1, "hand": ["QS", "2C"]}
+    state_frames(1, {}, [], {"p": 1}, [calm, mover], packed)
+    kept = packed.of(0, calm)
+    moved = {"seat": 1, "hand": ["2C"]}
+    frames = state_frames(2, {}, [], {"p": 2}, [calm, moved], packed)
+    assert packed.of(0, calm) is kept
+    assert [msgpack.unpackb(f[HEADER.size :])["view"] for f in frames] == [
+        {**calm, "p": 2},
+        {**moved, "p": 2},
+    ]
+    assert packed.of(0, {**calm, "hand": []}) != kept  # equal keys, new object: repacked
 
 
 def test_nesting_too_deep_is_a_bad_frame_not_a_crash() -> None:
