@@ -857,6 +857,24 @@ class PitchApp(App[None]):
                 self.tokens.forget(self.game.table_id, self.options.name, connection.token)
             self.join(host, port, table_id=table_id)
             return
+        hosted = self.hosted
+        if (
+            connection.seat is None
+            and connection.refusal == "table_full"
+            and hosted is not None
+            and connection.table_id == hosted.table_id
+        ):
+            # The table hosted here (one resumed from its journal, say) keeps every seat
+            # for its own player: watch it, rather than look for another table.
+            self.notify(
+                "Every seat is kept for its player, so you are watching. "
+                "Each gets their seat back on reconnecting.",
+                title=hosted.name,
+                markup=False,
+            )
+            address = self.options.interface or "127.0.0.1"
+            self.join(address, hosted.port, table_id=hosted.table_id, watch=True)
+            return
         if (
             self.options.mode == "play"
             and connection.seat is None

@@ -66,3 +66,35 @@ async def test_play_can_decline_and_host_a_new_table() -> None:
             assert app.hosted is not None and app.hosted.table_id != table_id
     finally:
         await app.close_network()
+
+
+async def test_resuming_a_table_whose_seats_are_all_other_players_watches_it() -> None:
+    """The laptop hosted a table for two friends and did not play (`pitchnet host`), and
+    the table stopped. `play` offers to resume it; every seat is kept for its player, so
+    the one who resumed it watches the table they host, rather than being told it "went
+    away" and offered yet another table."""
+    config = HostConfig(players=2, port=0, interface="127.0.0.1", advertise=False, bot_delay=0)
+    server = HostServer(config)
+    await server.start()
+    try:
+        ben, cat = await RawClient.connect(server), await RawClient.connect(server)
+        await ben.hello("Ben")
+        await cat.hello("Cat")
+        ben.send(Start(id=ben.new_id()))
+        await ben.expect("ack")
+        assert server.table.match is not None and server.table.open_seats() == 0
+        table_id = server.table_id
+    finally:
+        await server.close()
+    app = play_on_an_empty_lan()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
+            await pilot.press("r")
+            await until(pilot, lambda: app.game.watching and app.game.view is not None, "watching")
+            assert app.hosted is not None and app.hosted.table_id == table_id
+            assert app.game.seat is None
+            assert isinstance(app.screen, TableScreen)
+            assert "went away" not in app.finder_note
+    finally:
+        await app.close_network()
