@@ -183,10 +183,8 @@ def main() -> int:
         for tree, name in zip(trees, names, strict=True):
             runs[name].append(_run_in(tree, args))
     print(f"\n  {'CPU per action, median of runs (us)':52}" + "".join(f" | {n:>9}" for n in names))
-    rows = [("server process (latency.py's figure)", "cpu_us")]
-    for label, key in rows:
-        values = [statistics.median(r[key] for r in runs[n]) for n in names]
-        print(f"  {label:52}" + "".join(f" | {v:9.0f}" for v in values))
+    whole = [statistics.median(r["cpu_us"] for r in runs[n]) for n in names]
+    print(f"  {'server process (latency.py figure)':52}" + "".join(f" | {v:9.0f}" for v in whole))
     for part, meaning in PARTS:
         cells = []
         for name in names:

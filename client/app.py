@@ -330,10 +330,14 @@ class PitchApp(App[None]):
             if type(web_port) is int:
                 await self._serve_web(web_port)
         self.may_move = may_move and not resume and self.web is None
-        address = self.options.interface or "127.0.0.1"
-        self.join(address, self.hosted.port, table_id=self.hosted.table_id)
+        self.join(self._hosted_address, self.hosted.port, table_id=self.hosted.table_id)
         if self.may_move:
             self.run_worker(self._yield_to_older_tables(), group="mover", exclusive=True)
+
+    @property
+    def _hosted_address(self) -> str:
+        """Where this window reaches the table it hosts: the interface it serves on."""
+        return self.options.interface or "127.0.0.1"
 
     async def _serve_web(self, port: int) -> None:
         """Serve the table hosted here to browsers on the LAN (host/web.py), on this
@@ -872,8 +876,7 @@ class PitchApp(App[None]):
                 title=hosted.name,
                 markup=False,
             )
-            address = self.options.interface or "127.0.0.1"
-            self.join(address, hosted.port, table_id=hosted.table_id, watch=True)
+            self.join(self._hosted_address, hosted.port, table_id=hosted.table_id, watch=True)
             return
         if (
             self.options.mode == "play"

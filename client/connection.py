@@ -198,9 +198,9 @@ class Connection:
         self._claimed_table: str | None = None
         """The table id the host of the last connection claimed in its challenge."""
         self._note = ""
+        """A sentence for the next welcome (why we sit as a newcomer)."""
         self._in_lobby = False
         """The last snapshot showed the table's lobby (no match dealt yet)."""
-        """A sentence for the next welcome (why we sit as a newcomer)."""
         self.seat: int | None = None
         self.refusal: str | None = None
         """The code of the fatal error that ended this connection, if one did."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -55,11 +55,17 @@ from tests.test_password import carries, refused
 PASSWORD = "Corn-Flakes 42"
 
 
+HelloAnswer = Callable[[dict[str, Any], asyncio.StreamWriter], Awaitable[bool]]
+"""What a claiming host does with one `hello`; True hangs up."""
+
+
 @contextlib.asynccontextmanager
-async def impostor(table_id: str) -> AsyncIterator[tuple[int, list[bytes]]]:
-    """A host on 127.0.0.1 claiming `table_id` with its own nonce: it records the raw
-    frame of every `hello` it receives, and answers nothing else."""
-    hellos: list[bytes] = []
+async def claiming_host(
+    table_id: str, on_hello: HelloAnswer, *, answer_pings: bool = False
+) -> AsyncIterator[int]:
+    """A host on 127.0.0.1 claiming `table_id` (as a copy of its advert does) with its
+    own nonce: each `hello` goes to `on_hello`, pings are answered only with
+    `answer_pings`, and nothing else is. Yields its port."""
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(Challenge(PROTOCOL_VERSION, "f" * 32, table_id).encode())
@@ -67,15 +73,33 @@ async def impostor(table_id: str) -> AsyncIterator[tuple[int, list[bytes]]]:
         with contextlib.suppress(ConnectionError):
             while chunk := await reader.read(65536):
                 for payload in decoder.feed(chunk):
-                    if payload.get("type") == "hello":
-                        hellos.append(frame(payload))
+                    kind = payload.get("type")
+                    if kind == "ping" and answer_pings:
+                        writer.write(Pong(t=payload["t"]).encode())
+                    elif kind == "hello" and await on_hello(payload, writer):
+                        writer.close()
+                        return
         writer.close()
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     try:
-        yield server.sockets[0].getsockname()[1], hellos
+        yield server.sockets[0].getsockname()[1]
     finally:
         server.close()
+
+
+@contextlib.asynccontextmanager
+async def impostor(table_id: str) -> AsyncIterator[tuple[int, list[bytes]]]:
+    """A host claiming `table_id` that records the raw frame of every `hello` it
+    receives, and answers nothing."""
+    hellos: list[bytes] = []
+
+    async def record(payload: dict[str, Any], writer: asyncio.StreamWriter) -> bool:
+        hellos.append(frame(payload))
+        return False
+
+    async with claiming_host(table_id, record) as port:
+        yield port, hellos
 
 
 async def replay(server: HostServer, recorded: bytes) -> dict[str, Any]:
@@ -177,34 +201,19 @@ async def refusing_impostor(table_id: str) -> AsyncIterator[tuple[int, list[dict
         }
     )
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(Challenge(PROTOCOL_VERSION, "f" * 32, table_id).encode())
-        decoder = FrameDecoder()
-        with contextlib.suppress(ConnectionError):
-            while chunk := await reader.read(65536):
-                for payload in decoder.feed(chunk):
-                    if payload.get("type") == "ping":
-                        writer.write(Pong(t=payload["t"]).encode())
-                    if payload.get("type") != "hello":
-                        continue
-                    hellos.append(payload)
-                    if payload.get("seat_proof"):
-                        message = "That seat token is not valid at this table."
-                        writer.write(ErrorMsg("bad_token", message, fatal=True).encode())
-                        await writer.drain()
-                        writer.close()
-                        return
-                    welcome = Welcome(
-                        PROTOCOL_VERSION, table_id, "Kitchen Table", 0, 1.0, IMPOSTORS_TOKEN
-                    )
-                    writer.write(welcome.encode() + State(seq=1, table=lobby, view=None).encode())
-        writer.close()
+    async def answer(payload: dict[str, Any], writer: asyncio.StreamWriter) -> bool:
+        hellos.append(payload)
+        if payload.get("seat_proof"):
+            message = "That seat token is not valid at this table."
+            writer.write(ErrorMsg("bad_token", message, fatal=True).encode())
+            await writer.drain()
+            return True
+        welcome = Welcome(PROTOCOL_VERSION, table_id, "Kitchen Table", 0, 1.0, IMPOSTORS_TOKEN)
+        writer.write(welcome.encode() + State(seq=1, table=lobby, view=None).encode())
+        return False
 
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    try:
-        yield server.sockets[0].getsockname()[1], hellos
-    finally:
-        server.close()
+    async with claiming_host(table_id, answer, answer_pings=True) as port:
+        yield port, hellos
 
 
 def finds(address: tuple[str, int]) -> Any:
