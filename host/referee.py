@@ -509,7 +509,7 @@ class Referee:
         if peer is None:
             return  # refused at the door, and logged as refused
         if error is not None:
-            log.info("%s gone: %s", peer.label, error)
+            log.info("%s is gone: %s", peer.label, error)
         else:
             log.info("%s closed", peer.label)
         if peer.spectator:

@@ -43,6 +43,7 @@ from host.referee import (
 from host.table import BotTurn, TableOptions
 from host.tables import new_table, resume_table
 from pitchnet.bots import DEFAULT_LEVEL, make_bot
+from pitchnet.errors import describe_os_error
 from pitchnet.events import Event
 from pitchnet.protocol import (
     DEFAULT_PORT,
@@ -156,7 +157,9 @@ class Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        self.server.deliver(self, Closed(None if exc is None else str(exc) or type(exc).__name__))
+        # The host's log is read by a person: a sentence, not "[Errno 104] Connection reset".
+        why = None if exc is None else describe_os_error(exc, host="its computer")
+        self.server.deliver(self, Closed(why))
 
     # ---- what the referee asks for -----------------------------------------------------------
 

@@ -91,3 +91,19 @@ async def test_a_closed_connection_that_never_drains_is_cut_and_its_seat_let_go(
         await until_true(lambda: server.connections == {}, "the seat to be let go")
         assert server.table.seats[0].kind == "empty"  # in the lobby the seat is free again
     await server.close()
+
+
+async def test_a_connection_reset_is_logged_as_a_sentence_not_an_errno(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The person running the host reads its log: a peer that resets its connection is
+    'dropped the connection', never Python's '[Errno 104] Connection reset by peer'."""
+    config = HostConfig(interface="127.0.0.1", port=0, players=2, advertise=False, journal=False)
+    server = HostServer(config)
+    conn = server.new_connection()
+    conn.connection_made(StuckTransport(conn))
+    with caplog.at_level("INFO", logger="pitchnet.host"):
+        conn.connection_lost(ConnectionResetError(104, "Connection reset by peer"))
+    gone = [r.getMessage() for r in caplog.records if "is gone" in r.getMessage()]
+    assert gone == ["127.0.0.1:40000 is gone: its computer dropped the connection."]
+    assert "Errno" not in caplog.text
