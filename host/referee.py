@@ -340,7 +340,12 @@ class Referee:
             if until <= now:
                 del self.grace_until[seat]
                 if self._guarded(self.table.substitute_absent, seat):
-                    log.info("seat %d is away past the grace period; a bot plays it", seat)
+                    log.info(
+                        "seat %d is away past the grace period; a bot plays it at the "
+                        "table's level, %s",
+                        seat,
+                        self.table.options.bot_level,
+                    )
                     self._broadcast(now)
         if self.retry_at is not None and self.retry_at <= now:
             self.retry_at = None

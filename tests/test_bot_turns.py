@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from pathlib import Path
@@ -138,3 +139,27 @@ async def test_a_real_host_lets_a_hard_bot_think_in_a_worker_thread() -> None:
         final = await play_as_bot(client, "normal")
         assert final.winner is not None
         assert len(thoughts) > 5 and all(thoughts)  # answers are applied on the loop's thread
+
+
+def test_the_host_log_names_the_level_a_stand_in_plays_at(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Whoever runs the host can read there how well the bot standing in plays."""
+    from host.tables import deck_source
+    from tests.pair import RefereePair
+
+    table = Table(
+        "t1", "Test", TableOptions(players=2, grace=30.0, bot_level="easy"), deck_source(1)
+    )
+    pair = RefereePair(table)
+    clients = [pair.join("Ann", "10.0.0.1:1"), pair.join("Bob", "10.0.0.2:1")]
+    assert table.match is not None and table.match.turn is not None
+    seat = table.match.turn
+    pair.lose(clients[seat])
+    with caplog.at_level(logging.INFO, logger="pitchnet.host"):
+        pair.advance(30.1)
+    assert table.seats[seat].substitute
+    assert (
+        f"seat {seat} is away past the grace period; a bot plays it at the table's level, easy"
+        in caplog.text
+    )
