@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from host.server import HostConfig, HostServer
-from host.web import CLOSE_UNKNOWN, COOKIE, identity_key
+from host.web import CLOSE_REFUSED, CLOSE_UNKNOWN, COOKIE, identity_key
 from host.web_qr import qr_text
 from tests.browser import url, web_table
 from tests.netclient import RawClient, until_true
@@ -220,3 +220,32 @@ async def test_a_resumed_table_with_a_password_asks_for_it_on_the_web_join_too(
         await asyncio.wait_for(host.wait(), 20)
     again = f"pitchnet host --resume {first.table_id} --port {first.port} --web {web_port}"
     assert again in out, out
+
+
+async def test_more_browsers_from_one_address_than_its_cap_get_a_readable_refusal() -> None:
+    """`--web-per-address`: with one browser from 127.0.0.1 playing and a cap of one, a
+    second browser from there gets the refusal page, and its websocket is refused too;
+    the first keeps its session."""
+    async with (
+        web_table(max_per_address=1) as (_host, web),
+        aiohttp.ClientSession(cookie_jar=jar()) as first,
+        aiohttp.ClientSession(cookie_jar=jar()) as second,
+    ):
+        async with first.get(url(web)):
+            pass
+        async with first.post(url(web) + "join", data={"name": "Ann"}):
+            pass
+        async with second.get(url(web)) as response:
+            assert response.status == 200  # nobody plays yet: the name form
+        async with second.post(url(web) + "join", data={"name": "Bob"}):
+            pass
+        async with first.ws_connect(url(web) + "ws"):
+            await until_true(lambda: len(web.sessions) == 1, "the first browser's session")
+            async with second.get(url(web)) as response:
+                page = await response.text()
+                assert response.status == 503
+                assert "1 browsers from this device are already playing" in page
+            async with second.ws_connect(url(web) + "ws") as socket:
+                await socket.receive()
+                assert socket.close_code == CLOSE_REFUSED
+            assert len(web.sessions) == 1
