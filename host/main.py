@@ -57,9 +57,12 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
     )
 
 
-def resume_command(server: HostServer, interface: str | None) -> str:
-    """The exact command that brings this table back on the same port."""
+def resume_command(server: HostServer, interface: str | None, web_port: int | None = None) -> str:
+    """The exact command that brings this table back on the same port (and its web
+    join on the same web port, so the browsers' pages find it again by themselves)."""
     command = f"pitchnet host --resume {server.table_id} --port {server.port}"
+    if web_port is not None:
+        command += f" --web {web_port}"
     return command + (f" --interface {interface}" if interface else "")
 
 
@@ -86,7 +89,9 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
                 table_id=server.table_id,
                 interface=config.interface,
                 table_name=server.name,
-                password=config.password,
+                # The table's own: a resumed table's comes from its journal, not the
+                # command line, and the web join asks for the same one.
+                password=server.table.options.password,
                 max_sessions=web.web_sessions,
                 max_per_address=web.web_per_address,
                 idle_seconds=web.web_idle,
@@ -123,7 +128,8 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
                 forget_if_done(server.journal.path, resumable(server))
     if resumable(server):
         print(f"Table {server.name!r} closed. To carry on where it stopped, run:", flush=True)
-        print(f"  {resume_command(server, config.interface)}", flush=True)
+        web_port = web_server.port if web_server is not None else None
+        print(f"  {resume_command(server, config.interface, web_port)}", flush=True)
     else:
         print(f"Table {server.name!r} closed.", flush=True)
     return 0

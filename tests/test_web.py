@@ -5,16 +5,18 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-from host.web import CLOSE_UNKNOWN, COOKIE, identity_key
+from host.server import HostConfig, HostServer
+from host.web import CLOSE_REFUSED, CLOSE_UNKNOWN, COOKIE, identity_key
 from host.web_qr import qr_text
 from tests.browser import url, web_table
-from tests.netclient import until_true
+from tests.netclient import RawClient, until_true
 
 
 def jar() -> aiohttp.CookieJar:
@@ -170,3 +172,80 @@ async def test_pitchnet_host_web_prints_the_address_and_its_qr_code(tmp_path: Pa
     finally:
         host.terminate()
         assert await asyncio.wait_for(host.wait(), 20) == 0
+
+
+async def test_a_resumed_table_with_a_password_asks_for_it_on_the_web_join_too(
+    tmp_path: Path,
+) -> None:
+    """`pitchnet host --resume ID --web PORT` (no --password: the table keeps its own in
+    its journal) asks browsers for the table's password, and when closed again prints a
+    command that brings the web join back too."""
+    config = HostConfig(
+        port=0, interface="127.0.0.1", advertise=False, players=2, bots=1,
+        password="swordfish", state_dir=tmp_path,
+    )  # fmt: skip
+    first = HostServer(config)
+    await first.start()
+    try:
+        player = await RawClient.connect(first)
+        await player.hello("Ann", password="swordfish")
+        await until_true(lambda: first.table.matches_started == 1, "the match to start")
+        await player.close()
+    finally:
+        await first.close()
+    command = [sys.executable, "-m", "pitchnet", "host", "--resume", first.table_id]
+    command += ["--web", "0", "--interface", "127.0.0.1"]
+    env = {**os.environ, "PITCHNET_STATE_DIR": str(tmp_path), "PITCHNET_INTERFACE": "127.0.0.1"}
+    host = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env
+    )
+    assert host.stdout is not None
+    try:
+        address = None
+        while address is None:
+            line = (await asyncio.wait_for(host.stdout.readline(), 30)).decode()
+            assert line, "the host ended before printing the web address"
+            found = re.search(r"Browsers and phones join at: (http://127\.0\.0\.1:(\d+)/)", line)
+            address, web_port = (found.group(1), found.group(2)) if found else (None, "")
+        async with (
+            aiohttp.ClientSession(cookie_jar=jar()) as client,
+            client.get(address) as response,
+        ):
+            assert response.status == 200 and 'name="password"' in await response.text()
+        host.send_signal(signal.SIGINT)
+        out = (await asyncio.wait_for(host.stdout.read(), 30)).decode()
+    finally:
+        if host.returncode is None:
+            host.terminate()
+        await asyncio.wait_for(host.wait(), 20)
+    again = f"pitchnet host --resume {first.table_id} --port {first.port} --web {web_port}"
+    assert again in out, out
+
+
+async def test_more_browsers_from_one_address_than_its_cap_get_a_readable_refusal() -> None:
+    """`--web-per-address`: with one browser from 127.0.0.1 playing and a cap of one, a
+    second browser from there gets the refusal page, and its websocket is refused too;
+    the first keeps its session."""
+    async with (
+        web_table(max_per_address=1) as (_host, web),
+        aiohttp.ClientSession(cookie_jar=jar()) as first,
+        aiohttp.ClientSession(cookie_jar=jar()) as second,
+    ):
+        async with first.get(url(web)):
+            pass
+        async with first.post(url(web) + "join", data={"name": "Ann"}):
+            pass
+        async with second.get(url(web)) as response:
+            assert response.status == 200  # nobody plays yet: the name form
+        async with second.post(url(web) + "join", data={"name": "Bob"}):
+            pass
+        async with first.ws_connect(url(web) + "ws"):
+            await until_true(lambda: len(web.sessions) == 1, "the first browser's session")
+            async with second.get(url(web)) as response:
+                page = await response.text()
+                assert response.status == 503
+                assert "1 browsers from this device are already playing" in page
+            async with second.ws_connect(url(web) + "ws") as socket:
+                await socket.receive()
+                assert socket.close_code == CLOSE_REFUSED
+            assert len(web.sessions) == 1
