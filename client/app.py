@@ -330,7 +330,12 @@ class PitchApp(App[None]):
             if type(web_port) is int:
                 await self._serve_web(web_port)
         self.may_move = may_move and not resume and self.web is None
-        self.join(self._hosted_address, self.hosted.port, table_id=self.hosted.table_id)
+        self.join(
+            self._hosted_address,
+            self.hosted.port,
+            table_id=self.hosted.table_id,
+            password=self._hosted_password,
+        )
         if self.may_move:
             self.run_worker(self._yield_to_older_tables(), group="mover", exclusive=True)
 
@@ -338,6 +343,12 @@ class PitchApp(App[None]):
     def _hosted_address(self) -> str:
         """Where this window reaches the table it hosts: the interface it serves on."""
         return self.options.interface or "127.0.0.1"
+
+    @property
+    def _hosted_password(self) -> str | None:
+        """The password of the table hosted here, so that its own window never asks for
+        it: the table's own (a resumed table's comes from its journal)."""
+        return self.hosted.table.options.password if self.hosted is not None else None
 
     async def _serve_web(self, port: int) -> None:
         """Serve the table hosted here to browsers on the LAN (host/web.py), on this
@@ -359,7 +370,7 @@ class PitchApp(App[None]):
                 table_id=hosted.table_id,
                 interface=interface,
                 table_name=hosted.name,
-                password=hosted.config.password,
+                password=self._hosted_password,
                 keep_dir=keep_folder(journal) if journal is not None else None,
             )
         )
@@ -876,7 +887,13 @@ class PitchApp(App[None]):
                 title=hosted.name,
                 markup=False,
             )
-            self.join(self._hosted_address, hosted.port, table_id=hosted.table_id, watch=True)
+            self.join(
+                self._hosted_address,
+                hosted.port,
+                table_id=hosted.table_id,
+                password=self._hosted_password,
+                watch=True,
+            )
             return
         if (
             self.options.mode == "play"

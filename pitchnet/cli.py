@@ -193,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--name", help="your display name (default: remembered, else login name)")
     play.add_argument("--ascii", action="store_true", help=ASCII_HELP)
-    _add_password(play, "; a table hosted here has none")
+    _add_password(play, "; a table hosted here never asks its own window")
     _add_bot_level(play, "a table hosted here")
     _add_interface(play)
 

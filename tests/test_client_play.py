@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 
 from client.app import ClientOptions, ConnectionNews, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
@@ -404,6 +405,25 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
             assert isinstance(app.screen, TableScreen)
             kinds = [seat.kind for seat in app.game.table.seats]
             assert kinds == ["human", "bot", "bot", "bot"]
+    finally:
+        await app.close_network()
+
+
+async def test_a_table_hosted_here_with_a_password_seats_its_own_window_without_asking() -> None:
+    """The setup screen's password protects the table from the others; the window that
+    hosts it sits down in its lobby at once, never asked for the password it just chose."""
+    app = play_on_an_empty_lan(SEED)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await pilot.pause()
+            app.screen.query_one("#setup-password", Input).value = "kitchen"
+            app.screen.query_one("#setup-name").focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: app.game.seat is not None, "seated at our own table")
+            assert app.hosted is not None and app.hosted.table.options.password == "kitchen"
+            assert isinstance(app.screen, LobbyScreen)
+            assert not any(isinstance(s, PasswordPrompt) for s in app.screen_stack)
     finally:
         await app.close_network()
 
