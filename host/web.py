@@ -403,10 +403,13 @@ class WebServer:
                 "from a laptop with pitchnet installed."
             )
         if sum(s.address == address for s in others) >= self.config.max_per_address:
-            return (
-                f"{self.config.max_per_address} browsers from this device are already "
-                "playing, as many as the host allows from one device."
+            cap = self.config.max_per_address
+            already = (
+                "1 browser from this device is"
+                if cap == 1
+                else f"{cap} browsers from this device are"
             )
+            return f"{already} already playing, as many as the host allows from one device."
         return None
 
     # ---- pages ------------------------------------------------------------------------------

@@ -244,7 +244,7 @@ async def test_more_browsers_from_one_address_than_its_cap_get_a_readable_refusa
             async with second.get(url(web)) as response:
                 page = await response.text()
                 assert response.status == 503
-                assert "1 browsers from this device are already playing" in page
+                assert "1 browser from this device is already playing" in page
             async with second.ws_connect(url(web) + "ws") as socket:
                 await socket.receive()
                 assert socket.close_code == CLOSE_REFUSED
