@@ -320,16 +320,24 @@ class Connection:
             if self.connected or lost_at is None:
                 attempt, lost_at = 0, now
             self.connected = False
-            if not self.reconnect or (self.token is None and not self.watch):
+            # A seat comes back with its token; a spectator only to a table that let it
+            # watch in this run (an address with no table there is not a loss).
+            watched = self.watch and self._table_at is not None
+            if not self.reconnect or (self.token is None and not watched):
                 self._emit(Disconnected(self, reason, retrying=False))
                 return
             trying_for = now - lost_at
             if trying_for >= self.give_up_after:
                 minutes = max(1, round(self.give_up_after / 60))
+                come_back = (
+                    "Watch it again from the finder when it is back."
+                    if self.watch
+                    else "Your seat is remembered; join the table again from the finder "
+                    "when it is back."
+                )
                 reason = (
                     f"Stopped trying after {minutes} minute{'s' if minutes > 1 else ''}: "
-                    "the table did not come back. Your seat is remembered; join the "
-                    "table again from the finder when it is back."
+                    f"the table did not come back. {come_back}"
                 )
                 self._emit(Disconnected(self, reason, retrying=False, trying_for=trying_for))
                 return
