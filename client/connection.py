@@ -97,7 +97,7 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     """Split "HOST[:PORT]" (or "[v6]:PORT"); raises ValueError with a sentence."""
     text = text.strip()
     if not text:
-        raise ValueError("no address given")
+        raise ValueError("no address was given.")
     host, port_text = text, ""
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
@@ -105,11 +105,11 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     elif text.count(":") == 1:
         host, port_text = text.split(":")
     if not host:
-        raise ValueError(f"{text!r} has no host")
+        raise ValueError(f"{text!r} names no computer before the port.")
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"{port_text!r} is not a port number")
+        raise ValueError(f"{port_text!r} is not a port number (a number from 1 to 65535).")
     return host, int(port_text)
 
 
