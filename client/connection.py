@@ -97,7 +97,7 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     """Split "HOST[:PORT]" (or "[v6]:PORT"); raises ValueError with a sentence."""
     text = text.strip()
     if not text:
-        raise ValueError("no address given")
+        raise ValueError("no address was given.")
     host, port_text = text, ""
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
@@ -105,11 +105,11 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     elif text.count(":") == 1:
         host, port_text = text.split(":")
     if not host:
-        raise ValueError(f"{text!r} has no host")
+        raise ValueError(f"{text!r} names no computer before the port.")
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"{port_text!r} is not a port number")
+        raise ValueError(f"{port_text!r} is not a port number (a number from 1 to 65535).")
     return host, int(port_text)
 
 
@@ -320,16 +320,24 @@ class Connection:
             if self.connected or lost_at is None:
                 attempt, lost_at = 0, now
             self.connected = False
-            if not self.reconnect or (self.token is None and not self.watch):
+            # A seat comes back with its token; a spectator only to a table that let it
+            # watch in this run (an address with no table there is not a loss).
+            watched = self.watch and self._table_at is not None
+            if not self.reconnect or (self.token is None and not watched):
                 self._emit(Disconnected(self, reason, retrying=False))
                 return
             trying_for = now - lost_at
             if trying_for >= self.give_up_after:
                 minutes = max(1, round(self.give_up_after / 60))
+                come_back = (
+                    "Watch it again from the finder when it is back."
+                    if self.watch
+                    else "Your seat is remembered; join the table again from the finder "
+                    "when it is back."
+                )
                 reason = (
                     f"Stopped trying after {minutes} minute{'s' if minutes > 1 else ''}: "
-                    "the table did not come back. Your seat is remembered; join the "
-                    "table again from the finder when it is back."
+                    f"the table did not come back. {come_back}"
                 )
                 self._emit(Disconnected(self, reason, retrying=False, trying_for=trying_for))
                 return

@@ -22,17 +22,21 @@ from host.entries import (
     BidMade,
     BotSeated,
     CardPlayed,
+    ClaimDropped,
     Entry,
     HandDealt,
     HumanSeated,
     MatchBegun,
+    PartnersRotated,
     SeatClaimed,
+    SeatLeft,
+    SeatMoved,
 )
 from host.journal import JournalError, SqliteJournal, TableRecord, journal_path, list_tables
 from pitchnet.cards import Card
 from pitchnet.house_rules import HouseRules, label
 from pitchnet.rules import HandResult, Match, RulesError, Settings, deal_hands
-from pitchnet.text import printable
+from pitchnet.text import display_name, printable
 
 
 def _bid_text(amount: int | None) -> str:
@@ -57,19 +61,73 @@ def rules_line(settings: Settings) -> str:
     return f"Rules: {label(settings.rules, settings.target)}{detail}"
 
 
+class SeatNames:
+    """Who plays each seat as a journal goes on, as the table itself replays it: people
+    and bots sitting down, lobby moves, a player leaving (in the lobby the seat empties; in
+    a match a bot plays on as "<name> (bot)"), a newcomer who claimed a bot-played seat
+    (sitting at the next deal, or at once between hands) and partners rotated."""
+
+    def __init__(self, players: int) -> None:
+        self.seated = [""] * players
+        """Each seat's name; "" while it is empty."""
+        self.claims: dict[int, str] = {}
+        """Seat -> the newcomer who will sit in it at the next deal."""
+        self.playing = False
+
+    def names(self) -> list[str]:
+        """A name for every seat: its player's, or "seat N" (players count from 1)."""
+        return [name or f"seat {i + 1}" for i, name in enumerate(self.seated)]
+
+    def apply(self, entry: Entry, between_hands: bool) -> None:
+        match entry:
+            case HumanSeated(seat=seat, name=name):
+                self.seated[seat] = name
+            case BotSeated(seat=seat, name=name):
+                self.seated[seat] = name or f"Bot (seat {seat + 1})"  # older journals: no name
+            case SeatMoved(seat=seat, to=to):
+                self.seated[to], self.seated[seat] = self.seated[seat], ""
+            case SeatLeft(seat=seat) if self.playing:
+                self.seated[seat] = display_name(f"{self.seated[seat]} (bot)", "Bot")
+            case SeatLeft(seat=seat):
+                self.seated[seat] = ""
+            case SeatClaimed(seat=seat, name=name):
+                self.claims[seat] = name
+                if between_hands:
+                    self.sit_claimants()
+            case ClaimDropped(seat=seat):
+                self.claims.pop(seat, None)
+            case PartnersRotated(order=order):
+                self.seated = [self.seated[i] for i in order]
+                self.claims = {
+                    new: self.claims[old] for new, old in enumerate(order) if old in self.claims
+                }
+            case MatchBegun():
+                self.playing = True
+            case HandDealt():
+                self.sit_claimants()
+
+    def sit_claimants(self) -> None:
+        for seat, name in self.claims.items():
+            self.seated[seat] = name
+        self.claims.clear()
+
+
+def _between_hands(game: Match | None) -> bool:
+    return game is None or game.hand is None or game.hand.complete
+
+
 def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
     settings = settings_of(options)
     yield rules_line(settings)
-    names = [f"seat {i + 1}" for i in range(settings.players)]  # players count from 1
+    seats = SeatNames(settings.players)
+    names = seats.names()
     game: Match | None = None
     matches = 0
     dealt: list[list[Card]] = []
     for entry in entries:
+        seats.apply(entry, _between_hands(game))
+        names = seats.names()
         match entry:
-            case HumanSeated(seat=seat, name=name):
-                names[seat] = name
-            case BotSeated(seat=seat, name=name):
-                names[seat] = name or f"Bot (seat {seat + 1})"  # older journals: no name
             case MatchBegun(dealer=dealer):
                 matches += 1
                 game = Match(settings, dealer=dealer)
@@ -174,8 +232,20 @@ def table_state(entries: list[Entry], settings: Settings, finished: bool) -> str
     is marked unfinished."""
     if finished:
         return "finished"
+    game, _ = _replay(entries, settings)
+    if game is None or game.hand is None:
+        return "never started (lobby)"
+    if not game.hand.complete:
+        return f"unfinished: hand {game.hand_number} was cut off before it was scored"
+    return f"unfinished: stopped after hand {game.hand_number}"
+
+
+def _replay(entries: list[Entry], settings: Settings) -> tuple[Match | None, SeatNames]:
+    """The match as far as the journal goes, and who plays each seat at that point."""
     game: Match | None = None
+    seats = SeatNames(settings.players)
     for entry in entries:
+        seats.apply(entry, _between_hands(game))
         match entry:
             case MatchBegun(dealer=dealer):
                 game = Match(settings, dealer=dealer)
@@ -185,11 +255,7 @@ def table_state(entries: list[Entry], settings: Settings, finished: bool) -> str
                 game.bid(seat, value)
             case CardPlayed(seat=seat, value=card) if game is not None:
                 game.play(seat, Card.parse(card))
-    if game is None or game.hand is None:
-        return "never started (lobby)"
-    if not game.hand.complete:
-        return f"unfinished: hand {game.hand_number} was cut off before it was scored"
-    return f"unfinished: stopped after hand {game.hand_number}"
+    return game, seats
 
 
 def table_lines(records: list[TableRecord]) -> Iterator[str]:
@@ -204,15 +270,13 @@ def table_lines(records: list[TableRecord]) -> Iterator[str]:
             options = journal.meta("options", {}) or {}
         finally:
             journal.close()
-        names: dict[int, str] = {}
-        for entry in entries:
-            if isinstance(entry, HumanSeated | BotSeated | SeatClaimed):
-                names[entry.seat] = entry.name or f"Bot (seat {entry.seat + 1})"
         options = options if isinstance(options, dict) else {}
-        seats = options.get("players", len(names))
+        settings = settings_of(options)
+        _, seated = _replay(entries, settings)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.updated))
-        players = ", ".join(names[seat] for seat in sorted(names)) or "nobody sat down"
-        state = table_state(entries, settings_of(options), record.finished)
+        players = ", ".join(name for name in seated.seated if name) or "nobody sat down"
+        state = table_state(entries, settings, record.finished)
+        seats = settings.players
         yield f"{record.table_id}  {record.name!r}  {when}  {seats} seats: {players}  [{state}]"
 
 

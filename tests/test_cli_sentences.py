@@ -56,6 +56,9 @@ def assert_sentence(text: str) -> None:
         ["host", "--target", "8"],
         ["host", "--ready", "soon"],
         ["bot", "127.0.0.1", "--count", "many"],
+        ["bot", "127.0.0.1:99999"],
+        ["join", "127.0.0.1:abc"],
+        ["watch", ":7373"],
     ],
 )
 def test_bad_arguments_are_sentences(args: list[str]) -> None:

@@ -1021,3 +1021,42 @@ async def test_leaving_a_lobby_before_it_is_first_drawn_crashes_nothing(host: Ho
         await pilot.pause()
     assert app.return_code in (None, 0), app.return_code  # no crash in the lobby
     await until_true(lambda: host.table.seats[0].kind == "empty", "the seat free again")
+
+
+def watch_app(port: int) -> PitchApp:
+    return PitchApp(ClientOptions(name="Eve", mode="watch", address=("127.0.0.1", port)))
+
+
+async def test_watching_an_address_with_no_table_says_so_and_stops() -> None:
+    """`pitchnet watch` of an address nobody hosts at: one sentence, no reconnect loop
+    (there was nothing to lose), and no word of a seat (a spectator has none)."""
+    server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    server.close()
+    await server.wait_closed()
+    app = watch_app(port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, OfflineScreen), "the refusal")
+        await until(pilot, lambda: "Nobody is hosting" in screen_text(app), "it drawn")
+        text = screen_text(app)
+        assert "Could not join" in text and "Reconnecting" not in text
+        assert "seat" not in text
+        assert app.connection is None or app.connection.connected is False
+
+
+async def test_a_spectator_who_loses_the_table_reconnects_without_a_seat_to_keep() -> None:
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False)
+    server = HostServer(config)
+    await server.start()
+    app = watch_app(server.port)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.game.watching, "watching")
+            await server.close()  # a loss, not the host closing on purpose
+            await until(pilot, lambda: "Reconnecting for" in screen_text(app), "the loop")
+            text = screen_text(app)
+            assert "Connection lost" in text and "seat" not in text
+            await pilot.press("escape")
+            await until(pilot, lambda: app.current_mode == "finder", "the finder")
+    finally:
+        await server.close()

@@ -77,3 +77,45 @@ def test_bots_are_named_as_the_table_named_them() -> None:
     text = "\n".join(describe(journal.entries, {"players": 3}))
     assert "Bot 1 deals" in text or "Bot 1 bids" in text, text
     assert "Bot (seat" not in text
+
+
+def test_the_list_and_the_hands_name_whoever_plays_each_seat() -> None:
+    """Game night's seat changes (issue 12) as the table made them: a lobby move, a
+    newcomer taking a bot's seat at the next hand, a player leaving mid-match (a bot
+    plays on as "<name> (bot)"). `history` names each seat's player at each point, and
+    its list names the players the table had, never "seat 4" for someone who moved."""
+    from host.history import table_lines
+    from host.journal import SqliteJournal, journal_path, list_tables
+    from pitchnet.protocol import Leave, Ready, Sit, Start
+    from tests.test_table_seats import hello, play_out_hand
+
+    store = SqliteJournal(journal_path("feedfacecafe"), create=True)
+    options = {"players": 4, "target": 21}
+    store.set_meta(name="Den", options=options, finished=False)
+    deck = lambda key: shuffled_deck(random.Random(key))  # noqa: E731
+    table = Table("feedfacecafe", "Den", TableOptions(players=4, target=21), deck, store)
+    ann = table.join(hello("Ann"))
+    bob = table.join(hello("Bob"))
+    table.handle(bob, Sit(id=1, seat=3))  # Bob moves from seat 2 to seat 4
+    bob = 3
+    cat = table.join(hello("Cat"))  # seat 2, the one Bob left
+    table.handle(ann, Start(id=1))  # Bot 1 takes seat 3
+    assert table.join(hello("Dee")) == 2  # mid-hand: Bot 1's seat, from the next hand
+    table.handle(cat, Leave())  # Cat's seat is played by a bot from now on
+    play_out_hand(table)
+    for seat in (ann, bob):
+        table.handle(seat, Ready(id=table.seats[seat].last_id + 1))
+    assert table.match is not None and table.match.hand_number == 2
+    seated = [seat.name for seat in table.seats]
+    assert seated == ["Ann", "Cat (bot)", "Dee", "Bob"]
+    play_out_hand(table)
+    store.close()
+
+    (line,) = list(table_lines(list_tables()))
+    assert "4 seats: Ann, Cat (bot), Dee, Bob " in line, line
+    text = "\n".join(describe(SqliteJournal(journal_path("feedfacecafe")).entries(), options))
+    first, second = text.split("--- Hand 2")
+    assert "seat 4" not in text and "seat 2" not in text
+    assert "(Bob)" in first and "(Bot 1)" in first and "Dee" not in first
+    assert "(Bob)" in second and "(Cat (bot))" in second and "(Dee)" in second
+    assert "(Bot 1)" not in second

@@ -179,11 +179,18 @@ class OfflineScreen(PitchModal[None]):
             self._draw()
 
     def _draw(self) -> None:
-        seated = self.app.game.seat is not None
-        title = "Connection lost" if seated else "Could not join"
+        game = self.app.game
+        seated = game.seat is not None and not game.watching
+        # A spectator only reconnects to a table it was watching: then it is a loss too.
+        title = (
+            "Connection lost" if seated or (game.watching and self.retrying) else "Could not join"
+        )
         self.query_one("#offline-title", Static).update(title)
         text = plain(self.reason, limit=200).append("\n\n")
-        if self.retrying:
+        if self.retrying and game.watching:  # there is no seat to keep
+            text.append(f"Reconnecting for {_duration(self.trying_for)} (try {self.attempts})...\n")
+            text.append("Esc: stop, and go back to the table finder.", style="dim")
+        elif self.retrying:
             text.append(
                 f"Reconnecting for {_duration(self.trying_for)} (try {self.attempts})... "
                 "your seat is kept.\n"
