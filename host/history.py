@@ -18,25 +18,14 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from host.entries import (
-    BidMade,
-    BotSeated,
-    CardPlayed,
-    ClaimDropped,
-    Entry,
-    HandDealt,
-    HumanSeated,
-    MatchBegun,
-    PartnersRotated,
-    SeatClaimed,
-    SeatLeft,
-    SeatMoved,
-)
+from host.entries import BidMade, BotSeated, CardPlayed, Entry, HandDealt, MatchBegun
 from host.journal import JournalError, SqliteJournal, TableRecord, journal_path, list_tables
+from host.table import Table
+from host.tables import table_to_read
 from pitchnet.cards import Card
 from pitchnet.house_rules import HouseRules, label
 from pitchnet.rules import HandResult, Match, RulesError, Settings, deal_hands
-from pitchnet.text import display_name, printable
+from pitchnet.text import printable
 
 
 def _bid_text(amount: int | None) -> str:
@@ -61,93 +50,47 @@ def rules_line(settings: Settings) -> str:
     return f"Rules: {label(settings.rules, settings.target)}{detail}"
 
 
-class SeatNames:
-    """Who plays each seat as a journal goes on, as the table itself replays it: people
-    and bots sitting down, lobby moves, a player leaving (in the lobby the seat empties; in
-    a match a bot plays on as "<name> (bot)"), a newcomer who claimed a bot-played seat
-    (sitting at the next deal, or at once between hands) and partners rotated."""
-
-    def __init__(self, players: int) -> None:
-        self.seated = [""] * players
-        """Each seat's name; "" while it is empty."""
-        self.claims: dict[int, str] = {}
-        """Seat -> the newcomer who will sit in it at the next deal."""
-        self.playing = False
-
-    def names(self) -> list[str]:
-        """A name for every seat: its player's, or "seat N" (players count from 1)."""
-        return [name or f"seat {i + 1}" for i, name in enumerate(self.seated)]
-
-    def apply(self, entry: Entry, between_hands: bool) -> None:
-        match entry:
-            case HumanSeated(seat=seat, name=name):
-                self.seated[seat] = name
-            case BotSeated(seat=seat, name=name):
-                self.seated[seat] = name or f"Bot (seat {seat + 1})"  # older journals: no name
-            case SeatMoved(seat=seat, to=to):
-                self.seated[to], self.seated[seat] = self.seated[seat], ""
-            case SeatLeft(seat=seat) if self.playing:
-                self.seated[seat] = display_name(f"{self.seated[seat]} (bot)", "Bot")
-            case SeatLeft(seat=seat):
-                self.seated[seat] = ""
-            case SeatClaimed(seat=seat, name=name):
-                self.claims[seat] = name
-                if between_hands:
-                    self.sit_claimants()
-            case ClaimDropped(seat=seat):
-                self.claims.pop(seat, None)
-            case PartnersRotated(order=order):
-                self.seated = [self.seated[i] for i in order]
-                self.claims = {
-                    new: self.claims[old] for new, old in enumerate(order) if old in self.claims
-                }
-            case MatchBegun():
-                self.playing = True
-            case HandDealt():
-                self.sit_claimants()
-
-    def sit_claimants(self) -> None:
-        for seat, name in self.claims.items():
-            self.seated[seat] = name
-        self.claims.clear()
-
-
-def _between_hands(game: Match | None) -> bool:
-    return game is None or game.hand is None or game.hand.complete
+def seat_names(table: Table) -> list[str]:
+    """A name for every seat as the table has it now: its player's, or "seat N" while
+    it is empty (players count from 1)."""
+    return [seat.name or f"seat {i + 1}" for i, seat in enumerate(table.seats)]
 
 
 def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
+    """The match as the journal tells it, replayed through the table itself (so seats
+    are named as the table named them at each moment)."""
     settings = settings_of(options)
     yield rules_line(settings)
-    seats = SeatNames(settings.players)
-    names = seats.names()
-    game: Match | None = None
+    table = table_to_read("history", "", options)
     matches = 0
     dealt: list[list[Card]] = []
-    for entry in entries:
-        seats.apply(entry, _between_hands(game))
-        names = seats.names()
+    tricks = 0
+    for entry in table.replaying(entries):
+        if isinstance(entry, BotSeated) and not entry.name:  # older journals: no name kept
+            table.seats[entry.seat].name = f"Bot (seat {entry.seat + 1})"
+        game, names = table.match, seat_names(table)
+        if game is None:
+            continue
+        hand = game.hand
         match entry:
-            case MatchBegun(dealer=dealer):
+            case MatchBegun():
                 matches += 1
-                game = Match(settings, dealer=dealer)
                 yield f"=== Match {matches} ==="
-            case HandDealt(deck=deck_text) if game is not None:
-                deck = [Card.parse(text) for text in deck_text]
-                hand = game.deal(deck)
-                dealt = deal_hands(deck, settings, hand.dealer)
+            case HandDealt(deck=deck_text) if hand is not None:
+                dealt = deal_hands([Card.parse(text) for text in deck_text], settings, hand.dealer)
+                tricks = 0
                 yield f"--- Hand {game.hand_number}, {names[hand.dealer]} deals ---"
-            case BidMade(seat=seat, value=value) if game is not None:
-                game.bid(seat, value)
+            case BidMade(seat=seat, value=value):
                 yield f"  {names[seat]} bids {_bid_text(value)}"
-                if game.hand is not None and game.hand.complete:  # thrown in: all passed
+                if hand is not None and hand.complete:  # thrown in: all passed
                     yield from _summary(game, dealt, names)
-            case CardPlayed(seat=seat, value=card) if game is not None and game.hand is not None:
-                trick = game.play(seat, Card.parse(card))
-                if trick is not None:
+            case CardPlayed() if hand is not None:
+                if len(hand.tricks) > tricks:
+                    tricks = len(hand.tricks)
+                    trick = hand.tricks[-1]
                     cards = " ".join(f"{c}({names[s]})" for s, c in trick.plays)
-                    yield f"  trick {len(game.hand.tricks)}: {cards} -> {names[trick.winner]}"
-                if game.hand.complete:
+                    yield f"  trick {tricks}: {cards} -> {names[trick.winner]}"
+                if hand.complete:
                     yield from _summary(game, dealt, names)
 
 
@@ -227,35 +170,28 @@ def print_history(table_id: str, out: TextIO) -> None:
         journal.close()
 
 
-def table_state(entries: list[Entry], settings: Settings, finished: bool) -> str:
+def table_state(entries: list[Entry], options: dict[str, Any], finished: bool) -> str:
     """How far a table got, replayed from its journal: a hand dealt but never scored
     is marked unfinished."""
+    return _state(_replayed(entries, options), finished)
+
+
+def _replayed(entries: list[Entry], options: dict[str, Any]) -> Table:
+    table = table_to_read("history", "", options)
+    for _ in table.replaying(entries):
+        pass
+    return table
+
+
+def _state(table: Table, finished: bool) -> str:
     if finished:
         return "finished"
-    game, _ = _replay(entries, settings)
+    game = table.match
     if game is None or game.hand is None:
         return "never started (lobby)"
     if not game.hand.complete:
         return f"unfinished: hand {game.hand_number} was cut off before it was scored"
     return f"unfinished: stopped after hand {game.hand_number}"
-
-
-def _replay(entries: list[Entry], settings: Settings) -> tuple[Match | None, SeatNames]:
-    """The match as far as the journal goes, and who plays each seat at that point."""
-    game: Match | None = None
-    seats = SeatNames(settings.players)
-    for entry in entries:
-        seats.apply(entry, _between_hands(game))
-        match entry:
-            case MatchBegun(dealer=dealer):
-                game = Match(settings, dealer=dealer)
-            case HandDealt(deck=deck) if game is not None:
-                game.deal([Card.parse(text) for text in deck])
-            case BidMade(seat=seat, value=value) if game is not None:
-                game.bid(seat, value)
-            case CardPlayed(seat=seat, value=card) if game is not None:
-                game.play(seat, Card.parse(card))
-    return game, seats
 
 
 def table_lines(records: list[TableRecord]) -> Iterator[str]:
@@ -270,13 +206,15 @@ def table_lines(records: list[TableRecord]) -> Iterator[str]:
             options = journal.meta("options", {}) or {}
         finally:
             journal.close()
-        options = options if isinstance(options, dict) else {}
-        settings = settings_of(options)
-        _, seated = _replay(entries, settings)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.updated))
-        players = ", ".join(name for name in seated.seated if name) or "nobody sat down"
-        state = table_state(entries, settings, record.finished)
-        seats = settings.players
+        try:
+            table = _replayed(entries, options if isinstance(options, dict) else {})
+        except UNFIT:  # one damaged journal does not hide the others
+            yield f"{record.table_id}  {record.name!r}  {when}  [its record does not read back]"
+            continue
+        players = ", ".join(seat.name for seat in table.seats if seat.name) or "nobody sat down"
+        state = _state(table, record.finished)
+        seats = len(table.seats)
         yield f"{record.table_id}  {record.name!r}  {when}  {seats} seats: {players}  [{state}]"
 
 

@@ -12,7 +12,7 @@ import functools
 import operator
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -847,11 +847,21 @@ class Table:
         self.events.clear()
 
     def _replay_all(self, entries: list[Entry]) -> None:
+        for _ in self.replaying(entries):
+            pass
+
+    def replaying(self, entries: list[Entry]) -> Iterator[Entry]:
+        """Replay `entries` one by one, yielding each once it is applied: `pitchnet
+        history` reads the seats and the match as they were after every entry, so it
+        names players exactly as the table did (lobby moves, takeovers at the next deal,
+        a leaver's bot, partners rotated) without a second copy of those rules. Raises
+        ValueError (or RulesError) at an entry that does not fit."""
         saved = self._replaying, self.journal, self._pending, self._before
         self._replaying, self.journal, self._pending, self._before = True, _Discard(), [], None
         try:
             for entry in entries:
                 self._replay_one(entry)
+                yield entry
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"journal entry does not fit: {exc!r}") from None
         finally:

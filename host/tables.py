@@ -113,6 +113,15 @@ def resume_table(table_id: str, state_dir: Path | None) -> tuple[Table, SqliteJo
     return table, store, port if isinstance(port, int) else 0
 
 
+def table_to_read(table_id: str, name: str, options: Any) -> Table:
+    """A table to replay a journal into only to read it (`pitchnet history`): the
+    journal's own options, no journal of its own, no bots seated but those it records;
+    its decks come from the journal's entries."""
+    chosen = TableOptions(**_options(options))
+    deck = deck_source(None, chosen.rules.has_joker)
+    return Table(table_id, name, chosen, deal_deck=deck, seat_bots=False)
+
+
 def _options(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ValueError("the journal has no table options")

@@ -119,3 +119,22 @@ def test_the_list_and_the_hands_name_whoever_plays_each_seat() -> None:
     assert "(Bob)" in first and "(Bot 1)" in first and "Dee" not in first
     assert "(Bob)" in second and "(Cat (bot))" in second and "(Dee)" in second
     assert "(Bot 1)" not in second
+
+
+def test_a_damaged_journal_does_not_hide_the_other_tables_from_the_list() -> None:
+    """`pitchnet history` lists every table: one whose entries stop fitting is said to
+    be unreadable on its own line, and the others are listed as usual."""
+    from host.history import table_lines
+    from host.journal import SqliteJournal, journal_path, list_tables
+
+    for table_id, name, last in (
+        ("aaaa00000001", "Good", BotSeated(seat=1, name="Bot 1")),
+        ("bbbb00000002", "Bad", BidMade(seat=7, value=2)),  # a seat a 2-seat table lacks
+    ):
+        store = SqliteJournal(journal_path(table_id), create=True)
+        store.set_meta(name=name, options={"players": 2}, finished=False)
+        store.record_all([HumanSeated(seat=0, name="Ann", token="t" * 32), last])
+        store.close()
+    lines = {line.split()[0]: line for line in table_lines(list_tables())}
+    assert "2 seats: Ann, Bot 1  [never started (lobby)]" in lines["aaaa00000001"]
+    assert lines["bbbb00000002"].endswith("[its record does not read back]")
