@@ -310,3 +310,31 @@ async def test_the_match_ends_keys_offer_the_rotation_in_partnership_play_only(
         meanings = [meaning for _, meaning in screen_keys(app.screen)]
     assert "Play again" in meanings
     assert ("Partners rotated" in meanings) is partnership
+
+
+async def test_the_log_rewraps_to_its_width_when_shown_or_resized() -> None:
+    """Lines written while the log was hidden (at 80x24, after a wide start) are drawn
+    again at the log's width once it shows (a wider terminal, or `l`), not left wrapped
+    at RichLog's ten-column minimum."""
+    table, view, events = scene_with_events("playing", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with at_the_table(app, (table, view, []), (120, 40)) as pilot:
+        log = app.screen.query_one("#log")
+        assert log.display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not log.display
+        app.apply_state(2, table, view, events)  # the bids and plays arrive while hidden
+        await pilot.pause()
+        for shown in ("resize", "l"):
+            if shown == "resize":
+                await pilot.resize_terminal(120, 40)
+            else:
+                await pilot.resize_terminal(80, 24)
+                await pilot.pause()
+                await pilot.press("l")
+            await pilot.pause()
+            await pilot.pause()
+            assert log.display
+            text = screen_text(app)
+            assert re.search(r"Bot 1 (bids \d|passes)", text), text
