@@ -5,6 +5,7 @@ bids picked then confirmed, one-press, and pitch as one gesture."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -338,3 +339,30 @@ async def test_the_log_rewraps_to_its_width_when_shown_or_resized() -> None:
             assert log.display
             text = screen_text(app)
             assert re.search(r"Bot 1 (bids \d|passes)", text), text
+
+
+@pytest.mark.parametrize("size", [(60, 14), (80, 18)], ids=["60x20", "80x24"])
+def test_the_tally_shows_every_sides_game_points_whole(size: tuple[int, int]) -> None:
+    """With four players each holding Game points, none is cut off the corner
+    (at 80x24 it read "Game Bot 1 4, Bot 2 3, B")."""
+    game = game_at("playing")
+    assert game.view is not None
+    cards = [["TS", "KS", "QS", "JS"], ["TD", "AD", "KD", "QD"], ["TC", "AC", "KC", "9C"]]
+    game.view = dataclasses.replace(
+        game.view,
+        tricks=[
+            {"leader": w, "plays": [[(w + i) % 4, c] for i, c in enumerate(cards[w % 3])]}
+            | {"winner": w}
+            for w in (1, 2, 3)
+        ]
+        + [
+            {"leader": 0, "plays": [[i, c] for i, c in enumerate(["3S", "4S", "5S", "AS"])]}
+            | {"winner": 0}
+        ],
+        trick=[],
+    )
+    points = running_tally(game.view)["game_points"]
+    assert all(points), points
+    text = felt_text(game, *size).plain
+    for side, p in enumerate(points):
+        assert re.search(rf"{re.escape(game.who(side))} {p}\b", text), (side, p, text)
