@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,8 @@ from textual.pilot import Pilot
 from client.app import ClientOptions, PitchApp
 from client.demo import scene_with_events
 from client.model import GameState
+from client.screens.match_end import MatchEnd
+from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
 from pitchnet.events import Event
@@ -211,6 +214,28 @@ async def test_a_screenshot_is_saved_and_the_place_said(tmp_path) -> None:  # ty
     saved = list(tmp_path.glob("*.svg"))
     assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
     assert any(str(saved[0]) in notice for notice in app.notices)
+
+
+@pytest.mark.parametrize("scene", ["hand_over", "match_over"])
+async def test_a_screenshot_and_the_rules_work_over_the_summary_and_match_end(
+    tmp_path: Path, scene: str
+) -> None:
+    """ctrl+s and F2 work "anywhere" (the help says so), the end-of-hand and end-of-match
+    screens included: those are modal, and a modal screen hides the app's keys unless
+    they are priority keys."""
+    from client.screens.help import RulesScreen
+
+    table, view, events = scene_with_events(scene, seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app.screenshot_dir = str(tmp_path)
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, (HandSummary, MatchEnd)), scene)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert len(list(tmp_path.glob("*.svg"))) == 1
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
 
 
 async def test_the_command_palette_offers_pitchnets_commands() -> None:
