@@ -391,3 +391,23 @@ def test_the_tally_shows_every_sides_game_points_whole(size: tuple[int, int]) ->
     text = felt_text(game, *size).plain
     for side, p in enumerate(points):
         assert re.search(rf"{re.escape(game.who(side))} {p}\b", text), (side, p, text)
+
+
+def test_the_standings_carry_each_sides_chart_number() -> None:
+    """At the match end each name has its number from the chart beside it (the chart
+    numbers sides by seat), not its place: "1 Bot 3" above a chart whose 1 is Bot 1
+    misread the chart whenever the legend under it was scrolled off (60x20, 80x24)."""
+    from rich.console import Console
+
+    from client.screens.match_end import standings
+    from client.widgets.chart import side_marker
+
+    game = game_at("match_over")
+    assert game.view is not None and game.view.winner != 0  # place and seat differ
+    console = Console(width=60, record=True)
+    console.print(standings(game))
+    rows = console.export_text().splitlines()[1:]
+    for side in range(game.view.sides):
+        name = game.side_name(side)
+        row = next(r for r in rows if f" {name} " in f"{r} ")
+        assert row.split()[0] == side_marker(side), (side, rows)
