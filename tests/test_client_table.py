@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
+from textual.content import Content
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 from client.app import ClientOptions, PitchApp
 from client.demo import scene_with_events
@@ -411,3 +414,23 @@ def test_the_standings_carry_each_sides_chart_number() -> None:
         name = game.side_name(side)
         row = next(r for r in rows if f" {name} " in f"{r} ")
         assert row.split()[0] == side_marker(side), (side, rows)
+
+
+async def test_the_pitch_buttons_card_takes_the_new_themes_colour() -> None:
+    """Switching to the light theme recolours the card on the pitch button too: a
+    button's label compares by its text only, so the same card in a new colour was
+    never drawn (yellow clubs, the dark theme's, on the light theme's grey)."""
+    from client.text import card_text
+
+    table, view, events = scene_with_events("bidding", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
+        pitch = app.screen.query_one("#bid-pitch", Button)
+        assert pitch.display
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert app.pitch_lead is None
+        card = str(pitch.label).split()[-1]
+        card = card.translate(str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"}))
+        now = Content.from_rich_text(Text("! ").append_text(card_text(card))).spans[-1].style
+        assert pitch.label.spans[-1].style == now, (pitch.label.spans, now)
