@@ -434,3 +434,14 @@ async def test_the_pitch_buttons_card_takes_the_new_themes_colour() -> None:
         card = card.translate(str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"}))
         now = Content.from_rich_text(Text("! ").append_text(card_text(card))).spans[-1].style
         assert pitch.label.spans[-1].style == now, (pitch.label.spans, now)
+
+
+def test_the_pitcher_about_to_lead_is_named_in_good_english() -> None:
+    """Before the first card the middle says who leads: "You lead", "Bot 3 leads"."""
+    game = game_at("playing")
+    assert game.view is not None and game.view.pitcher == 0  # Ann pitched
+    game.view = dataclasses.replace(game.view, trick=[], tricks=[], turn=0)
+    assert "You lead" in felt_text(game, 80, 18).plain
+    assert "You leads" not in felt_text(game, 80, 18).plain
+    game.view = dataclasses.replace(game.view, pitcher=3, turn=3)
+    assert "Bot 3 leads" in felt_text(game, 80, 18).plain

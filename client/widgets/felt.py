@@ -420,7 +420,8 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
     lines.append(Text("Trump ", style="bold").append_text(suit_text(view.trump, game.ascii_only)))
     if shown is None:
         if view.pitcher is not None and view.phase == Phase.PLAYING:
-            lines.append(Text(f"{game.who(view.pitcher)} leads"))
+            verb = "lead" if view.pitcher == game.me else "leads"
+            lines.append(Text(f"{game.who(view.pitcher)} {verb}"))
         return lines
     if recall:
         lines.append(Text(f"Last: trick {shown.number}", style="bold"))
