@@ -136,8 +136,10 @@ class PitchApp(App[None]):
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys"),
-        Binding("f2", "rules", "Rules", show=False),
-        Binding("ctrl+s", "screenshot_here", "Screenshot", show=False),
+        # Priority: a modal screen (the hand summary, the match end, the keys) hides the
+        # app's other keys, and these two work anywhere, as the keys screen says.
+        Binding("f2", "rules", "Rules", show=False, priority=True),
+        Binding("ctrl+s", "screenshot_here", "Screenshot", show=False, priority=True),
         Binding("w", "web_address", "Web address"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]

@@ -5,16 +5,23 @@ bids picked then confirmed, one-press, and pitch as one gesture."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
+from textual.content import Content
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 from client.app import ClientOptions, PitchApp
 from client.demo import scene_with_events
 from client.model import GameState
+from client.screens.match_end import MatchEnd
+from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
 from pitchnet.events import Event
@@ -212,6 +219,28 @@ async def test_a_screenshot_is_saved_and_the_place_said(tmp_path) -> None:  # ty
     assert any(str(saved[0]) in notice for notice in app.notices)
 
 
+@pytest.mark.parametrize("scene", ["hand_over", "match_over"])
+async def test_a_screenshot_and_the_rules_work_over_the_summary_and_match_end(
+    tmp_path: Path, scene: str
+) -> None:
+    """ctrl+s and F2 work "anywhere" (the help says so), the end-of-hand and end-of-match
+    screens included: those are modal, and a modal screen hides the app's keys unless
+    they are priority keys."""
+    from client.screens.help import RulesScreen
+
+    table, view, events = scene_with_events(scene, seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app.screenshot_dir = str(tmp_path)
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, (HandSummary, MatchEnd)), scene)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert len(list(tmp_path.glob("*.svg"))) == 1
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+
+
 async def test_the_command_palette_offers_pitchnets_commands() -> None:
     table, view, events = scene_with_events("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
@@ -310,3 +339,109 @@ async def test_the_match_ends_keys_offer_the_rotation_in_partnership_play_only(
         meanings = [meaning for _, meaning in screen_keys(app.screen)]
     assert "Play again" in meanings
     assert ("Partners rotated" in meanings) is partnership
+
+
+async def test_the_log_rewraps_to_its_width_when_shown_or_resized() -> None:
+    """Lines written while the log was hidden (at 80x24, after a wide start) are drawn
+    again at the log's width once it shows (a wider terminal, or `l`), not left wrapped
+    at RichLog's ten-column minimum."""
+    table, view, events = scene_with_events("playing", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with at_the_table(app, (table, view, []), (120, 40)) as pilot:
+        log = app.screen.query_one("#log")
+        assert log.display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not log.display
+        app.apply_state(2, table, view, events)  # the bids and plays arrive while hidden
+        await pilot.pause()
+        for shown in ("resize", "l"):
+            if shown == "resize":
+                await pilot.resize_terminal(120, 40)
+            else:
+                await pilot.resize_terminal(80, 24)
+                await pilot.pause()
+                await pilot.press("l")
+            await pilot.pause()
+            await pilot.pause()
+            assert log.display
+            text = screen_text(app)
+            assert re.search(r"Bot 1 (bids \d|passes)", text), text
+
+
+@pytest.mark.parametrize("size", [(60, 14), (80, 18)], ids=["60x20", "80x24"])
+def test_the_tally_shows_every_sides_game_points_whole(size: tuple[int, int]) -> None:
+    """With four players each holding Game points, none is cut off the corner
+    (at 80x24 it read "Game Bot 1 4, Bot 2 3, B")."""
+    game = game_at("playing")
+    assert game.view is not None
+    cards = [["TS", "KS", "QS", "JS"], ["TD", "AD", "KD", "QD"], ["TC", "AC", "KC", "9C"]]
+    game.view = dataclasses.replace(
+        game.view,
+        tricks=[
+            {"leader": w, "plays": [[(w + i) % 4, c] for i, c in enumerate(cards[w % 3])]}
+            | {"winner": w}
+            for w in (1, 2, 3)
+        ]
+        + [
+            {"leader": 0, "plays": [[i, c] for i, c in enumerate(["3S", "4S", "5S", "AS"])]}
+            | {"winner": 0}
+        ],
+        trick=[],
+    )
+    points = running_tally(game.view)["game_points"]
+    assert all(points), points
+    text = felt_text(game, *size).plain
+    for side, p in enumerate(points):
+        assert re.search(rf"{re.escape(game.who(side))} {p}\b", text), (side, p, text)
+
+
+def test_the_standings_carry_each_sides_chart_number() -> None:
+    """At the match end each name has its number from the chart beside it (the chart
+    numbers sides by seat), not its place: "1 Bot 3" above a chart whose 1 is Bot 1
+    misread the chart whenever the legend under it was scrolled off (60x20, 80x24)."""
+    from rich.console import Console
+
+    from client.screens.match_end import standings
+    from client.widgets.chart import side_marker
+
+    game = game_at("match_over")
+    assert game.view is not None and game.view.winner != 0  # place and seat differ
+    console = Console(width=60, record=True)
+    console.print(standings(game))
+    rows = console.export_text().splitlines()[1:]
+    for side in range(game.view.sides):
+        name = game.side_name(side)
+        row = next(r for r in rows if f" {name} " in f"{r} ")
+        assert row.split()[0] == side_marker(side), (side, rows)
+
+
+async def test_the_pitch_buttons_card_takes_the_new_themes_colour() -> None:
+    """Switching to the light theme recolours the card on the pitch button too: a
+    button's label compares by its text only, so the same card in a new colour was
+    never drawn (yellow clubs, the dark theme's, on the light theme's grey)."""
+    from client.text import card_text
+
+    table, view, events = scene_with_events("bidding", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
+        pitch = app.screen.query_one("#bid-pitch", Button)
+        assert pitch.display
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert app.pitch_lead is None
+        card = str(pitch.label).split()[-1]
+        card = card.translate(str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"}))
+        now = Content.from_rich_text(Text("! ").append_text(card_text(card))).spans[-1].style
+        assert pitch.label.spans[-1].style == now, (pitch.label.spans, now)
+
+
+def test_the_pitcher_about_to_lead_is_named_in_good_english() -> None:
+    """Before the first card the middle says who leads: "You lead", "Bot 3 leads"."""
+    game = game_at("playing")
+    assert game.view is not None and game.view.pitcher == 0  # Ann pitched
+    game.view = dataclasses.replace(game.view, trick=[], tricks=[], turn=0)
+    assert "You lead" in felt_text(game, 80, 18).plain
+    assert "You leads" not in felt_text(game, 80, 18).plain
+    game.view = dataclasses.replace(game.view, pitcher=3, turn=3)
+    assert "Bot 3 leads" in felt_text(game, 80, 18).plain

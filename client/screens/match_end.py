@@ -22,11 +22,14 @@ from textual.widgets import Button, Static
 from client.model import GameState
 from client.screens.summary import HandSummary
 from client.text import plain
-from client.widgets.chart import chart_legend, score_chart
+from client.widgets.chart import SIDE_COLOURS, chart_legend, score_chart, side_marker
 
 
 def standings(game: GameState) -> Table:
-    """Every side by final score, best first; the winner marked."""
+    """Every side by final score, best first; the winner marked. Beside each name is
+    its number in the chart below, in its colour, so the standings are the chart's key
+    too even when the legend under the chart is scrolled away (at 60x20 and 80x24); a
+    place number there read as the chart's numbers, which go by seat."""
     view = game.view
     grid = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
     grid.add_column("", justify="right")
@@ -35,11 +38,13 @@ def standings(game: GameState) -> Table:
     if view is None:
         return grid
     order = sorted(range(view.sides), key=lambda side: (side != view.winner, -view.scores[side]))
-    for place, side in enumerate(order, start=1):
+    for side in order:
         name = plain(game.side_name(side), style="bold" if side == view.winner else "")
         if side == view.winner:
             name.append("  winner", style="bold green")
-        grid.add_row(str(place), name, str(view.scores[side]))
+        colour = SIDE_COLOURS[side % len(SIDE_COLOURS)]
+        marker = Text(side_marker(side), style=f"bold {colour}")
+        grid.add_row(marker, name, str(view.scores[side]))
     return grid
 
 

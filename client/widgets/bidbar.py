@@ -12,6 +12,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Static
 
@@ -163,7 +164,12 @@ class BidBar(Horizontal):
         pitch.display = with_pitch
         pitch.set_class(armed == "pitch", "-armed")
         if lead is not None:
-            pitch.label = Text(pitch_word).append_text(face)
+            label = Content.from_rich_text(Text(pitch_word).append_text(face))
+            if label.spans != Content.from_text(pitch.label).spans:
+                # A label compares by its text alone: the same card in another colour
+                # (a new theme or deck) would not be drawn without this.
+                pitch.label = Content.empty()
+            pitch.label = label
 
     @on(Button.Pressed, "#bid-pitch")
     def _pitch_pressed(self, event: Button.Pressed) -> None:

@@ -420,7 +420,8 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
     lines.append(Text("Trump ", style="bold").append_text(suit_text(view.trump, game.ascii_only)))
     if shown is None:
         if view.pitcher is not None and view.phase == Phase.PLAYING:
-            lines.append(Text(f"{game.who(view.pitcher)} leads"))
+            verb = "lead" if view.pitcher == game.me else "leads"
+            lines.append(Text(f"{game.who(view.pitcher)} {verb}"))
         return lines
     if recall:
         lines.append(Text(f"Last: trick {shown.number}", style="bold"))
@@ -434,8 +435,10 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
     return lines
 
 
-def tally_lines(game: GameState) -> list[Text]:
-    """What this hand has decided so far (public: from the completed tricks)."""
+def tally_lines(game: GameState, width: int = 0) -> list[Text]:
+    """What this hand has decided so far (public: from the completed tricks). Given a
+    `width`, the Game line wraps after a side's points to stay within it, so every
+    side's points show whole."""
     view = game.view
     if view is None or view.phase != Phase.PLAYING or view.trump is None:
         return []
@@ -462,8 +465,13 @@ def tally_lines(game: GameState) -> list[Text]:
     if view.partnership:
         game_line.append(f"A {points[0]}  B {points[1]}")
     else:
-        shown = [f"{game.who(side)} {p}" for side, p in enumerate(points) if p]
-        game_line.append(", ".join(shown) if shown else "0")
+        shown = [f"{game.who(side)} {p}" for side, p in enumerate(points) if p] or ["0"]
+        for index, entry in enumerate(shown):
+            part = entry + ("," if index < len(shown) - 1 else "")
+            if width and index and len(game_line.plain) + 1 + len(part) > width:
+                lines.append(game_line)
+                game_line = Text(" " * 4)
+            game_line.append(" " + part if index else part)
     lines.append(game_line)
     return lines
 
@@ -510,9 +518,11 @@ def felt_text(
                     winner=shown.winner == seat,
                     led=index == 0,
                 )
-    tally = tally_lines(game)
-    if tally:
-        tw = min(24, max(len(line.plain) for line in tally))
+    for most in range(24, 11, -1):  # narrower, the Game line wraps onto more rows
+        tally = tally_lines(game, most)
+        if not tally:
+            break
+        tw = min(most, max(len(line.plain) for line in tally))
         corner = _place_corner(layout, width, height, tw, len(tally))
         if corner is None and len(tally) > 1:  # a smaller tally: without its heading
             tally = tally[1:]
@@ -520,6 +530,7 @@ def felt_text(
         if corner is not None:
             for row, line in enumerate(tally):
                 canvas.put_text(corner.x, corner.y + row, line[:tw])
+            break
     centre = layout.centre
     boxed = tier.boxed and centre.h >= 4
     if boxed:

@@ -3,11 +3,14 @@
 Lines are `Text` objects (never markup) kept in the app's `GameState.log`; this
 widget only writes the ones it has not written yet, so redraws are cheap. The log
 lives in the app, not here, so it outlasts reconnects and rejoins of the same table.
+RichLog wraps a line once, at the width it has when written (ten columns while the log
+is hidden, at 80x24), so a change of width draws every kept line again at the new one.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import RichLog
 
 from client.model import GameState
@@ -25,6 +28,16 @@ class HandLog(RichLog):
         self._written = 0
         self._source: list[Text] | None = None
         """The log list drawn so far: another list means another table's log."""
+        self._drawn_width = 0
+        """The content width the written lines were wrapped at (0: hidden, or not yet)."""
+
+    def on_resize(self, event: Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width and width != self._drawn_width and self._source is not None:
+            self.clear()
+            for line in self._source[-(self.max_lines or len(self._source)) :]:
+                self.write(line)
+        self._drawn_width = width
 
     def show(self, game: GameState) -> None:
         if game.log is not self._source or self._written > len(game.log):
@@ -32,4 +45,6 @@ class HandLog(RichLog):
             self._written, self._source = 0, game.log
         for line in game.log[self._written :]:
             self.write(line)
+        if len(game.log) > self._written:
+            self._drawn_width = min(self._drawn_width, self.scrollable_content_region.width)
         self._written = len(game.log)
