@@ -46,7 +46,8 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back to the finder"),
-        Binding("ctrl+s", "accept", "Open the table", show=False),
+        # From any field (Enter in a list opens the list); ctrl+s is the screenshot key.
+        Binding("ctrl+o", "accept", "Open the table", show=False),
     ]
 
     def __init__(self, player_name: str, *, note: str = "") -> None:
