@@ -428,6 +428,22 @@ async def test_a_table_hosted_here_with_a_password_seats_its_own_window_without_
         await app.close_network()
 
 
+async def test_ctrl_o_opens_the_table_from_any_field_of_the_setup_screen() -> None:
+    """Enter on a list opens the list, so ctrl+o opens the table from any field (ctrl+s,
+    the screenshot key everywhere, does not)."""
+    app = play_on_an_empty_lan(SEED)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await pilot.pause()
+            app.screen.query_one("#setup-level").focus()
+            await pilot.press("ctrl+o")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
+            assert app.hosted is not None
+    finally:
+        await app.close_network()
+
+
 async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash() -> None:
     """Enter pressed twice before the setup screen is gone (a double press, a busy
     machine): the second answer is ignored, so one table is hosted and the screen under
