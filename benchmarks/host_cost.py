@@ -10,13 +10,13 @@ the snapshots (`Table.state_frames`). Each figure is CPU time (`time.process_tim
 action. The timers cost CPU themselves (two clock reads each), so the parts are a
 little high; compare trees with the same script, not with latency.py's figures.
 
-`--against TREE` measures another checkout the same way, in the same run, alternating
-with this one: this script is run with TREE as its working directory, so it imports
+`--against TREE` (once or more) measures other checkouts the same way, in the same
+run, alternating with this one: this script is run with TREE as its working directory, so it imports
 TREE's `host/` and TREE's `benchmarks/latency.py`. A part that tree lacks (the journal
 had no checksum chain before 2026-12-01) shows as "-". Everything binds 127.0.0.1.
 
 Run: uv run python benchmarks/host_cost.py [--tables 20] [--window 5] [--rounds 2]
-                                            [--against /path/to/other/checkout]
+                                            [--against /path/to/other/checkout ...]
 """
 
 from __future__ import annotations
@@ -164,14 +164,20 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--window", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=2, help="runs of each tree, alternating")
-    parser.add_argument("--against", type=Path, help="another checkout to measure alongside")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        action="append",
+        default=[],
+        help="another checkout to measure alongside (may be given more than once)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.tables, args.warmup, args.window)))
         return 0
     here = Path(__file__).resolve().parent.parent
-    trees = [here] + ([args.against.resolve()] if args.against else [])
+    trees = [here] + [tree.resolve() for tree in args.against]
     names = [_commit(tree) for tree in trees]
     print(
         f"pitchnet host cost by part - {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} "
