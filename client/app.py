@@ -922,9 +922,14 @@ class PitchApp(App[None]):
         """The host ended the table on purpose: back to the finder, the seat's token kept
         (a table resumed later is joined again from the finder, to the same seat)."""
         name = self.game.table_name or "the table"
+        watching = self.game.watching
         self.leave_table(keep_seat=True)
-        self.finder_note = f"The host closed the table ({name}). It is remembered: if it "
-        self.finder_note += "comes back, join it again to sit in your seat."
+        if watching:  # a spectator has no seat to come back to
+            self.finder_note = f"The host closed the table ({name}). If it comes back, "
+            self.finder_note += "it shows in the finder again."
+        else:
+            self.finder_note = f"The host closed the table ({name}). It is remembered: if "
+            self.finder_note += "it comes back, join it again to sit in your seat."
         self.notify("The host closed the table.", severity="warning", markup=False, timeout=10)
 
     def _ask_password(self, refused: Connection) -> None:

@@ -1076,3 +1076,18 @@ async def test_a_spectator_who_loses_the_table_reconnects_without_a_seat_to_keep
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
     finally:
         await server.close()
+
+
+@pytest.mark.parametrize("watching", [False, True])
+async def test_the_host_closing_the_table_speaks_of_a_seat_only_to_a_player(
+    watching: bool,
+) -> None:
+    """A player is told the table is remembered and the seat comes back; a spectator,
+    who had no seat, only that the table shows in the finder again if it returns."""
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=SIZE):
+        app.game.table_name, app.game.watching = "Den", watching
+        app.host_closed()
+        assert app.finder_note.startswith("The host closed the table (Den).")
+        assert ("sit in your seat" in app.finder_note) is not watching, app.finder_note
+        assert ("shows in the finder again" in app.finder_note) is watching, app.finder_note

@@ -445,3 +445,17 @@ def test_the_pitcher_about_to_lead_is_named_in_good_english() -> None:
     assert "You leads" not in felt_text(game, 80, 18).plain
     game.view = dataclasses.replace(game.view, pitcher=3, turn=3)
     assert "Bot 3 leads" in felt_text(game, 80, 18).plain
+
+
+async def test_one_point_is_one_pt_in_the_seat_panels() -> None:
+    """A seat with 1 (or -1) point says "1 pt", not "1 pts"."""
+    import dataclasses
+
+    table, view, events = scene_with_events("bidding", seed=7)
+    assert view is not None
+    view = dataclasses.replace(view, scores=[1, -1, 2, 0][: len(view.scores)])
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with at_the_table(app, (table, view, events), (80, 24)):
+        text = screen_text(app)
+        assert re.search(r"(?<![\d-])1 pt\b", text) and "-1 pt " in text, text
+        assert "2 pts" in text and not re.search(r"(?<!\d)-?1 pts", text), text

@@ -334,7 +334,8 @@ def draw_panel(
         else:
             word = "tricks" if len(bid.plain) + 9 + len(tricks.plain) <= inner else "tk"
             first = _join(bid, Text(f"{word} {tricks.plain}"), sep="  ")
-            second = _join(Text(f"{score.plain} pts", style="bold"), state, sep="  ")
+            unit = "pt" if score.plain.lstrip("-") == "1" else "pts"
+            second = _join(Text(f"{score.plain} {unit}", style="bold"), state, sep="  ")
             lines = [first, second]
         for row, line in enumerate(lines[: tier.panel_lines]):
             canvas.put_text(rect.x + 1, rect.y + 1 + row, line[:inner])
