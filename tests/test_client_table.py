@@ -459,3 +459,16 @@ async def test_one_point_is_one_pt_in_the_seat_panels() -> None:
         text = screen_text(app)
         assert re.search(r"(?<![\d-])1 pt\b", text) and "-1 pt " in text, text
         assert "2 pts" in text and not re.search(r"(?<!\d)-?1 pts", text), text
+
+
+@pytest.mark.parametrize("watching", [False, True])
+async def test_the_footer_offers_to_play_a_card_only_to_a_player(watching: bool) -> None:
+    """A spectator has no hand: its footer has no "Play card" key."""
+    table, view, events = scene_with_events("playing", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat, app.game.watching = 0, watching
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        assert ("Play card" in screen_text(app)) is not watching, screen_text(app)

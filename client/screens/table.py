@@ -195,8 +195,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
         binding in this Textual; None would show it greyed out)."""
         view = self.game.view
         mine = view is not None and view.turn == self.game.me
-        if action == "play":
-            return view is not None and view.phase == Phase.PLAYING
+        if action == "play":  # a spectator holds no cards to play
+            return view is not None and view.phase == Phase.PLAYING and self.game.me is not None
         if action == "confirm":  # one press bids at once: there is nothing to confirm
             return mine and view is not None and view.phase == Phase.BIDDING and not self.one_press
         if action == "number" and parameters == (0,):
