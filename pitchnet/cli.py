@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser(
-        "play", help="find a table on the LAN and join it, or host one with computer players"
+        "play", help="sit at a table on the LAN, or set one up for friends (bots fill empty seats)"
     )
     play.add_argument("--name", help="your display name (default: remembered, else login name)")
     play.add_argument("--ascii", action="store_true", help=ASCII_HELP)
