@@ -22,8 +22,11 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
     password = args.password
     if args.password_file:
         password = Path(args.password_file).read_text(encoding="utf-8").strip()
-    if not 0 <= args.bots <= args.players:
-        raise ValueError(f"--bots must be 0 to {args.players} (the number of seats)")
+    if not 0 <= args.bots < args.players:  # a table of bots only would wait for ever
+        raise ValueError(
+            f"--bots must be 0 to {args.players - 1}, leaving a seat for a person (to "
+            "watch bots play each other, use `pitchnet simulate`)."
+        )
     rules, target = rules_from_args(args)
     Settings(args.players, args.partnership, target, rules)  # the rules' own checks
     room = Limits().max_per_address - 1  # the host's own player may sit here too

@@ -55,6 +55,7 @@ def assert_sentence(text: str) -> None:
         ["host", "--players", "9"],
         ["host", "--target", "8"],
         ["host", "--ready", "soon"],
+        ["host", "--players", "2", "--bots", "2"],  # nobody could ever sit: refused
         ["bot", "127.0.0.1", "--count", "many"],
         ["bot", "127.0.0.1:99999"],
         ["join", "127.0.0.1:abc"],
