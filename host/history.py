@@ -214,6 +214,10 @@ def table_lines(records: list[TableRecord]) -> Iterator[str]:
             continue
         players = ", ".join(seat.name for seat in table.seats if seat.name) or "nobody sat down"
         state = _state(table, record.finished)
+        if record.live and not record.finished:  # not cut off: still being played
+            game = table.match
+            now = "in its lobby" if game is None else f"hand {game.hand_number}"
+            state = f"being hosted now, {now}"
         seats = len(table.seats)
         yield f"{record.table_id}  {record.name!r}  {when}  {seats} seats: {players}  [{state}]"
 

@@ -34,6 +34,10 @@ class JournalError(Exception):
     """A journal that cannot be used: missing, corrupt, or written by a newer pitchnet."""
 
 
+class JournalInUse(JournalError):
+    """Another host holds the journal's lock: its table is being hosted right now."""
+
+
 class JournalWriteError(JournalError):
     """A write failed (a full disk, a file gone read-only): nothing of it was written."""
 
@@ -77,6 +81,8 @@ class TableRecord:
     path: Path
     finished: bool
     updated: float
+    live: bool = False
+    """Being hosted right now (another process holds its journal): not to resume."""
 
 
 class SqliteJournal:
@@ -339,21 +345,26 @@ def _hold_lock(path: Path) -> IO[bytes] | None:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise JournalError(
+        raise JournalInUse(
             f"table {path.stem} is being hosted already (its journal is in use)"
         ) from None
     return handle
 
 
 def list_tables(base: Path | None = None, skipped: list[str] | None = None) -> list[TableRecord]:
-    """Journals on disk, most recently changed first; unreadable ones are left out (and,
-    given `skipped`, each one's reason is added to it)."""
+    """Journals on disk, most recently changed first, those being hosted right now too
+    (read without their lock, marked `live`); unreadable ones are left out (and, given
+    `skipped`, each one's reason is added to it)."""
     records = []
     for path in sorted(tables_dir(base).glob("*.sqlite")):
         if ".damaged-" in path.name:
             continue  # a copy kept when a resume found damage
+        live = False
         try:
-            journal = SqliteJournal(path)
+            try:
+                journal = SqliteJournal(path)
+            except JournalInUse:
+                live, journal = True, SqliteJournal(path, lock=False)  # reading only
         except JournalError as exc:
             if skipped is not None:
                 skipped.append(str(exc))
@@ -366,6 +377,7 @@ def list_tables(base: Path | None = None, skipped: list[str] | None = None) -> l
                     path=path,
                     finished=bool(journal.meta("finished", False)),
                     updated=path.stat().st_mtime,
+                    live=live,
                 )
             )
         finally:
@@ -376,4 +388,13 @@ def list_tables(base: Path | None = None, skipped: list[str] | None = None) -> l
 def unfinished_tables(
     base: Path | None = None, skipped: list[str] | None = None
 ) -> Iterator[TableRecord]:
-    return (record for record in list_tables(base, skipped) if not record.finished)
+    """The journals a host could resume: not finished, and not being hosted now."""
+    records = []
+    for record in list_tables(base, skipped):
+        if record.live and skipped is not None:
+            skipped.append(
+                f"table {record.table_id} is being hosted already (its journal is in use)"
+            )
+        if not record.finished and not record.live:
+            records.append(record)
+    return iter(records)

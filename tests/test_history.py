@@ -138,3 +138,27 @@ def test_a_damaged_journal_does_not_hide_the_other_tables_from_the_list() -> Non
     lines = {line.split()[0]: line for line in table_lines(list_tables())}
     assert "2 seats: Ann, Bot 1  [never started (lobby)]" in lines["aaaa00000001"]
     assert lines["bbbb00000002"].endswith("[its record does not read back]")
+
+
+def test_a_table_being_hosted_now_is_listed_as_such_and_never_offered_to_resume() -> None:
+    """`pitchnet history` while a table is being played lists it (it said "No tables
+    have been hosted on this computer yet"), as being hosted now, not as cut off; the
+    tables a host could resume still leave it out."""
+    from host.history import table_lines
+    from host.journal import SqliteJournal, journal_path, list_tables, unfinished_tables
+
+    live = SqliteJournal(journal_path("cccc00000003"), create=True)  # a host holds it
+    try:
+        live.set_meta(name="Live", options={"players": 2}, finished=False)
+        live.record_all([HumanSeated(seat=0, name="Ann", token="t" * 32)])
+        (line,) = list(table_lines(list_tables()))
+        assert line.startswith("cccc00000003  'Live'"), line
+        assert (
+            "1 seats" not in line and "Ann" in line and "[being hosted now, in its lobby]" in line
+        )
+        skipped: list[str] = []
+        assert list(unfinished_tables(skipped=skipped)) == []
+        assert skipped == ["table cccc00000003 is being hosted already (its journal is in use)"]
+    finally:
+        live.close()
+    assert [r.table_id for r in unfinished_tables()] == ["cccc00000003"]  # closed: resumable
