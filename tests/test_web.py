@@ -147,21 +147,30 @@ def test_more_web_sessions_than_the_table_takes_from_one_address_is_refused(
     assert "--web-sessions can be at most 15" in capsys.readouterr().err
 
 
-async def test_pitchnet_host_web_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
-    """The real command: it binds the web join to the --interface and says where it is."""
-    command = [sys.executable, "-m", "pitchnet", "host", "--port", "0", "--web", "0"]
-    env = {**os.environ, "PITCHNET_STATE_DIR": str(tmp_path), "PITCHNET_INTERFACE": "127.0.0.1"}
+async def host_serving_browsers(
+    args: list[str], state_dir: Path
+) -> tuple[asyncio.subprocess.Process, str, str]:
+    """`pitchnet host ARGS` as a real process on 127.0.0.1, once it has printed where
+    browsers join: the process, that address and its port."""
+    command = [sys.executable, "-m", "pitchnet", "host", *args]
+    env = {**os.environ, "PITCHNET_STATE_DIR": str(state_dir), "PITCHNET_INTERFACE": "127.0.0.1"}
     host = await asyncio.create_subprocess_exec(
         *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env
     )
     assert host.stdout is not None
+    while True:
+        line = (await asyncio.wait_for(host.stdout.readline(), 30)).decode()
+        assert line, "the host ended before printing the web address"
+        found = re.search(r"Browsers and phones join at: (http://127\.0\.0\.1:(\d+)/)", line)
+        if found:
+            return host, found.group(1), found.group(2)
+
+
+async def test_pitchnet_host_web_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
+    """The real command: it binds the web join to the --interface and says where it is."""
+    host, address, _ = await host_serving_browsers(["--port", "0", "--web", "0"], tmp_path)
+    assert host.stdout is not None
     try:
-        address = None
-        while address is None:
-            line = (await asyncio.wait_for(host.stdout.readline(), 30)).decode()
-            assert line, "the host ended before printing the web address"
-            found = re.search(r"Browsers and phones join at: (http://127\.0\.0\.1:\d+/)", line)
-            address = found.group(1) if found else None
         qr = (await asyncio.wait_for(host.stdout.readline(), 10)).decode()
         assert set(qr.strip()) <= {"█", "▀", "▄", " "} and len(qr.strip()) > 20
         async with (
@@ -193,20 +202,10 @@ async def test_a_resumed_table_with_a_password_asks_for_it_on_the_web_join_too(
         await player.close()
     finally:
         await first.close()
-    command = [sys.executable, "-m", "pitchnet", "host", "--resume", first.table_id]
-    command += ["--web", "0", "--interface", "127.0.0.1"]
-    env = {**os.environ, "PITCHNET_STATE_DIR": str(tmp_path), "PITCHNET_INTERFACE": "127.0.0.1"}
-    host = await asyncio.create_subprocess_exec(
-        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env
-    )
+    args = ["--resume", first.table_id, "--web", "0", "--interface", "127.0.0.1"]
+    host, address, web_port = await host_serving_browsers(args, tmp_path)
     assert host.stdout is not None
     try:
-        address = None
-        while address is None:
-            line = (await asyncio.wait_for(host.stdout.readline(), 30)).decode()
-            assert line, "the host ended before printing the web address"
-            found = re.search(r"Browsers and phones join at: (http://127\.0\.0\.1:(\d+)/)", line)
-            address, web_port = (found.group(1), found.group(2)) if found else (None, "")
         async with (
             aiohttp.ClientSession(cookie_jar=jar()) as client,
             client.get(address) as response,
