@@ -898,6 +898,26 @@ class PitchApp(App[None]):
             )
             return
         if (
+            self.options.one_table
+            and connection.seat is None
+            and connection.refusal == "table_full"
+            and not connection.watch
+        ):
+            # A browser has no finder to go back to: it watches its one table instead.
+            self.notify(
+                "Every seat is taken by people, so you are watching. Reload the page to "
+                "take a seat when one is free.",
+                markup=False,
+            )
+            self.join(
+                connection.host,
+                connection.port,
+                password=connection.password,
+                table_id=connection.table_id,
+                watch=True,
+            )
+            return
+        if (
             self.options.mode == "play"
             and connection.seat is None
             and not message.retrying

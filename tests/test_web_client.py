@@ -170,3 +170,26 @@ async def test_a_browser_sessions_palette_offers_only_pitchnets_commands() -> No
     ours |= {"Screenshot", "Quit"}
     assert titles <= ours, titles - ours
     assert "Last trick" in titles and "Screenshot" in titles
+
+
+async def test_a_browser_at_a_table_full_of_people_watches_it(tmp_path: Path) -> None:
+    """A browser is locked to its one table and has no finder to go back to: when every
+    seat is taken by people it watches the table (and says how to take a seat later),
+    instead of a "Could not join" whose Enter ended the session."""
+    from client.screens.prompts import OfflineScreen
+    from tests.netclient import RawClient
+
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=5, advertise=False)
+    async with HostServer(config) as server:
+        people = [await RawClient.connect(server) for _ in range(4)]
+        for number, person in enumerate(people):
+            await person.hello(f"P{number}")
+        app = web_app(server.port, tmp_path / "seats.json")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.game.watching and app.game.table is not None, "watching")
+            assert app.game.me is None
+            assert not any(isinstance(s, OfflineScreen) for s in app.screen_stack)
+            notices = [n.message for n in app._notifications]
+            assert any("so you are watching" in text for text in notices), notices
+        for person in people:
+            await person.close()
