@@ -385,11 +385,13 @@ class PitchApp(App[None]):
         self.web = web
         self.web_urls = web.urls(host_addresses(interface))
 
-    async def _close_web(self) -> None:
+    async def _close_web(self, *, ended: bool = True) -> None:
+        """Stop serving browsers; `ended`: the table is closed on purpose (the pages say
+        so), not handed to a background host (the pages reconnect)."""
         web, self.web = self.web, None
         self.web_urls = []
         if web is not None:
-            await web.close()
+            await web.close(ended=ended)
 
     def action_web_address(self) -> None:
         """Show the address browsers join at, with its QR code for a phone's camera."""
@@ -548,6 +550,7 @@ class PitchApp(App[None]):
         if hosted is None:
             return
         web_port = self.web.port if self.web is not None else None
+        await self._close_web(ended=False)  # the browsers' pages reconnect to it
         await self.close_network()
         await hosted.close()  # "back in a moment": clients keep retrying
         try:

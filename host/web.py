@@ -68,6 +68,8 @@ CLOSE_REFUSED = 4003
 """Too many browsers; the reason says which limit."""
 CLOSE_UNKNOWN = 4004
 """No identity with a name yet: the page goes back to the name form."""
+CLOSE_TABLE_CLOSED = 4005
+"""The host closed the table on purpose: the page says so, and comes back if it does."""
 
 MAX_IDENTITIES = 256
 """Identities remembered; beyond this the oldest without a session are forgotten."""
@@ -299,16 +301,21 @@ class WebServer:
         self._idle_task = asyncio.create_task(self._end_idle_sessions())
         log.info("web join open on port %d", self.port)
 
-    async def close(self, *, forget: bool = False) -> None:
+    async def close(self, *, forget: bool = False, ended: bool = True) -> None:
         """End every session and stop serving; `forget`: the table is over, so the kept
-        identities go too (there is no seat left to come back to)."""
+        identities go too (there is no seat left to come back to). `ended`: the host
+        closed the table on purpose, and its pages say so (as terminals are told); else
+        it is only moving to a background host, and the pages just reconnect."""
         if self._idle_task is not None:
             self._idle_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._idle_task
             self._idle_task = None
         for session in list(self.sessions):
-            await session.end(1001, "The host is closing.")
+            if ended:
+                await session.end(CLOSE_TABLE_CLOSED, "The host closed the table.")
+            else:
+                await session.end(1001, "The host is closing.")
         if self._runner is not None:
             await self._runner.cleanup()  # waits for the websocket handlers to finish
             self._runner = None

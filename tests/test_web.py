@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from host.server import HostConfig, HostServer
-from host.web import CLOSE_REFUSED, CLOSE_UNKNOWN, COOKIE, identity_key
+from host.web import CLOSE_REFUSED, CLOSE_TABLE_CLOSED, CLOSE_UNKNOWN, COOKIE, identity_key
 from host.web_qr import qr_text
 from tests.browser import url, web_table
 from tests.netclient import RawClient, until_true
@@ -248,3 +248,30 @@ async def test_more_browsers_from_one_address_than_its_cap_get_a_readable_refusa
                 await socket.receive()
                 assert socket.close_code == CLOSE_REFUSED
             assert len(web.sessions) == 1
+
+
+@pytest.mark.parametrize("ended", [True, False])
+async def test_a_table_closed_on_purpose_tells_the_browsers_so(ended: bool) -> None:
+    """Terminals hear "The host closed the table"; so do the browsers' pages (a code of
+    their own, which the page shows with its reason). A table only moving to a
+    background host closes them as a lost connection, which the page reconnects."""
+    async with (
+        web_table() as (_host, web),
+        aiohttp.ClientSession(cookie_jar=jar()) as client,
+    ):
+        async with client.get(url(web)):
+            pass
+        async with client.post(url(web) + "join", data={"name": "Ann"}):
+            pass
+        async with client.ws_connect(url(web) + "ws") as socket:
+            await until_true(lambda: len(web.sessions) == 1, "the browser's session")
+            closing = asyncio.create_task(web.close(ended=ended))  # the page reads meanwhile
+            message = None
+            while not socket.closed:
+                message = await asyncio.wait_for(socket.receive(), 30)
+            await closing
+            if ended:
+                assert socket.close_code == CLOSE_TABLE_CLOSED
+                assert message is not None and message.extra == "The host closed the table."
+            else:
+                assert socket.close_code == 1001
