@@ -878,47 +878,21 @@ class PitchApp(App[None]):
             self.join(host, port, table_id=table_id)
             return
         hosted = self.hosted
-        if (
-            connection.seat is None
-            and connection.refusal == "table_full"
-            and hosted is not None
-            and connection.table_id == hosted.table_id
-        ):
+        full = (
+            connection.seat is None and connection.refusal == "table_full" and not connection.watch
+        )
+        if full and hosted is not None and connection.table_id == hosted.table_id:
             # The table hosted here (one resumed from its journal, say) keeps every seat
             # for its own player: watch it, rather than look for another table.
-            self.notify(
-                "Every seat is kept for its player, so you are watching. "
-                "Each gets their seat back on reconnecting.",
-                title=hosted.name,
-                markup=False,
-            )
-            self.join(
-                self._hosted_address,
-                hosted.port,
-                table_id=hosted.table_id,
-                password=self._hosted_password,
-                watch=True,
-            )
+            notice = "Every seat is kept for its player, so you are watching. "
+            notice += "Each gets their seat back on reconnecting."
+            self._watch_instead(connection, notice, title=hosted.name)
             return
-        if (
-            self.options.one_table
-            and connection.seat is None
-            and connection.refusal == "table_full"
-            and not connection.watch
-        ):
+        if full and self.options.one_table:
             # A browser has no finder to go back to: it watches its one table instead.
-            self.notify(
-                "Every seat is taken by people, so you are watching. Reload the page to "
-                "take a seat when one is free.",
-                markup=False,
-            )
-            self.join(
-                connection.host,
-                connection.port,
-                password=connection.password,
-                table_id=connection.table_id,
-                watch=True,
-            )
+            notice = "Every seat is taken by people, so you are watching. Reload the page "
+            notice += "to take a seat when one is free."
+            self._watch_instead(connection, notice)
             return
         if (
             self.options.mode == "play"
@@ -954,6 +928,17 @@ class PitchApp(App[None]):
             self.finder_note = f"The host closed the table ({name}). It is remembered: if "
             self.finder_note += "it comes back, join it again to sit in your seat."
         self.notify("The host closed the table.", severity="warning", markup=False, timeout=10)
+
+    def _watch_instead(self, refused: Connection, notice: str, title: str = "") -> None:
+        """Every seat of the table asked is taken: watch it, and say why."""
+        self.notify(notice, title=title, markup=False)
+        self.join(
+            refused.host,
+            refused.port,
+            password=refused.password,
+            table_id=refused.table_id,
+            watch=True,
+        )
 
     def _ask_password(self, refused: Connection) -> None:
         """The table wants a (different) password: ask, and try again with it."""
