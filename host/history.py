@@ -23,24 +23,13 @@ from host.journal import JournalError, SqliteJournal, TableRecord, journal_path,
 from host.table import Table
 from host.tables import table_to_read
 from pitchnet.cards import Card
-from pitchnet.house_rules import HouseRules, label
+from pitchnet.house_rules import label
 from pitchnet.rules import HandResult, Match, RulesError, Settings, deal_hands
 from pitchnet.text import printable
 
 
 def _bid_text(amount: int | None) -> str:
     return "pass" if amount is None else str(amount)
-
-
-def settings_of(options: dict[str, Any]) -> Settings:
-    """The match settings a journal's options record (tables from before house rules
-    recorded none: they played the defaults)."""
-    return Settings(
-        options.get("players", 4),
-        options.get("partnership", False),
-        options.get("target", 7),
-        HouseRules.from_wire(options.get("rules") or {}),
-    )
 
 
 def rules_line(settings: Settings) -> str:
@@ -59,9 +48,9 @@ def seat_names(table: Table) -> list[str]:
 def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
     """The match as the journal tells it, replayed through the table itself (so seats
     are named as the table named them at each moment)."""
-    settings = settings_of(options)
-    yield rules_line(settings)
     table = table_to_read("history", "", options)
+    settings = table.settings
+    yield rules_line(settings)
     matches = 0
     dealt: list[list[Card]] = []
     tricks = 0
@@ -183,10 +172,14 @@ def _replayed(entries: list[Entry], options: dict[str, Any]) -> Table:
     return table
 
 
-def _state(table: Table, finished: bool) -> str:
+def _state(table: Table, finished: bool, live: bool = False) -> str:
     if finished:
         return "finished"
     game = table.match
+    if live:  # not cut off: still being played
+        return "being hosted now, " + (
+            "in its lobby" if game is None else f"hand {game.hand_number}"
+        )
     if game is None or game.hand is None:
         return "never started (lobby)"
     if not game.hand.complete:
@@ -213,11 +206,7 @@ def table_lines(records: list[TableRecord]) -> Iterator[str]:
             yield f"{record.table_id}  {record.name!r}  {when}  [its record does not read back]"
             continue
         players = ", ".join(seat.name for seat in table.seats if seat.name) or "nobody sat down"
-        state = _state(table, record.finished)
-        if record.live and not record.finished:  # not cut off: still being played
-            game = table.match
-            now = "in its lobby" if game is None else f"hand {game.hand_number}"
-            state = f"being hosted now, {now}"
+        state = _state(table, record.finished, record.live)
         seats = len(table.seats)
         yield f"{record.table_id}  {record.name!r}  {when}  {seats} seats: {players}  [{state}]"
 

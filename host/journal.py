@@ -37,6 +37,9 @@ class JournalError(Exception):
 class JournalInUse(JournalError):
     """Another host holds the journal's lock: its table is being hosted right now."""
 
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is being hosted already (its journal is in use)")
+
 
 class JournalWriteError(JournalError):
     """A write failed (a full disk, a file gone read-only): nothing of it was written."""
@@ -345,9 +348,7 @@ def _hold_lock(path: Path) -> IO[bytes] | None:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise JournalInUse(
-            f"table {path.stem} is being hosted already (its journal is in use)"
-        ) from None
+        raise JournalInUse(path.stem) from None
     return handle
 
 
@@ -392,9 +393,7 @@ def unfinished_tables(
     records = []
     for record in list_tables(base, skipped):
         if record.live and skipped is not None:
-            skipped.append(
-                f"table {record.table_id} is being hosted already (its journal is in use)"
-            )
+            skipped.append(str(JournalInUse(record.table_id)))
         if not record.finished and not record.live:
             records.append(record)
     return iter(records)

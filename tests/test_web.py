@@ -13,7 +13,14 @@ import aiohttp
 import pytest
 
 from host.server import HostConfig, HostServer
-from host.web import CLOSE_REFUSED, CLOSE_TABLE_CLOSED, CLOSE_UNKNOWN, COOKIE, identity_key
+from host.web import (
+    CLOSE_REFUSED,
+    CLOSE_TABLE_CLOSED,
+    CLOSE_UNKNOWN,
+    COOKIE,
+    WebServer,
+    identity_key,
+)
 from host.web_qr import qr_text
 from tests.browser import url, web_table
 from tests.netclient import RawClient, until_true
@@ -27,6 +34,17 @@ def cookie_from(response: aiohttp.ClientResponse) -> str:
     morsel = response.cookies[COOKIE]
     assert morsel["httponly"] and morsel["samesite"] == "Strict" and morsel["path"] == "/"
     return morsel.value
+
+
+async def named(
+    client: aiohttp.ClientSession, web: WebServer, name: str, *, visited: bool = False
+) -> None:
+    """A browser's first visit (its cookie; skipped if `visited`), then its name sent."""
+    if not visited:
+        async with client.get(url(web)):
+            pass
+    async with client.post(url(web) + "join", data={"name": name}):
+        pass
 
 
 async def test_a_first_visit_gets_a_cookie_and_the_name_form() -> None:
@@ -113,10 +131,7 @@ def test_the_qr_code_is_drawn_in_half_blocks() -> None:
 
 async def test_nonsense_on_the_websocket_is_ignored() -> None:
     async with web_table() as (_host, web), aiohttp.ClientSession(cookie_jar=jar()) as client:
-        async with client.get(url(web)):
-            pass
-        async with client.post(url(web) + "join", data={"name": "Ann"}):
-            pass
+        await named(client, web, "Ann")
         async with client.ws_connect(url(web) + "ws?width=x&height=99999") as socket:
             await until_true(lambda: len(web.sessions) == 1, "the session")
             (session,) = web.sessions
@@ -230,14 +245,10 @@ async def test_more_browsers_from_one_address_than_its_cap_get_a_readable_refusa
         aiohttp.ClientSession(cookie_jar=jar()) as first,
         aiohttp.ClientSession(cookie_jar=jar()) as second,
     ):
-        async with first.get(url(web)):
-            pass
-        async with first.post(url(web) + "join", data={"name": "Ann"}):
-            pass
+        await named(first, web, "Ann")
         async with second.get(url(web)) as response:
             assert response.status == 200  # nobody plays yet: the name form
-        async with second.post(url(web) + "join", data={"name": "Bob"}):
-            pass
+        await named(second, web, "Bob", visited=True)
         async with first.ws_connect(url(web) + "ws"):
             await until_true(lambda: len(web.sessions) == 1, "the first browser's session")
             async with second.get(url(web)) as response:
@@ -259,10 +270,7 @@ async def test_a_table_closed_on_purpose_tells_the_browsers_so(ended: bool) -> N
         web_table() as (_host, web),
         aiohttp.ClientSession(cookie_jar=jar()) as client,
     ):
-        async with client.get(url(web)):
-            pass
-        async with client.post(url(web) + "join", data={"name": "Ann"}):
-            pass
+        await named(client, web, "Ann")
         async with client.ws_connect(url(web) + "ws") as socket:
             await until_true(lambda: len(web.sessions) == 1, "the browser's session")
             closing = asyncio.create_task(web.close(ended=ended))  # the page reads meanwhile
