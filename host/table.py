@@ -1065,12 +1065,12 @@ class Table:
         count = len(self.seats) + (1 if spectators else 0)
         if self.match is None:
             return state_frames(self.seq, table, wire, None, [{}] * count)
-        public, private = split_views(self.match)
+        settled, public, private = split_views(self.match)
         watching = spectator_private()
         private = [watching if self.claimed(i) else p for i, p in enumerate(private)]
         if spectators:
             private.append(watching)
-        return state_frames(self.seq, table, wire, public, private, self._packed_views)
+        return state_frames(self.seq, table, wire, public, private, self._packed_views, settled)
 
     def spectator_view(self) -> SeatView | None:
         """What a spectator sees now (None before the first deal)."""

@@ -120,6 +120,10 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse the two-character form, rank then suit: "TD", "as", "2c"; "JK" is the joker."""
+        if type(text) is str:
+            known = _BY_TEXT.get(text)  # the wire and the journal write the canonical form
+            if known is not None:
+                return known
         if not isinstance(text, str) or len(text) != 2:
             raise CardParseError(f"{text!r} is not a card (expected two characters like 'TD')")
         if text.upper() == JOKER_TEXT:
@@ -168,6 +172,10 @@ JOKER = Card(JOKER_RANK, None)
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(2, 15))
 """The 52 natural cards. `deck()` is the deck a table plays with (with the joker or not)."""
 JOKER_DECK: tuple[Card, ...] = (*FULL_DECK, JOKER)
+
+_BY_TEXT = {str(card): card for card in JOKER_DECK}
+"""Each card by its canonical text, so `Card.parse` of what the host itself wrote (every
+play on the wire and in the journal) is a lookup, not a new card and its checks."""
 
 
 def deck(joker: bool = False) -> tuple[Card, ...]:

@@ -194,6 +194,15 @@ class FrameDecoder:
         self._buffer.clear()
 
     def feed(self, data: bytes) -> Iterator[dict[str, Any]]:
+        if not self._buffer and len(data) > HEADER.size:
+            (length,) = HEADER.unpack_from(data)
+            if length == len(data) - HEADER.size and length <= self.max_frame:
+                # Nothing buffered and exactly one whole frame: most reads are one
+                # message, decoded from the bytes as they came (no copy through the buffer).
+                if self.budget is not None and not self.budget.allow(length):
+                    raise ProtocolError("rate_limited", "Too much data; slow down.", fatal=True)
+                yield unpack_payload(data[HEADER.size :], self.max_container)
+                return
         self._buffer.extend(data)
         while len(self._buffer) >= HEADER.size:
             (length,) = HEADER.unpack_from(self._buffer)
@@ -496,10 +505,11 @@ def parse_host_message(payload: dict[str, Any]) -> Message:
 
 
 class PackedEntries:
-    """The packed entries of the private maps a broadcast splices into its frames, kept
-    for each slot (seat) while the same map object comes back: the views share one
-    object for a seat whose part has not changed (`views._waiting_private`), so it is
-    packed once rather than after every move. Identity is a safe key because this
+    """The packed entries of the maps a broadcast splices into its frames, kept for each
+    slot (a seat, or `SETTLED_SLOT`) while the same map object comes back: the views
+    share one object for a seat whose part has not changed (`views._waiting_private`)
+    and for the public entries that last a trick (`views._settled`), so each is packed
+    once rather than after every move. Identity is a safe key because this
     holds the maps it packed: none is freed and its id reused meanwhile. One per table."""
 
     def __init__(self) -> None:
@@ -521,15 +531,16 @@ def state_frames(
     public_view: dict[str, Any] | None,
     private_views: list[dict[str, Any]],
     packed: PackedEntries | None = None,
+    settled: dict[str, Any] | None = None,
 ) -> list[bytes]:
     """Every seat's `state` frame for one broadcast. Frame i decodes to the same map as
-    `State(seq, table, {**private_views[i], **public_view}, events).encode()` (view None
-    when `public_view` is None). A msgpack map's entries may come in any order, so all
-    that the seats share (type, seq, table, events and the public part of the view) is
-    packed once, first, and only each seat's private entries are packed per seat.
-    `table` may come already packed (`pack_map`): the host keeps it packed between the
-    changes that alter it, since most moves do not; `packed` does the same for the
-    private maps."""
+    `State(seq, table, {**private_views[i], **settled, **public_view}, events).encode()`
+    (view None when `public_view` is None). A msgpack map's entries may come in any
+    order, so all that the seats share (type, seq, table, events and the public part of
+    the view) is packed once, first, and only each seat's private entries are packed per
+    seat. `table` may come already packed (`pack_map`): the host keeps it packed between
+    the changes that alter it, since most moves do not; `packed` does the same for the
+    private maps and for `settled`, the public entries that last a whole trick."""
     packed_table = table if isinstance(table, bytes) else pack_map(table)
     shared = b"".join(
         (_STATE_HEAD, _packb(seq), _TABLE_KEY, packed_table, _EVENTS_KEY, _packb(events), _VIEW_KEY)
@@ -538,8 +549,10 @@ def state_frames(
     if public_view is None:
         parts = [(shared, b"\xc0")] * len(private_views)
     else:
-        public, size = _map_entries(public_view), len(public_view)
         entries = packed.of if packed is not None else _unkept_entries
+        public, size = _map_entries(public_view), len(public_view)
+        if settled:
+            public, size = entries(SETTLED_SLOT, settled) + public, size + len(settled)
         parts = [
             (shared, _map_header(size + len(private)), public, entries(slot, private))
             for slot, private in enumerate(private_views)
@@ -551,6 +564,10 @@ def state_frames(
             raise ValueError(f"frame of {length} bytes exceeds {MAX_FRAME}")
         frames.append(b"".join((HEADER.pack(length), *part)))  # one copy of each frame
     return frames
+
+
+SETTLED_SLOT = -1
+"""`PackedEntries`' slot for the settled public entries (the seats' are 0 and up)."""
 
 
 def pack_map(mapping: dict[str, Any]) -> bytes:

@@ -37,6 +37,8 @@ STRING_LIMITS = {
     "proof": 64,
 }
 """Per-field limits on strings, by field name (every string is under `MAX_STR` anyway)."""
+_LIMITED = frozenset({"id", *STRING_LIMITS})
+"""The fields `_check_value` checks beyond their type (a range or a length)."""
 
 _Shape = TypeVar("_Shape")
 
@@ -177,7 +179,8 @@ def build(cls: type[_Shape], data: dict[str, Any], label: str) -> _Shape:
                 raise ProtocolError("bad_message", f"{label} needs {name!r}")
             continue
         value = data[name]
-        _check_value(name, value, allowed)
+        if type(value) not in allowed or name in _LIMITED:  # else nothing more to check
+            _check_value(name, value, allowed)
         values[name] = value if convert is None else convert(name, value)
     shape = cls(**values)
     check = _CHECKS.get(cls)

@@ -16,7 +16,6 @@ text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -236,56 +235,87 @@ _SPECTATOR_PRIVATE: dict[str, Any] = {
 }
 
 
-def split_views(match: Match) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Every seat's view for one broadcast, as the part all seats share (built once) and
-    one map per seat of what only it sees (seat, hand, legal_bids, legal_plays, play_rule).
-    A seat's
-    view is `{**private[seat], **public}`: the host packs the shared part once."""
-    return _public(match), [_private(match, seat) for seat in range(match.settings.players)]
+def split_views(match: Match) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """Every seat's view for one broadcast, in three parts: the public entries that stay
+    the same until a trick or a hand ends (`_settled`: one shared object meanwhile, so
+    the host packs it once a trick, not once a move), the rest of what every seat sees
+    alike, and one map per seat of what only it sees (seat, hand, legal_bids,
+    legal_plays, play_rule). A seat's view is `{**private[seat], **settled, **public}`."""
+    turn = match.turn
+    return (
+        _settled(match),
+        _moving(match),
+        [_private(match, seat, turn) for seat in range(match.settings.players)],
+    )
 
 
 def _public(match: Match) -> dict[str, Any]:
     """What every seat sees alike: the table, bids, cards played, scores."""
-    settings, hand, last = match.settings, match.hand, match.last_result
-    public: dict[str, Any] = {
+    return {**_settled(match), **_moving(match)}
+
+
+_SETTLED: WeakKeyDictionary[Match, tuple[tuple[int, ...], dict[str, Any]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _settled(match: Match) -> dict[str, Any]:
+    """The public entries that change only when a hand is dealt, a trick is taken or a
+    hand is scored: the match's settings and scores, the last hand's result, the
+    finished tricks. Kept per match while those stay the same (three moves in four
+    change none of them), one shared map: treat it as read-only."""
+    hand = match.hand
+    key = (match.hand_number, len(match.results), len(hand.tricks) if hand else -1)
+    held = _SETTLED.get(match)
+    if held is not None and held[0] == key:
+        return held[1]
+    settings, last = match.settings, match.last_result
+    settled: dict[str, Any] = {
         "players": settings.players,
         "partnership": settings.partnership,
         "target": settings.target,
-        "phase": match.phase,
         "hand_number": match.hand_number,
         "dealer": match.dealer,
-        "turn": match.turn,
         "scores": list(match.scores),
         "last_result": result_wire(last) if last else None,
         "winner": match.winner,
         "rules": _rules_wire(settings.rules),
         "score_history": _score_history(match),
+        "tricks": [_trick_wire(trick) for trick in hand.tricks] if hand else [],
+        "tricks_won": (
+            _tricks_won(hand.tricks, settings.players) if hand else [0] * settings.players
+        ),
     }
+    _SETTLED[match] = (key, settled)
+    return settled
+
+
+def _moving(match: Match) -> dict[str, Any]:
+    """The public entries a move may change: whose turn, the bids, the trick on the table."""
+    hand, players, phase = match.hand, match.settings.players, match.phase
     if hand is None:
-        public.update(
-            step=0,
-            hand_counts=[0] * settings.players,
-            bids=[],
-            high_bid=None,
-            pitcher=None,
-            trump=None,
-            trick=[],
-            tricks=[],
-            tricks_won=[0] * settings.players,
-        )
-        return public
-    public.update(
-        step=hand.step,
-        hand_counts=[len(cards) for cards in hand.hands],
-        bids=[[bidder, amount] for bidder, amount in hand.bids],
-        high_bid=hand.high_bid,
-        pitcher=hand.pitcher,
-        trump=hand.trump.value if hand.trump else None,
-        trick=[[player, str(card)] for player, card in hand.trick],
-        tricks=[_trick_wire(trick) for trick in hand.tricks],
-        tricks_won=_tricks_won(hand.tricks, settings.players),
-    )
-    return public
+        return {
+            "phase": phase,
+            "turn": None,
+            "step": 0,
+            "hand_counts": [0] * players,
+            "bids": [],
+            "high_bid": None,
+            "pitcher": None,
+            "trump": None,
+            "trick": [],
+        }
+    return {
+        "phase": phase,
+        "turn": hand.turn if phase is Phase.BIDDING or phase is Phase.PLAYING else None,
+        "step": hand.step,
+        "hand_counts": [len(cards) for cards in hand.hands],
+        "bids": [[bidder, amount] for bidder, amount in hand.bids],
+        "high_bid": hand.high_bid,
+        "pitcher": hand.pitcher,
+        "trump": hand.trump.value if hand.trump else None,
+        "trick": [[player, str(card)] for player, card in hand.trick],
+    }
 
 
 def _tricks_won(tricks: list[Trick], players: int) -> list[int]:
@@ -313,8 +343,9 @@ def _score_history(match: Match) -> list[list[int]]:
     return list(history)
 
 
-def _private(match: Match, seat: int) -> dict[str, Any]:
-    """What only `seat` may see: its own cards and choices."""
+def _private(match: Match, seat: int, turn: int | None = -1) -> dict[str, Any]:
+    """What only `seat` may see: its own cards and choices. `turn` is `match.turn` when
+    the caller has it already (`split_views` builds every seat's part at once)."""
     hand = match.hand
     if hand is None:
         return {
@@ -325,10 +356,12 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
             "play_rule": None,
             "spectator": False,
         }
+    if turn == -1:
+        turn = match.turn
+    if seat != turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
+        return _waiting_private(match, seat)
     order = _HAND_ORDER.__getitem__
     held = hand.hands[seat]
-    if seat != match.turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
-        return _waiting_private(seat, tuple(held))
     legal = match.legal_plays(seat)
     refused = next((card for card in held if card not in legal), None) if legal else None
     return {
@@ -341,13 +374,28 @@ def _private(match: Match, seat: int) -> dict[str, Any]:
     }
 
 
-@functools.lru_cache(maxsize=256)
-def _waiting_private(seat: int, held: tuple[Card, ...]) -> dict[str, Any]:
-    """The private part of a seat that is not to act: its cards and nothing else. The
-    same cards give the same map, one shared object (read-only), so the host packs it
-    once for as long as the seat's cards stay the same (`protocol.PackedEntries`): after
-    a move, every seat but the mover and the next to act holds the same cards."""
-    return {
+_WAITING: WeakKeyDictionary[Match, dict[int, tuple[tuple[int, int], dict[str, Any]]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _waiting_private(match: Match, seat: int) -> dict[str, Any]:
+    """The private part of a seat that is not to act: its cards and nothing else. Kept
+    per match and seat while the seat holds the same cards (the same hand, as many
+    cards: a seat's cards change only when it plays or a hand is dealt), one shared
+    object (read-only), so the host packs it once for as long as they stay the same
+    (`protocol.PackedEntries`): after a move, every seat but the mover and the next
+    to act holds the same cards."""
+    assert match.hand is not None
+    held = match.hand.hands[seat]
+    key = (match.hand_number, len(held))
+    seats = _WAITING.get(match)
+    if seats is None:
+        seats = _WAITING[match] = {}
+    kept = seats.get(seat)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    private = {
         "seat": seat,
         "spectator": False,
         "hand": [str(card) for card in sorted(held, key=_HAND_ORDER.__getitem__)],
@@ -355,6 +403,8 @@ def _waiting_private(seat: int, held: tuple[Card, ...]) -> dict[str, Any]:
         "legal_plays": [],
         "play_rule": None,
     }
+    seats[seat] = (key, private)
+    return private
 
 
 def _why_refused(match: Match, seat: int, card: Card) -> str | None:
