@@ -26,8 +26,10 @@ class Entry:
     OP: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
-        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
-        return {"op": self.OP, **{name: getattr(self, name) for name in names}}
+        wire: dict[str, Any] = {"op": self.OP}
+        for name in self.__slots__:  # the subclass's fields (this base has none)
+            wire[name] = getattr(self, name)
+        return wire
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,12 +233,13 @@ class SqliteJournal:
         it skips the two extra statements of an explicit transaction (this runs before
         every broadcast)."""
         now, link, seq = time.time(), self._chain, self._last_seq
-        rows = []
+        rows, dealt = [], False
         for entry in entries:
             text = _ENCODE(entry.to_json())
             link = chain_link(link, text)
             seq += 1
             rows.append((seq, now, text, link))
+            dealt = dealt or type(entry) is HandDealt
         db = self.db
         try:
             if len(rows) == 1:
@@ -258,8 +259,7 @@ class SqliteJournal:
         self._commits += 1
         self._write_mark()
         if self._commits % CHECKPOINT_EVERY == 0 or (
-            any(isinstance(e, HandDealt) for e in entries)
-            and self._clock() - self._checkpointed_at >= CHECKPOINT_SECONDS
+            dealt and self._clock() - self._checkpointed_at >= CHECKPOINT_SECONDS
         ):
             self.checkpoint()
 

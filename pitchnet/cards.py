@@ -95,14 +95,20 @@ class Card:
     rank: int
     suit: Suit | None
     _hash: int = field(init=False, repr=False, compare=False)
-    _text: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)
+    """The two-character form ("TD", "JK"): what the wire, the journal and `str()` give.
+    Computed once (Enum.value is Python code): views write it dozens of times a move."""
+    hand_order: tuple[str, int] = field(init=False, repr=False, compare=False)
+    """How a player holds a hand: grouped by suit, high cards first, the joker last (a
+    sort key, kept with the card because views sort every hand after every move)."""
 
     def __post_init__(self) -> None:
         if self.suit is None or self.rank == JOKER_RANK:
             if (self.rank, self.suit) != (JOKER_RANK, None):
                 raise CardParseError("only the joker (rank 1) has no suit")
             object.__setattr__(self, "_hash", JOKER_RANK)
-            object.__setattr__(self, "_text", JOKER_TEXT)
+            object.__setattr__(self, "text", JOKER_TEXT)
+            object.__setattr__(self, "hand_order", ("Z", -JOKER_RANK))
             return
         if not 2 <= self.rank <= 14:
             raise CardParseError(f"rank {self.rank} is outside 2..14")
@@ -110,9 +116,8 @@ class Card:
         # cards on every action, and the generated hash built a tuple each time. Plain
         # ints, so the hash is the same in every process (and in a pickle).
         object.__setattr__(self, "_hash", self.rank * 4 + _SUIT_INDEX.get(self.suit, 0))
-        # The text form is what views, the wire and the journal use, dozens of times
-        # per action; Enum.value is Python code, so it is worth computing once.
-        object.__setattr__(self, "_text", RANK_LETTERS[self.rank - 2] + self.suit.value)
+        object.__setattr__(self, "text", RANK_LETTERS[self.rank - 2] + self.suit.value)
+        object.__setattr__(self, "hand_order", (self.suit.value, -self.rank))
 
     def __hash__(self) -> int:
         return self._hash
@@ -135,7 +140,7 @@ class Card:
         return cls(rank_index + 2, Suit.parse(suit_letter))
 
     def __str__(self) -> str:
-        return self._text
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

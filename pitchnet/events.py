@@ -24,8 +24,10 @@ class Event:
     KIND: ClassVar[str] = ""
 
     def to_wire(self) -> dict[str, Any]:
-        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
-        return {"kind": self.KIND, **{name: getattr(self, name) for name in names}}
+        wire: dict[str, Any] = {"kind": self.KIND}
+        for name in self.__slots__:  # the subclass's fields (this base has none)
+            wire[name] = getattr(self, name)
+        return wire
 
 
 @dataclass(frozen=True, slots=True)

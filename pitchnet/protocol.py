@@ -233,8 +233,10 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         """A shallow map: the fields are already plain data, so no deep copy is made."""
-        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
-        return {"type": self.TYPE, **{name: getattr(self, name) for name in names}}
+        wire: dict[str, Any] = {"type": self.TYPE}
+        for name in self.__slots__:  # the subclass's fields (this base has none)
+            wire[name] = getattr(self, name)
+        return wire
 
     def encode(self) -> bytes:
         return frame(self.to_wire())
@@ -545,25 +547,24 @@ def state_frames(
     shared = b"".join(
         (_STATE_HEAD, _packb(seq), _TABLE_KEY, packed_table, _EVENTS_KEY, _packb(events), _VIEW_KEY)
     )
-    parts: list[tuple[bytes, ...]]
     if public_view is None:
-        parts = [(shared, b"\xc0")] * len(private_views)
-    else:
-        entries = packed.of if packed is not None else _unkept_entries
-        public, size = _map_entries(public_view), len(public_view)
-        if settled:
-            public, size = entries(SETTLED_SLOT, settled) + public, size + len(settled)
-        parts = [
-            (shared, _map_header(size + len(private)), public, entries(slot, private))
-            for slot, private in enumerate(private_views)
-        ]
-    frames = []
-    for part in parts:
-        length = sum(map(len, part))
-        if length > MAX_FRAME:
-            raise ValueError(f"frame of {length} bytes exceeds {MAX_FRAME}")
-        frames.append(b"".join((HEADER.pack(length), *part)))  # one copy of each frame
-    return frames
+        return [_framed(shared, b"\xc0")] * len(private_views)
+    entries = packed.of if packed is not None else _unkept_entries
+    public, size = _map_entries(public_view), len(public_view)
+    if settled:
+        public, size = entries(SETTLED_SLOT, settled) + public, size + len(settled)
+    return [
+        _framed(shared, _map_header(size + len(private)), public, entries(slot, private))
+        for slot, private in enumerate(private_views)
+    ]
+
+
+def _framed(*parts: bytes) -> bytes:
+    """One frame of these parts of its payload, in one copy."""
+    length = sum(map(len, parts))
+    if length > MAX_FRAME:
+        raise ValueError(f"frame of {length} bytes exceeds {MAX_FRAME}")
+    return b"".join((HEADER.pack(length), *parts))
 
 
 SETTLED_SLOT = -1

@@ -16,11 +16,12 @@ text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from pitchnet.cards import JOKER_DECK, Card
+from pitchnet.cards import Card
 from pitchnet.rules import HandResult, HouseRules, Match, Phase, RulesError, Trick
 from pitchnet.schema import ProtocolError, from_map
 
@@ -159,7 +160,7 @@ class SeatView:
 def _trick_wire(trick: Trick) -> dict[str, Any]:
     return {
         "leader": trick.leader,
-        "plays": [[seat, str(card)] for seat, card in trick.plays],
+        "plays": [[seat, card.text] for seat, card in trick.plays],
         "winner": trick.winner,
     }
 
@@ -254,9 +255,7 @@ def _public(match: Match) -> dict[str, Any]:
     return {**_settled(match), **_moving(match)}
 
 
-_SETTLED: WeakKeyDictionary[Match, tuple[tuple[int, ...], dict[str, Any]]] = (
-    WeakKeyDictionary()
-)
+_SETTLED: WeakKeyDictionary[Match, tuple[tuple[int, ...], dict[str, Any]]] = WeakKeyDictionary()
 
 
 def _settled(match: Match) -> dict[str, Any]:
@@ -314,7 +313,7 @@ def _moving(match: Match) -> dict[str, Any]:
         "high_bid": hand.high_bid,
         "pitcher": hand.pitcher,
         "trump": hand.trump.value if hand.trump else None,
-        "trick": [[player, str(card)] for player, card in hand.trick],
+        "trick": [[player, card.text] for player, card in hand.trick],
     }
 
 
@@ -360,16 +359,15 @@ def _private(match: Match, seat: int, turn: int | None = -1) -> dict[str, Any]:
         turn = match.turn
     if seat != turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
         return _waiting_private(match, seat)
-    order = _HAND_ORDER.__getitem__
     held = hand.hands[seat]
     legal = match.legal_plays(seat)
     refused = next((card for card in held if card not in legal), None) if legal else None
     return {
         "seat": seat,
         "spectator": False,
-        "hand": [str(card) for card in sorted(held, key=order)],
+        "hand": [card.text for card in sorted(held, key=_AS_HELD)],
         "legal_bids": list(match.legal_bids(seat)),
-        "legal_plays": [str(card) for card in sorted(legal, key=order)],
+        "legal_plays": [card.text for card in sorted(legal, key=_AS_HELD)],
         "play_rule": None if refused is None else _why_refused(match, seat, refused),
     }
 
@@ -398,7 +396,7 @@ def _waiting_private(match: Match, seat: int) -> dict[str, Any]:
     private = {
         "seat": seat,
         "spectator": False,
-        "hand": [str(card) for card in sorted(held, key=_HAND_ORDER.__getitem__)],
+        "hand": [card.text for card in sorted(held, key=_AS_HELD)],
         "legal_bids": [],
         "legal_plays": [],
         "play_rule": None,
@@ -416,9 +414,8 @@ def _why_refused(match: Match, seat: int, card: Card) -> str | None:
     return None
 
 
-_HAND_ORDER = {card: (card.suit.value if card.suit else "Z", -card.rank) for card in JOKER_DECK}
-"""How a player holds a hand: grouped by suit, high cards first within a suit, the
-joker last (a table built once: this sort runs for every seat after every change)."""
+_AS_HELD = operator.attrgetter("hand_order")
+"""How a player holds a hand (`Card.hand_order`), as a sort key that calls no Python."""
 
 
 def running_tally(view: SeatView) -> dict[str, Any]:
