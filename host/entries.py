@@ -27,7 +27,8 @@ class Entry:
 
     def to_json(self) -> dict[str, Any]:
         wire: dict[str, Any] = {"op": self.OP}
-        for name in self.__slots__:  # the subclass's fields (this base has none)
+        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
+        for name in names:
             wire[name] = getattr(self, name)
         return wire
 

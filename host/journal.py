@@ -26,7 +26,21 @@ from host.entries import Entry, EntryError, HandDealt, entry_from_json
 from pitchnet.dirs import state_dir
 
 SCHEMA_VERSION = 1
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _json_encoder() -> Callable[[Any], str]:
+    """An entry's JSON text, as `JSONEncoder(separators=(",", ":")).encode` writes it.
+    On CPython, by the C encoder that `encode` would otherwise make afresh for every
+    entry (this runs before every broadcast)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.JSONEncoder(separators=(",", ":")).encode
+    ascii_text = json.encoder.encode_basestring_ascii
+    encode = make(None, None, ascii_text, None, ":", ",", False, False, True)
+    return lambda value: "".join(encode(value, 0))
+
+
+_ENCODE = _json_encoder()
 _INSERT = "INSERT INTO entries (seq, at, entry, chain) VALUES (?, ?, ?, ?)"
 
 
@@ -45,7 +59,7 @@ class JournalWriteError(JournalError):
     """A write failed (a full disk, a file gone read-only): nothing of it was written."""
 
 
-CHECKPOINT_EVERY = 256
+CHECKPOINT_EVERY = 1000
 """Commits between WAL checkpoints (one is also made at deals, see `CHECKPOINT_SECONDS`,
 and on close), so the main file holds the game and the `-wal` file only its last changes."""
 

@@ -25,7 +25,8 @@ class Event:
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {"kind": self.KIND}
-        for name in self.__slots__:  # the subclass's fields (this base has none)
+        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
+        for name in names:
             wire[name] = getattr(self, name)
         return wire
 

@@ -234,7 +234,8 @@ class Message:
     def to_wire(self) -> dict[str, Any]:
         """A shallow map: the fields are already plain data, so no deep copy is made."""
         wire: dict[str, Any] = {"type": self.TYPE}
-        for name in self.__slots__:  # the subclass's fields (this base has none)
+        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
+        for name in names:
             wire[name] = getattr(self, name)
         return wire
 
