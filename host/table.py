@@ -774,7 +774,7 @@ class Table:
     def ready_deadline(self) -> float | None:
         """When (on `clock`) the table stops waiting for the unready and deals on; None
         when it is not waiting or has no limit (the server arms a timer for it)."""
-        if self.options.ready_limit <= 0 or not self.waiting_for() or self.state == "lobby":
+        if self.options.ready_limit <= 0 or self.state == "lobby" or not self.waiting_for():
             return None
         return self.waiting_since + self.options.ready_limit
 
@@ -1067,7 +1067,9 @@ class Table:
             return state_frames(self.seq, table, wire, None, [{}] * count)
         settled, public, private = split_views(self.match)
         watching = spectator_private()
-        private = [watching if self.claimed(i) else p for i, p in enumerate(private)]
+        private = [
+            watching if s.claim_token else p for s, p in zip(self.seats, private, strict=True)
+        ]
         if spectators:
             private.append(watching)
         return state_frames(self.seq, table, wire, public, private, self._packed_views, settled)

@@ -554,10 +554,14 @@ def state_frames(
     public, size = _map_entries(public_view), len(public_view)
     if settled:
         public, size = entries(SETTLED_SLOT, settled) + public, size + len(settled)
-    return [
-        _framed(shared, _map_header(size + len(private)), public, entries(slot, private))
-        for slot, private in enumerate(private_views)
-    ]
+    common, frames = len(shared) + len(public), []
+    for slot, private in enumerate(private_views):
+        head, own = _map_header(size + len(private)), entries(slot, private)
+        length = common + len(head) + len(own)
+        if length > MAX_FRAME:
+            raise ValueError(f"frame of {length} bytes exceeds {MAX_FRAME}")
+        frames.append(b"".join((HEADER.pack(length), shared, head, public, own)))  # one copy
+    return frames
 
 
 def _framed(*parts: bytes) -> bytes:
