@@ -9,6 +9,7 @@ import pytest
 
 from pitchnet.cards import (
     FULL_DECK,
+    JOKER_DECK,
     Card,
     CardParseError,
     Suit,
@@ -169,3 +170,16 @@ def test_production_shuffle_is_a_full_deck() -> None:
 def test_validate_deck_refuses_wrong_decks(deck: list[Card]) -> None:
     with pytest.raises(ValueError, match="52 cards"):
         validate_deck(deck)
+
+
+def test_every_card_parses_to_itself_and_carries_its_text_and_holding_order() -> None:
+    """`Card.parse` of a card's own text (what the wire and the journal hold) is the
+    deck's card itself; any other spelling is an equal card. `text` is `str()`, and
+    `hand_order` sorts a hand by suit, high cards first, the joker last."""
+    for card in JOKER_DECK:
+        assert Card.parse(card.text) is card
+        assert card.text == str(card)
+        assert Card.parse(card.text.lower()) == card
+    held = [Card.parse(t) for t in ("2C", "JK", "AS", "TC", "KS", "3H")]
+    ordered = sorted(held, key=lambda card: card.hand_order)
+    assert [card.text for card in ordered] == ["TC", "2C", "3H", "AS", "KS", "JK"]

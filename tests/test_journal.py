@@ -232,3 +232,22 @@ def test_every_entry_reads_back_as_written_and_nothing_else_does() -> None:
     ):
         with pytest.raises(EntryError):
             entry_from_json(bad)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"op": "play", "seat": 1, "value": "QS", "id": None},
+        {"op": "join", "seat": 0, "name": 'Zoë "the ace" ☃\n', "token": "a" * 64},
+        {"op": "deal", "deck": ["AS", "2C", "JK"], "hand": 3, "dealer": 1},
+        {"op": "ready", "seat": 2, "id": 2**53 - 1, "rotate": True},
+    ],
+)
+def test_an_entry_is_written_as_the_json_encoder_writes_it(value: dict[str, Any]) -> None:
+    """The journal's entry text (its C encoder, made once) is byte for byte what
+    `json.JSONEncoder(separators=(",", ":"))` writes, and reads back the same."""
+    from host.journal import _ENCODE
+
+    text = _ENCODE(value)
+    assert text == json.JSONEncoder(separators=(",", ":")).encode(value)
+    assert json.loads(text) == value

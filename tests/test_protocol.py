@@ -659,3 +659,35 @@ def test_a_state_whose_view_breaks_what_a_type_cannot_say_is_a_bad_message(
     payload = {**State(seq=1, table=TABLE, view=VIEW).to_wire(), "view": VIEW.to_wire() | change}
     assert parse_host_message({**payload, "view": VIEW.to_wire()}) is not None
     assert _code(parse_host_message, payload) == ("bad_message", False)
+
+
+class CountingBudget:
+    """A decode budget of so many payload bytes in all, that notes every charge."""
+
+    def __init__(self, total: int) -> None:
+        self.left, self.charged = total, []
+
+    def allow(self, cost: float = 1.0) -> bool:
+        self.charged.append(cost)
+        if cost > self.left:
+            return False
+        self.left -= int(cost)
+        return True
+
+
+def test_whole_frames_read_one_at_a_time_are_charged_and_cut_off_like_any_other() -> None:
+    """A read that is exactly one whole frame (most are) is decoded straight from the
+    bytes read, with the same budget charge, the same refusal once the budget is spent,
+    and nothing left buffered; a frame split over reads goes through the buffer."""
+    one = frame({"type": "ping", "t": 1.5})
+    body = len(one) - HEADER.size
+    budget = CountingBudget(2 * body)
+    decoder = FrameDecoder(budget=budget)
+    assert list(decoder.feed(one)) == [{"type": "ping", "t": 1.5}]
+    assert list(decoder.feed(one[:3])) == [] and decoder.pending == 3
+    assert list(decoder.feed(one[3:])) == [{"type": "ping", "t": 1.5}]
+    assert decoder.pending == 0 and budget.charged == [body, body]
+    with pytest.raises(ProtocolError) as refused:
+        list(decoder.feed(one))
+    assert (refused.value.code, refused.value.fatal) == ("rate_limited", True)
+    assert decoder.pending == 0

@@ -14,6 +14,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from pitchnet import views
 from pitchnet.cards import JOKER_DECK, Card, CardParseError, deck, shuffled_deck
 from pitchnet.rules import DEFAULT_RULES, PRESETS, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.views import SeatView, ViewError, result_wire, seat_view, spectator_view
@@ -340,3 +341,77 @@ def test_the_view_names_the_turn_and_the_hosts_reason_for_a_dimmed_card() -> Non
             else:
                 assert view.play_rule is None
     assert explained > 0
+
+
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, PRESETS["joker"].rules], ids=["52", "joker"])
+@pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)
+def test_kept_parts_of_the_views_are_what_a_fresh_build_gives(
+    players: int, partnership: bool, rules: HouseRules
+) -> None:
+    """`split_views` keeps the public entries that last a trick and each waiting seat's
+    part between moves: after every action of whole matches, what it gives (and every
+    `seat_view`) is exactly what the views build with nothing kept, and the kept parts
+    are the same objects while a trick is in progress."""
+    mid_trick = 0
+    states = match_states(players, partnership, 77 + players, max_hands=6, target=21, rules=rules)
+    for match in states:
+        settled, public, private = views.split_views(match)
+        kept = [{**p, **settled, **public} for p in private]
+        seat_views = [seat_view(match, seat).to_wire() for seat in range(players)]
+        again = views.split_views(match)
+        assert again[0] is settled  # nothing changed: the same map, packed once
+        fresh_settled, fresh_public, fresh_private = built_afresh(match)
+        assert kept == [{**p, **fresh_settled, **fresh_public} for p in fresh_private]
+        assert seat_views == [seat_view(match, seat).to_wire() for seat in range(players)]
+        mid_trick += match.hand is not None and bool(match.hand.trick)
+    assert mid_trick > 6 * 3  # states where the kept parts were in use
+
+
+def built_afresh(match: Match) -> Any:
+    """`split_views` with nothing kept, leaving what is kept as it was (so the next
+    move's views still come from parts kept since earlier moves)."""
+    settled = dict(views._SETTLED)
+    waiting = {kept_for: dict(seats) for kept_for, seats in views._WAITING.items()}
+    views._SETTLED.clear()
+    views._WAITING.clear()
+    try:
+        return views.split_views(match)
+    finally:
+        views._SETTLED.clear()
+        views._SETTLED.update(settled)
+        views._WAITING.clear()
+        views._WAITING.update(waiting)
+
+
+def test_the_settled_part_is_rebuilt_when_a_trick_is_taken() -> None:
+    """Within a trick the settled map is the same object; taking the trick makes a new
+    one that shows it (and a play that leaves the trick open does not)."""
+    match = Match(Settings(players=4, partnership=True, target=11))
+    match.deal(shuffled_deck(Random(5)))
+    while match.phase is Phase.BIDDING:
+        legal_actions(match)[-1].apply_to(match)
+    first = views.split_views(match)[0]
+    legal_actions(match)[0].apply_to(match)  # the trick's first card: still open
+    assert views.split_views(match)[0] is first
+    while len(match.hand.tricks) == 0:  # type: ignore[union-attr]
+        legal_actions(match)[0].apply_to(match)
+    taken = views.split_views(match)[0]
+    assert taken is not first
+    assert len(taken["tricks"]) == 1 and sum(taken["tricks_won"]) == 1
+    assert first["tricks"] == [] and sum(first["tricks_won"]) == 0
+
+
+def test_the_settled_part_is_rebuilt_when_a_hand_is_thrown_in() -> None:
+    """With `all_pass: redeal` a hand everyone passed ends with no trick taken and no new
+    deal: its result alone changes the settled entries, and they show it."""
+    match = Match(
+        Settings(players=4, partnership=True, target=11, rules=HouseRules(all_pass="redeal"))
+    )
+    match.deal(shuffled_deck(Random(8)))
+    before = views.split_views(match)[0]
+    assert before["last_result"] is None
+    while match.phase is Phase.BIDDING:
+        match.bid(match.turn, None)  # type: ignore[arg-type]
+    after = views.split_views(match)[0]
+    assert after is not before
+    assert after["last_result"] is not None and after["last_result"]["redeal"] is True
