@@ -148,7 +148,7 @@ def _run_in(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def _commit(tree: Path) -> str:
+def tree_commit(tree: Path) -> str:
     """The tree's commit, with "+" when it has uncommitted changes to tracked files."""
     done = subprocess.run(
         ["git", "-C", str(tree), "log", "-1", "--format=%h"],
@@ -162,9 +162,9 @@ def _commit(tree: Path) -> str:
     return (done.stdout.strip() or tree.name) + ("+" if dirty.returncode == 1 else "")
 
 
-def _labels(trees: list[Path]) -> list[str]:
+def tree_labels(trees: list[Path]) -> list[str]:
     """One name per tree: its commit, and its folder too where two would read the same."""
-    commits = [_commit(tree) for tree in trees]
+    commits = [tree_commit(tree) for tree in trees]
     return [
         f"{commit} ({tree.name})" if commits.count(commit) > 1 else commit
         for commit, tree in zip(commits, trees, strict=True)
@@ -191,7 +191,7 @@ def main() -> int:
         return 0
     here = Path(__file__).resolve().parent.parent
     trees = [here] + [tree.resolve() for tree in args.against]
-    names = _labels(trees)
+    names = tree_labels(trees)
     print(
         f"pitchnet host cost by part - {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} "
         f"cores, load {os.getloadavg()[0]:.2f}; part (b) of latency.py, {args.tables} "

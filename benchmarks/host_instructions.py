@@ -33,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from host_cost import tree_labels  # this folder's: each tree named by its commit
+
 SEED = 7
 
 
@@ -157,19 +159,6 @@ def _instructions(tree: Path, recording: Path, actions: int) -> int:
         return int(found.group(1).replace(",", ""))
 
 
-def _commit(tree: Path) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(tree), "log", "-1", "--format=%h"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    dirty = subprocess.run(
-        ["git", "-C", str(tree), "diff", "--quiet", "HEAD"], capture_output=True, check=False
-    )
-    return (done.stdout.strip() or tree.name) + ("+" if dirty.returncode == 1 else "")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, action="append", default=[])
@@ -193,11 +182,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         recording = Path(scratch) / "stream.pickle"
         record(recording, args.second)
-        for tree in trees:
+        for tree, label in zip(trees, tree_labels(trees), strict=True):
             short = _instructions(tree, recording, args.first)
             long = _instructions(tree, recording, args.second)
             per_action = (long - short) / (args.second - args.first)
-            print(f"  {_commit(tree):>9}: {per_action:9,.0f} instructions per action")
+            print(f"  {label:>9}: {per_action:9,.0f} instructions per action")
     return 0
 
 
