@@ -11,8 +11,8 @@ action. The timers cost CPU themselves (two clock reads each), so the parts are 
 little high; compare trees with the same script, not with latency.py's figures.
 
 `--against TREE` (once or more) measures other checkouts the same way, in the same
-run, alternating with this one: this script is run with TREE as its working directory, so it imports
-TREE's `host/` and TREE's `benchmarks/latency.py`. A part that tree lacks (the journal
+run, alternating with this one: this script is run with TREE as its working directory,
+so it imports TREE's `host/` and TREE's `benchmarks/latency.py`. A part that tree lacks (the journal
 had no checksum chain before 2026-12-01) shows as "-". Everything binds 127.0.0.1.
 
 Run: uv run python benchmarks/host_cost.py [--tables 20] [--window 5] [--rounds 2]

@@ -38,16 +38,15 @@ from host_cost import tree_labels  # this folder's: each tree named by its commi
 SEED = 7
 
 
-def _referee() -> tuple[Any, Any]:
-    """A fresh four-human table (seeded deck) with its journal, and unthrottled limits."""
+def _referee(state_dir: Path) -> tuple[Any, Any]:
+    """A fresh four-human table (seeded deck) with its journal in `state_dir`, and
+    unthrottled limits."""
     from host.limits import Limits
     from host.referee import Pacing, Referee
     from host.table import TableOptions
     from host.tables import new_table
 
-    table, journal = new_table(
-        TableOptions(players=4, bots=0), "Bench", SEED, Path(tempfile.mkdtemp()), True
-    )
+    table, journal = new_table(TableOptions(players=4, bots=0), "Bench", SEED, state_dir, True)
     limits = Limits(messages_per_second=1e9, burst=10**9)
     return Referee(table, limits, Pacing(0.0, 0.0), journal), limits
 
@@ -70,13 +69,13 @@ def _open_four(referee: Any, limits: Any, decoders: dict[int, Any]) -> Any:
     return carry_out
 
 
-def record(path: Path, actions: int) -> None:
+def record(path: Path, actions: int, state_dir: Path) -> None:
     """Play `actions` random legal actions (seeded) and save what each seat sent."""
     from host.referee import Send, read_frames
     from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
 
     rng = random.Random(SEED)
-    referee, limits = _referee()
+    referee, limits = _referee(state_dir)
     decoders: dict[int, Any] = {}
     carry_out = _open_four(referee, limits, decoders)
     readers = {conn: FrameDecoder() for conn in range(1, 5)}
@@ -100,20 +99,20 @@ def record(path: Path, actions: int) -> None:
             view = state["view"]
             if view is None:
                 continue
-            seat, ids[conn] = view["seat"], ids[conn] + 1
+            seat, next_id = view["seat"], ids[conn] + 1
             if view["phase"] in ("hand_over", "match_over"):
                 if not state["table"]["seats"][seat]["ready"]:
-                    message: Any = Ready(id=ids[conn])
+                    message: Any = Ready(id=next_id)
                     break
             elif view["turn"] == seat:
                 if view["phase"] == "bidding":
-                    message = BidMsg(id=ids[conn], bid=rng.choice(view["legal_bids"]))
+                    message = BidMsg(id=next_id, bid=rng.choice(view["legal_bids"]))
                 else:
-                    message = PlayMsg(id=ids[conn], card=rng.choice(view["legal_plays"]))
+                    message = PlayMsg(id=next_id, card=rng.choice(view["legal_plays"]))
                 break
         else:
             raise SystemExit("nobody could act: the recording went wrong")
-        now += 0.001
+        now, ids[conn] = now + 0.001, next_id
         send(conn, message.encode(), now)
     path.write_bytes(pickle.dumps(stream))
 
@@ -123,13 +122,14 @@ def replay(path: Path, actions: int) -> None:
     from host.referee import read_frames
 
     stream = pickle.loads(path.read_bytes())[: 4 + actions]
-    referee, limits = _referee()
-    decoders: dict[int, Any] = {}
-    carry_out = _open_four(referee, limits, decoders)
-    for conn, data, now in stream:
-        carry_out(referee.handle(conn, read_frames(decoders[conn], data), now), now)
-    if referee.table.seq < actions:
-        raise SystemExit(f"the table took {referee.table.seq} of {actions} actions")
+    with tempfile.TemporaryDirectory() as state_dir:
+        referee, limits = _referee(Path(state_dir))
+        decoders: dict[int, Any] = {}
+        carry_out = _open_four(referee, limits, decoders)
+        for conn, data, now in stream:
+            carry_out(referee.handle(conn, read_frames(decoders[conn], data), now), now)
+        if referee.table.seq < actions:
+            raise SystemExit(f"the table took {referee.table.seq} of {actions} actions")
 
 
 def _instructions(tree: Path, recording: Path, actions: int) -> int:
@@ -181,7 +181,7 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as scratch:
         recording = Path(scratch) / "stream.pickle"
-        record(recording, args.second)
+        record(recording, args.second, Path(scratch))
         for tree, label in zip(trees, tree_labels(trees), strict=True):
             short = _instructions(tree, recording, args.first)
             long = _instructions(tree, recording, args.second)

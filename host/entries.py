@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pitchnet.protocol import ProtocolError, from_map
+from pitchnet.schema import tagged_map
 
 
 class EntryError(ValueError):
@@ -26,11 +27,7 @@ class Entry:
     OP: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
-        wire: dict[str, Any] = {"op": self.OP}
-        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
-        for name in names:
-            wire[name] = getattr(self, name)
-        return wire
+        return tagged_map(self, "op", self.OP)
 
 
 @dataclass(frozen=True, slots=True)

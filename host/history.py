@@ -53,7 +53,6 @@ def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
     yield rules_line(settings)
     matches = 0
     dealt: list[list[Card]] = []
-    tricks = 0
     for entry in table.replaying(entries):
         if isinstance(entry, BotSeated) and not entry.name:  # older journals: no name kept
             table.seats[entry.seat].name = f"Bot (seat {entry.seat + 1})"
@@ -67,18 +66,16 @@ def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
                 yield f"=== Match {matches} ==="
             case HandDealt(deck=deck_text) if hand is not None:
                 dealt = deal_hands([Card.parse(text) for text in deck_text], settings, hand.dealer)
-                tricks = 0
                 yield f"--- Hand {game.hand_number}, {names[hand.dealer]} deals ---"
             case BidMade(seat=seat, value=value):
                 yield f"  {names[seat]} bids {_bid_text(value)}"
                 if hand is not None and hand.complete:  # thrown in: all passed
                     yield from _summary(game, dealt, names)
             case CardPlayed() if hand is not None:
-                if len(hand.tricks) > tricks:
-                    tricks = len(hand.tricks)
+                if not hand.trick:  # the table is clear again: this card took a trick
                     trick = hand.tricks[-1]
                     cards = " ".join(f"{c}({names[s]})" for s, c in trick.plays)
-                    yield f"  trick {tricks}: {cards} -> {names[trick.winner]}"
+                    yield f"  trick {len(hand.tricks)}: {cards} -> {names[trick.winner]}"
                 if hand.complete:
                     yield from _summary(game, dealt, names)
 
@@ -167,8 +164,7 @@ def table_state(entries: list[Entry], options: dict[str, Any], finished: bool) -
 
 def _replayed(entries: list[Entry], options: dict[str, Any]) -> Table:
     table = table_to_read("history", "", options)
-    for _ in table.replaying(entries):
-        pass
+    table.replay(entries)
     return table
 
 
@@ -214,9 +210,10 @@ def table_lines(records: list[TableRecord]) -> Iterator[str]:
 def main(args: argparse.Namespace) -> int:
     try:
         if args.table_id is None:
-            for line in table_lines(list_tables()):
+            records = list_tables()  # opens every journal: once
+            for line in table_lines(records):
                 print(line)
-            if list_tables():
+            if records:
                 print("`pitchnet history TABLE_ID` prints a table's hands.")
             return 0
         print_history(args.table_id, sys.stdout)

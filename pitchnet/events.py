@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from pitchnet.protocol import ProtocolError, from_map
 from pitchnet.rules import HandResult
+from pitchnet.schema import tagged_map
 from pitchnet.views import result_wire
 
 
@@ -24,11 +25,7 @@ class Event:
     KIND: ClassVar[str] = ""
 
     def to_wire(self) -> dict[str, Any]:
-        wire: dict[str, Any] = {"kind": self.KIND}
-        names: tuple[str, ...] = self.__slots__  # the subclass's fields (this base has none)
-        for name in names:
-            wire[name] = getattr(self, name)
-        return wire
+        return tagged_map(self, "kind", self.KIND)
 
 
 @dataclass(frozen=True, slots=True)

@@ -189,6 +189,16 @@ def build(cls: type[_Shape], data: dict[str, Any], label: str) -> _Shape:
     return shape
 
 
+def tagged_map(shape: Any, key: str, tag: str) -> dict[str, Any]:
+    """A slots dataclass's wire map: `{key: tag}` (a message's type, an event's kind, a
+    journal entry's op), then its fields as they are (plain data, so not copied)."""
+    wire: dict[str, Any] = {key: tag}
+    names: tuple[str, ...] = shape.__slots__  # the subclass's fields (its base has none)
+    for name in names:
+        wire[name] = getattr(shape, name)
+    return wire
+
+
 def from_map(cls: type[_Shape], data: Any) -> _Shape:
     """An instance of the dataclass `cls` from an untrusted map, each field checked
     against its annotation (the one validator for every shape on the wire); extra keys

@@ -17,6 +17,7 @@ text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -212,7 +213,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
     """The view of `seat`: its own cards, the public table, and nothing else."""
     if not 0 <= seat < match.settings.players:
         raise ValueError(f"there is no seat {seat}")
-    return SeatView(**_private(match, seat), **_public(match))
+    return SeatView(**_private(match, seat, match.turn), **_public(match))
 
 
 def spectator_view(match: Match) -> SeatView:
@@ -255,21 +256,46 @@ def _public(match: Match) -> dict[str, Any]:
     return {**_settled(match), **_moving(match)}
 
 
-_SETTLED: WeakKeyDictionary[Match, tuple[tuple[int, ...], dict[str, Any]]] = WeakKeyDictionary()
+_KEPT: WeakKeyDictionary[Match, dict[str | int, tuple[tuple[int, ...], dict[str, Any]]]] = (
+    WeakKeyDictionary()
+)
+"""Parts of a match's views kept between moves: by part ("settled", or a seat), the key
+they were built for and the map."""
+
+
+def _kept(
+    match: Match,
+    part: str | int,
+    key: tuple[int, ...],
+    build: Callable[..., dict[str, Any]],
+    *args: Any,
+) -> dict[str, Any]:
+    """`build(match, *args)`, built again only when `key` differs from the one this part
+    was last built for: one shared object meanwhile (read-only), so the host packs it
+    once for as long as it lasts (`protocol.PackedEntries` keeps packings by identity)."""
+    parts = _KEPT.get(match)
+    if parts is None:
+        parts = _KEPT[match] = {}
+    kept = parts.get(part)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    built = build(match, *args)
+    parts[part] = (key, built)
+    return built
 
 
 def _settled(match: Match) -> dict[str, Any]:
     """The public entries that change only when a hand is dealt, a trick is taken or a
     hand is scored: the match's settings and scores, the last hand's result, the
-    finished tricks. Kept per match while those stay the same (three moves in four
-    change none of them), one shared map: treat it as read-only."""
+    finished tricks. Kept while those stay the same (three moves in four change none)."""
     hand = match.hand
     key = (match.hand_number, len(match.results), len(hand.tricks) if hand else -1)
-    held = _SETTLED.get(match)
-    if held is not None and held[0] == key:
-        return held[1]
-    settings, last = match.settings, match.last_result
-    settled: dict[str, Any] = {
+    return _kept(match, "settled", key, _build_settled)
+
+
+def _build_settled(match: Match) -> dict[str, Any]:
+    settings, last, hand = match.settings, match.last_result, match.hand
+    return {
         "players": settings.players,
         "partnership": settings.partnership,
         "target": settings.target,
@@ -285,8 +311,6 @@ def _settled(match: Match) -> dict[str, Any]:
             _tricks_won(hand.tricks, settings.players) if hand else [0] * settings.players
         ),
     }
-    _SETTLED[match] = (key, settled)
-    return settled
 
 
 def _moving(match: Match) -> dict[str, Any]:
@@ -342,9 +366,9 @@ def _score_history(match: Match) -> list[list[int]]:
     return list(history)
 
 
-def _private(match: Match, seat: int, turn: int | None = -1) -> dict[str, Any]:
-    """What only `seat` may see: its own cards and choices. `turn` is `match.turn` when
-    the caller has it already (`split_views` builds every seat's part at once)."""
+def _private(match: Match, seat: int, turn: int | None) -> dict[str, Any]:
+    """What only `seat` may see: its own cards and choices (`turn` is `match.turn`,
+    worked out once for every seat's part)."""
     hand = match.hand
     if hand is None:
         return {
@@ -355,8 +379,6 @@ def _private(match: Match, seat: int, turn: int | None = -1) -> dict[str, Any]:
             "play_rule": None,
             "spectator": False,
         }
-    if turn == -1:
-        turn = match.turn
     if seat != turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
         return _waiting_private(match, seat)
     held = hand.hands[seat]
@@ -372,37 +394,26 @@ def _private(match: Match, seat: int, turn: int | None = -1) -> dict[str, Any]:
     }
 
 
-_WAITING: WeakKeyDictionary[Match, dict[int, tuple[tuple[int, int], dict[str, Any]]]] = (
-    WeakKeyDictionary()
-)
-
-
 def _waiting_private(match: Match, seat: int) -> dict[str, Any]:
-    """The private part of a seat that is not to act: its cards and nothing else. Kept
-    per match and seat while the seat holds the same cards (the same hand, as many
-    cards: a seat's cards change only when it plays or a hand is dealt), one shared
-    object (read-only), so the host packs it once for as long as they stay the same
-    (`protocol.PackedEntries`): after a move, every seat but the mover and the next
-    to act holds the same cards."""
+    """The private part of a seat that is not to act: its cards and nothing else, kept
+    while the seat holds the same cards (the same hand, as many cards: a seat's cards
+    change only when it plays or a hand is dealt). After a move, every seat but the
+    mover and the next to act holds the same cards."""
     assert match.hand is not None
-    held = match.hand.hands[seat]
-    key = (match.hand_number, len(held))
-    seats = _WAITING.get(match)
-    if seats is None:
-        seats = _WAITING[match] = {}
-    kept = seats.get(seat)
-    if kept is not None and kept[0] == key:
-        return kept[1]
-    private = {
+    key = (match.hand_number, len(match.hand.hands[seat]))
+    return _kept(match, seat, key, _build_waiting, seat)
+
+
+def _build_waiting(match: Match, seat: int) -> dict[str, Any]:
+    assert match.hand is not None
+    return {
         "seat": seat,
         "spectator": False,
-        "hand": [card.text for card in sorted(held, key=_AS_HELD)],
+        "hand": [card.text for card in sorted(match.hand.hands[seat], key=_AS_HELD)],
         "legal_bids": [],
         "legal_plays": [],
         "play_rule": None,
     }
-    seats[seat] = (key, private)
-    return private
 
 
 def _why_refused(match: Match, seat: int, card: Card) -> str | None:

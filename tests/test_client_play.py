@@ -27,7 +27,7 @@ from client.widgets.log import HandLog
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import Sit, Start
 from pitchnet.rules import Phase, RulesError
-from tests.netclient import until_true
+from tests.netclient import running_host, until_true
 from tests.pilot import NoTables, play_on_an_empty_lan, screen_text, tables_seen, until
 
 SEED = 5
@@ -279,11 +279,8 @@ async def test_a_wrong_given_password_asks_for_the_right_one() -> None:
 
 
 async def test_a_lost_host_is_shown_at_once() -> None:
-    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False)
-    server = HostServer(config)
-    await server.start()
-    app = join_app(server.port)
-    try:
+    async with running_host(seed=SEED) as server:  # closed here too (a second close is a no-op)
+        app = join_app(server.port)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await pilot.press("s")
@@ -296,8 +293,6 @@ async def test_a_lost_host_is_shown_at_once() -> None:
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
             # The host was not told we left: the seat is still ours, and so is its token.
             assert app.tokens.find("Ann", table_id=server.table_id) is not None
-    finally:
-        await server.close()
 
 
 async def test_a_dropped_link_is_shown_then_healed_by_itself(host: HostServer) -> None:
@@ -1061,11 +1056,8 @@ async def test_watching_an_address_with_no_table_says_so_and_stops() -> None:
 
 
 async def test_a_spectator_who_loses_the_table_reconnects_without_a_seat_to_keep() -> None:
-    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=SEED, advertise=False)
-    server = HostServer(config)
-    await server.start()
-    app = watch_app(server.port)
-    try:
+    async with running_host(seed=SEED) as server:  # closed here too (a second close is a no-op)
+        app = watch_app(server.port)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.game.watching, "watching")
             await server.close()  # a loss, not the host closing on purpose
@@ -1074,8 +1066,6 @@ async def test_a_spectator_who_loses_the_table_reconnects_without_a_seat_to_keep
             assert "Connection lost" in text and "seat" not in text
             await pilot.press("escape")
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
-    finally:
-        await server.close()
 
 
 @pytest.mark.parametrize("watching", [False, True])

@@ -370,17 +370,13 @@ def test_kept_parts_of_the_views_are_what_a_fresh_build_gives(
 def built_afresh(match: Match) -> Any:
     """`split_views` with nothing kept, leaving what is kept as it was (so the next
     move's views still come from parts kept since earlier moves)."""
-    settled = dict(views._SETTLED)
-    waiting = {kept_for: dict(seats) for kept_for, seats in views._WAITING.items()}
-    views._SETTLED.clear()
-    views._WAITING.clear()
+    kept = {kept_for: dict(parts) for kept_for, parts in views._KEPT.items()}
+    views._KEPT.clear()
     try:
         return views.split_views(match)
     finally:
-        views._SETTLED.clear()
-        views._SETTLED.update(settled)
-        views._WAITING.clear()
-        views._WAITING.update(waiting)
+        views._KEPT.clear()
+        views._KEPT.update(kept)
 
 
 def test_the_settled_part_is_rebuilt_when_a_trick_is_taken() -> None:
