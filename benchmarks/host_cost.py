@@ -15,8 +15,12 @@ run, alternating with this one: this script is run with TREE as its working dire
 so it imports TREE's `host/` and TREE's `benchmarks/latency.py`. A part that tree lacks (the journal
 had no checksum chain before 2026-12-01) shows as "-". Everything binds 127.0.0.1.
 
+Each tree's server runs on the loop its `pitchnet host` runs on (uvloop from 2026-12-04,
+asyncio's before); `--asyncio` measures this tree on asyncio's own loop as well, as
+"<commit> aio".
+
 Run: uv run python benchmarks/host_cost.py [--tables 20] [--window 5] [--rounds 2]
-                                            [--against /path/to/other/checkout ...]
+                                            [--against /path/to/other/checkout ...] [--asyncio]
 """
 
 from __future__ import annotations
@@ -120,13 +124,18 @@ def measure(tables: int, warmup: float, window: float) -> dict[str, Any]:
             ctx = {"state_dir": Path(state_dir), "journal": True, "profile": False}
             return await latency.measure_throughput("host", tables, warmup, window, ctx)
 
-    got = asyncio.run(run())
+    try:  # the loop `pitchnet host` runs on (host/loop.py, 2026-12-04 on)
+        from host.loop import run as run_host_loop
+    except ImportError:
+        got = asyncio.run(run())
+    else:
+        got = run_host_loop(run())
     actions = totals["Connection.data_received"][1] or 1
     parts = {name: total / actions * 1e6 for name, (total, _) in totals.items()}
     return {"cpu_us": got["cpu_us"], "rate": got["rate"], "parts": parts}
 
 
-def _run_in(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
+def _run_in(tree: Path, args: argparse.Namespace, loop: str = "") -> dict[str, Any]:
     command = [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -139,6 +148,8 @@ def _run_in(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
         str(args.window),
     ]
     env = {**os.environ, "PYTHONPATH": ""}
+    if loop:
+        env["PITCHNET_EVENT_LOOP"] = loop
     done = subprocess.run(
         command, cwd=tree, env=env, capture_output=True, text=True, check=False, timeout=600
     )
@@ -184,6 +195,11 @@ def main() -> int:
         default=[],
         help="another checkout to measure alongside (may be given more than once)",
     )
+    parser.add_argument(
+        "--asyncio",
+        action="store_true",
+        help="measure this tree a second time on asyncio's own loop (PITCHNET_EVENT_LOOP)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -192,6 +208,9 @@ def main() -> int:
     here = Path(__file__).resolve().parent.parent
     trees = [here] + [tree.resolve() for tree in args.against]
     names = tree_labels(trees)
+    loops = [""] * len(trees)
+    if args.asyncio:
+        trees, names, loops = [here, *trees], [f"{names[0]} aio", *names], ["asyncio", *loops]
     print(
         f"pitchnet host cost by part - {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} "
         f"cores, load {os.getloadavg()[0]:.2f}; part (b) of latency.py, {args.tables} "
@@ -199,8 +218,8 @@ def main() -> int:
     )
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
     for _ in range(args.rounds):
-        for tree, name in zip(trees, names, strict=True):
-            runs[name].append(_run_in(tree, args))
+        for tree, name, loop in zip(trees, names, loops, strict=True):
+            runs[name].append(_run_in(tree, args, loop))
     print(f"\n  {'CPU per action, median of runs (us)':52}" + "".join(f" | {n:>9}" for n in names))
     whole = [statistics.median(r["cpu_us"] for r in runs[n]) for n in names]
     print(f"  {'server process (latency.py figure)':52}" + "".join(f" | {v:9.0f}" for v in whole))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from host.journal import JournalError
 from host.limits import Limits
+from host.loop import run as run_host_loop
 from host.server import HostConfig, HostServer
 from pitchnet.cli import DEFAULT_PORT, rules_from_args
 from pitchnet.errors import describe_os_error
@@ -157,7 +158,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 2
     try:
-        return asyncio.run(serve(config, args))
+        return run_host_loop(serve(config, args))
     except JournalError as exc:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 1

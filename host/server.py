@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from host.journal import SqliteJournal
 from host.limits import DecodeBudget, Limits
@@ -136,8 +136,8 @@ class Connection(asyncio.Protocol):
     # ---- asyncio.Protocol ----------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # A stream transport (uvloop's is one without being an `asyncio.Transport`).
+        self.transport = cast(asyncio.Transport, transport)
         self.peer = "{}:{}".format(*(transport.get_extra_info("peername") or ("?", "?"))[:2])
         self.server.deliver(self, Opened(self.peer))
 
@@ -228,6 +228,8 @@ class HostServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop this host runs on, once looked up (see `_running_loop`)."""
         self._closed = asyncio.Event()
         self._all_gone = asyncio.Event()
 
@@ -246,7 +248,7 @@ class HostServer:
     # ---- phases: startup, serve, shutdown ----------------------------------------------------
 
     async def start(self) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._running_loop()
         try:
             self._server = await loop.create_server(
                 self.new_connection, self.config.interface, self.port, reuse_address=True
@@ -327,6 +329,14 @@ class HostServer:
 
     # ---- connections: in to the referee, effects out -----------------------------------------
 
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop this host runs on, looked up once: `asyncio.get_running_loop()` asks
+        the system for the process id at every call, which was one system call a read."""
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
+
     def new_connection(self) -> Connection:
         """The protocol factory for the listener: one `Connection` per accepted socket."""
         conn = Connection(self, next(self._ids))
@@ -336,7 +346,7 @@ class HostServer:
     def deliver(self, conn: Connection, event: Opened | Received | Closed) -> None:
         """Hand one thing that happened on `conn` to the referee and do what it says.
         Nothing a peer sends can raise out of here into the loop's callback."""
-        now = asyncio.get_running_loop().time()
+        now = self._running_loop().time()
         if type(event) is Closed:
             self.links.pop(conn.id, None)
             if self._closed.is_set() and not self.links:
@@ -380,7 +390,7 @@ class HostServer:
         if self._timer is not None:
             self._timer.cancel()
         self._timer_at = deadline
-        self._timer = asyncio.get_running_loop().call_at(deadline, self._wake)
+        self._timer = self._running_loop().call_at(deadline, self._wake)
 
     async def _think(self, turn: BotTurn) -> None:
         """Run a slow bot's decision in a worker thread, so the loop keeps serving every
@@ -390,12 +400,12 @@ class HostServer:
         except Exception:
             log.exception("a bot failed to decide; the normal level plays this turn")
             action = make_bot(DEFAULT_LEVEL).decide(turn.view)
-        self._carry_out(self.referee.thought(turn, action, asyncio.get_running_loop().time()))
+        self._carry_out(self.referee.thought(turn, action, self._running_loop().time()))
 
     def _wake(self) -> None:
         self._timer = None
         try:
-            effects = self.referee.wake(asyncio.get_running_loop().time())
+            effects = self.referee.wake(self._running_loop().time())
         except Exception:
             log.exception("unexpected error in the host's timer")
             return
