@@ -182,12 +182,8 @@ def tree_labels(trees: list[Path]) -> list[str]:
     ]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--warmup", type=float, default=2.0)
-    parser.add_argument("--window", type=float, default=5.0)
-    parser.add_argument("--rounds", type=int, default=2, help="runs of each tree, alternating")
+def add_tree_options(parser: argparse.ArgumentParser) -> None:
+    """`--against TREE` and `--asyncio`, as every script comparing trees takes them."""
     parser.add_argument(
         "--against",
         type=Path,
@@ -200,17 +196,32 @@ def main() -> int:
         action="store_true",
         help="measure this tree a second time on asyncio's own loop (PITCHNET_EVENT_LOOP)",
     )
+
+
+def trees_to_measure(args: argparse.Namespace) -> tuple[list[Path], list[str], list[str]]:
+    """The trees to measure (this one first), their labels, and the loop each is told to
+    run on ("" for its own choice; "asyncio" for this tree's second run with --asyncio)."""
+    here = Path(__file__).resolve().parent.parent
+    trees = [here] + [tree.resolve() for tree in args.against]
+    names, loops = tree_labels(trees), [""] * len(trees)
+    if args.asyncio:
+        return [here, *trees], [f"{names[0]} aio", *names], ["asyncio", *loops]
+    return trees, names, loops
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--window", type=float, default=5.0)
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each tree, alternating")
+    add_tree_options(parser)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.tables, args.warmup, args.window)))
         return 0
-    here = Path(__file__).resolve().parent.parent
-    trees = [here] + [tree.resolve() for tree in args.against]
-    names = tree_labels(trees)
-    loops = [""] * len(trees)
-    if args.asyncio:
-        trees, names, loops = [here, *trees], [f"{names[0]} aio", *names], ["asyncio", *loops]
+    trees, names, loops = trees_to_measure(args)
     print(
         f"pitchnet host cost by part - {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} "
         f"cores, load {os.getloadavg()[0]:.2f}; part (b) of latency.py, {args.tables} "
