@@ -15,12 +15,8 @@ run, alternating with this one: this script is run with TREE as its working dire
 so it imports TREE's `host/` and TREE's `benchmarks/latency.py`. A part that tree lacks (the journal
 had no checksum chain before 2026-12-01) shows as "-". Everything binds 127.0.0.1.
 
-Each tree's server runs on the loop its `pitchnet host` runs on (uvloop from 2026-12-04,
-asyncio's before); `--asyncio` measures this tree on asyncio's own loop as well, as
-"<commit> aio".
-
 Run: uv run python benchmarks/host_cost.py [--tables 20] [--window 5] [--rounds 2]
-                                            [--against /path/to/other/checkout ...] [--asyncio]
+                                            [--against /path/to/other/checkout ...]
 """
 
 from __future__ import annotations
@@ -124,18 +120,13 @@ def measure(tables: int, warmup: float, window: float) -> dict[str, Any]:
             ctx = {"state_dir": Path(state_dir), "journal": True, "profile": False}
             return await latency.measure_throughput("host", tables, warmup, window, ctx)
 
-    try:  # the loop `pitchnet host` runs on (host/loop.py, 2026-12-04 on)
-        from host.loop import run as run_host_loop
-    except ImportError:
-        got = asyncio.run(run())
-    else:
-        got = run_host_loop(run())
+    got = asyncio.run(run())
     actions = totals["Connection.data_received"][1] or 1
     parts = {name: total / actions * 1e6 for name, (total, _) in totals.items()}
     return {"cpu_us": got["cpu_us"], "rate": got["rate"], "parts": parts}
 
 
-def _run_in(tree: Path, args: argparse.Namespace, loop: str = "") -> dict[str, Any]:
+def _run_in(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
     command = [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -148,8 +139,6 @@ def _run_in(tree: Path, args: argparse.Namespace, loop: str = "") -> dict[str, A
         str(args.window),
     ]
     env = {**os.environ, "PYTHONPATH": ""}
-    if loop:
-        env["PITCHNET_EVENT_LOOP"] = loop
     done = subprocess.run(
         command, cwd=tree, env=env, capture_output=True, text=True, check=False, timeout=600
     )
@@ -183,7 +172,7 @@ def tree_labels(trees: list[Path]) -> list[str]:
 
 
 def add_tree_options(parser: argparse.ArgumentParser) -> None:
-    """`--against TREE` and `--asyncio`, as every script comparing trees takes them."""
+    """`--against TREE`, as every script comparing trees takes it."""
     parser.add_argument(
         "--against",
         type=Path,
@@ -191,22 +180,13 @@ def add_tree_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="another checkout to measure alongside (may be given more than once)",
     )
-    parser.add_argument(
-        "--asyncio",
-        action="store_true",
-        help="measure this tree a second time on asyncio's own loop (PITCHNET_EVENT_LOOP)",
-    )
 
 
-def trees_to_measure(args: argparse.Namespace) -> tuple[list[Path], list[str], list[str]]:
-    """The trees to measure (this one first), their labels, and the loop each is told to
-    run on ("" for its own choice; "asyncio" for this tree's second run with --asyncio)."""
+def trees_to_measure(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
+    """The trees to measure (this one first) and their labels."""
     here = Path(__file__).resolve().parent.parent
     trees = [here] + [tree.resolve() for tree in args.against]
-    names, loops = tree_labels(trees), [""] * len(trees)
-    if args.asyncio:
-        return [here, *trees], [f"{names[0]} aio", *names], ["asyncio", *loops]
-    return trees, names, loops
+    return trees, tree_labels(trees)
 
 
 def main() -> int:
@@ -221,7 +201,7 @@ def main() -> int:
     if args.child:
         print(json.dumps(measure(args.tables, args.warmup, args.window)))
         return 0
-    trees, names, loops = trees_to_measure(args)
+    trees, names = trees_to_measure(args)
     print(
         f"pitchnet host cost by part - {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} "
         f"cores, load {os.getloadavg()[0]:.2f}; part (b) of latency.py, {args.tables} "
@@ -229,8 +209,8 @@ def main() -> int:
     )
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
     for _ in range(args.rounds):
-        for tree, name, loop in zip(trees, names, loops, strict=True):
-            runs[name].append(_run_in(tree, args, loop))
+        for tree, name in zip(trees, names, strict=True):
+            runs[name].append(_run_in(tree, args))
     print(f"\n  {'CPU per action, median of runs (us)':52}" + "".join(f" | {n:>9}" for n in names))
     whole = [statistics.median(r["cpu_us"] for r in runs[n]) for n in names]
     print(f"  {'server process (latency.py figure)':52}" + "".join(f" | {v:9.0f}" for v in whole))

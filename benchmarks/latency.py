@@ -25,10 +25,6 @@ decode one action frame and answer with a freshly packed msgpack snapshot to eac
 The goals are ratios to a floor; the script prints the host against both. Latency blocks
 alternate floor, same, host so that machine noise hits all three alike.
 
-The server side (the host and both floors) runs on the event loop `pitchnet host` runs
-on (host/loop.py: uvloop where it is installed; set PITCHNET_EVENT_LOOP=asyncio for
-asyncio's own loop); the clients run on asyncio's loop, as the Textual client does.
-
 The host runs with HostConfig(limits=Limits(messages_per_second=1e9, burst=10**9)) so that
 its per-connection token bucket (100 msg/s, burst 400 by default) never throttles the bots;
 every other setting is the default (heartbeats on, journal on if this host has one, in a
@@ -63,8 +59,6 @@ import msgpack  # noqa: E402
 from relay_floor import RelayServer, snapshot_size  # noqa: E402
 
 from host.limits import Limits  # noqa: E402
-from host.loop import loop_name  # noqa: E402
-from host.loop import run as run_host_loop  # noqa: E402
 from host.server import HostConfig, HostServer  # noqa: E402
 from host.table import Table, TableOptions  # noqa: E402
 from host.tables import deck_source  # noqa: E402
@@ -482,8 +476,7 @@ async def main_async(args: argparse.Namespace) -> int:
     ctx = {"state_dir": Path(args.state_dir), "journal": not args.no_journal, "profile": False}
     print(
         f"pitchnet host latency benchmark - {time.strftime('%Y-%m-%d %H:%M')}, "
-        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, pid {os.getpid()}, "
-        f"server loop {loop_name()}"
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, pid {os.getpid()}"
     )
     print(f"floor snapshot frame: {snapshot_size() + 4} bytes; journal: {ctx['journal']}")
     lat: dict[str, list[float]] = {kind: [] for kind in KINDS}
@@ -564,7 +557,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="pitchnet-bench-") as state_dir:
         args.state_dir = state_dir
-        return run_host_loop(main_async(args))
+        return asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":

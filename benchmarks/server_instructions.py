@@ -9,15 +9,15 @@ packing and the four sends, as user-space instructions under valgrind's cachegri
 writes in every tree). So it compares any two trees, before the referee too.
 
 For each tree and each of two lengths A and B, one table is served by that tree's
-`HostServer` (its own `benchmarks/latency.py` settings: journal on, heartbeats on) on
-the loop its `pitchnet host` runs on, in a process under cachegrind; four clients of
+`HostServer` (its own `benchmarks/latency.py` settings: journal on, heartbeats on) in a
+process under cachegrind; four clients of
 that tree's `latency.py` play A (or B) actions in lock-step from another process (one
 action at a time, as people play). (Instructions with B - those with A) / (B - A) is one
 action's share; start-up and shutdown cancel out. Everything binds 127.0.0.1. Needs
 `valgrind` (apt-get install valgrind).
 
 Run: uv run python benchmarks/server_instructions.py [--against /path/to/checkout ...]
-                                                     [--asyncio] [--first 100] [--second 500]
+                                                     [--first 100] [--second 500]
 """
 
 from __future__ import annotations
@@ -63,12 +63,7 @@ def serve() -> None:
             await done.wait()
             await server.close()
 
-    try:  # the loop `pitchnet host` runs on (host/loop.py, 2026-12-04 on)
-        from host.loop import run
-    except ImportError:
-        asyncio.run(main())
-    else:
-        run(main())
+    asyncio.run(main())
 
 
 def play(port: int, actions: int) -> None:
@@ -82,11 +77,9 @@ def play(port: int, actions: int) -> None:
         raise SystemExit(f"played {len(got['samples'])} of {actions} actions")
 
 
-def instructions(tree: Path, actions: int, loop: str) -> int:
+def instructions(tree: Path, actions: int) -> int:
     """User-space instructions of one host process that served `actions` actions."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    if loop:
-        env["PITCHNET_EVENT_LOOP"] = loop
     script = str(Path(__file__).resolve())
     with tempfile.TemporaryDirectory() as scratch, open(Path(scratch) / "log", "w+") as log:
         host = subprocess.Popen(
@@ -143,15 +136,15 @@ def main() -> int:
         return 0
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
-    trees, names, loops = trees_to_measure(args)
+    trees, names = trees_to_measure(args)
     print(
         f"pitchnet host process instructions per action - {time.strftime('%Y-%m-%d %H:%M')}; "
         f"one table, four lock-step clients, actions {args.first} and {args.second}, "
         "under cachegrind"
     )
-    for tree, name, loop in zip(trees, names, loops, strict=True):
-        short = instructions(tree, args.first, loop)
-        long = instructions(tree, args.second, loop)
+    for tree, name in zip(trees, names, strict=True):
+        short = instructions(tree, args.first)
+        long = instructions(tree, args.second)
         per_action = (long - short) / (args.second - args.first)
         print(f"  {name:>12}: {per_action:9,.0f} instructions per action", flush=True)
     return 0

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from host.journal import JournalError
 from host.limits import Limits
-from host.loop import run as run_host_loop
 from host.server import HostConfig, HostServer
 from pitchnet.cli import DEFAULT_PORT, rules_from_args
 from pitchnet.errors import describe_os_error
@@ -158,7 +157,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 2
     try:
-        return run_host_loop(serve(config, args))
+        return asyncio.run(serve(config, args))
     except JournalError as exc:
         print(f"pitchnet host: {exc}", file=sys.stderr)
         return 1

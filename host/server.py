@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from host.journal import SqliteJournal
 from host.limits import DecodeBudget, Limits
@@ -136,8 +136,8 @@ class Connection(asyncio.Protocol):
     # ---- asyncio.Protocol ----------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        # A stream transport (uvloop's is one without being an `asyncio.Transport`).
-        self.transport = cast(asyncio.Transport, transport)
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
         self.peer = "{}:{}".format(*(transport.get_extra_info("peername") or ("?", "?"))[:2])
         self.server.deliver(self, Opened(self.peer))
 
