@@ -16,8 +16,11 @@ action at a time, as people play). (Instructions with B - those with A) / (B - A
 action's share; start-up and shutdown cancel out. Everything binds 127.0.0.1. Needs
 `valgrind` (apt-get install valgrind).
 
+`--syscalls` counts the host's system calls per action the same way, under strace
+(apt-get install strace): the part of the work this count leaves out.
+
 Run: uv run python benchmarks/server_instructions.py [--against /path/to/checkout ...]
-                                                     [--first 100] [--second 500]
+                                                     [--first 100] [--second 500] [--syscalls]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from host_cost import add_tree_options, trees_to_measure  # this folder's
@@ -77,21 +81,15 @@ def play(port: int, actions: int) -> None:
         raise SystemExit(f"played {len(got['samples'])} of {actions} actions")
 
 
-def instructions(tree: Path, actions: int) -> int:
-    """User-space instructions of one host process that served `actions` actions."""
+def under(tool: list[str], tree: Path, actions: int) -> str:
+    """Run one host process under `tool` (its output file named by {out}) while it serves
+    `actions` actions; returns what the tool wrote to its file or to standard error."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     script = str(Path(__file__).resolve())
     with tempfile.TemporaryDirectory() as scratch, open(Path(scratch) / "log", "w+") as log:
+        out = Path(scratch) / "out"
         host = subprocess.Popen(
-            [
-                "valgrind",
-                "--tool=cachegrind",
-                "--cache-sim=no",
-                f"--cachegrind-out-file={Path(scratch) / 'out'}",
-                sys.executable,
-                script,
-                "--serve",
-            ],
+            [*(part.format(out=out) for part in tool), sys.executable, script, "--serve"],
             cwd=tree,
             env=env,
             stdin=subprocess.PIPE,
@@ -113,11 +111,35 @@ def instructions(tree: Path, actions: int) -> int:
             host.stdin.close()  # the host closes its table and exits
             host.wait(timeout=600)
         log.seek(0)
-        errors = log.read()
-    found = re.search(r"I\s+refs:\s+([\d,]+)", errors)
-    if host.returncode != 0 or found is None:
-        raise SystemExit(f"the host in {tree} failed:\n{errors[-2000:]}")
+        written = log.read() + (out.read_text() if out.exists() else "")
+    if host.returncode != 0:
+        raise SystemExit(f"the host in {tree} failed:\n{written[-2000:]}")
+    return written
+
+
+def instructions(tree: Path, actions: int) -> int:
+    """User-space instructions of one host process that served `actions` actions."""
+    report = under(CACHEGRIND, tree, actions)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", report)
+    if found is None:
+        raise SystemExit(f"no instruction count from the host in {tree}:\n{report[-2000:]}")
     return int(found.group(1).replace(",", ""))
+
+
+def system_calls(tree: Path, actions: int) -> Counter[str]:
+    """The system calls of one host process that served `actions` actions, by name."""
+    calls: Counter[str] = Counter()
+    for line in under(STRACE, tree, actions).splitlines():
+        # strace -c's table: % time, seconds, usecs/call, calls, [errors,] syscall
+        words = line.split()
+        if len(words) in (5, 6) and words[-1].isidentifier() and words[3].isdigit():
+            calls[words[-1]] += int(words[3])
+    calls.pop("total", None)
+    return calls
+
+
+CACHEGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file={out}"]
+STRACE = ["strace", "-f", "-c", "-o", "{out}"]
 
 
 def main() -> int:
@@ -125,6 +147,11 @@ def main() -> int:
     add_tree_options(parser)
     parser.add_argument("--first", type=int, default=100, help="actions in the short run")
     parser.add_argument("--second", type=int, default=500, help="actions in the long run")
+    parser.add_argument(
+        "--syscalls",
+        action="store_true",
+        help="count the host's system calls per action instead (under strace)",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--play", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -134,8 +161,11 @@ def main() -> int:
     if args.play:
         play(*args.play)
         return 0
-    if shutil.which("valgrind") is None:
-        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+    tool = "strace" if args.syscalls else "valgrind"
+    if shutil.which(tool) is None:
+        raise SystemExit(f"{tool} is not installed (apt-get install {tool})")
+    if args.syscalls:
+        return print_system_calls(args)
     trees, names = trees_to_measure(args)
     print(
         f"pitchnet host process instructions per action - {time.strftime('%Y-%m-%d %H:%M')}; "
@@ -147,6 +177,30 @@ def main() -> int:
         long = instructions(tree, args.second)
         per_action = (long - short) / (args.second - args.first)
         print(f"  {name:>12}: {per_action:9,.0f} instructions per action", flush=True)
+    return 0
+
+
+def print_system_calls(args: argparse.Namespace) -> int:
+    """System calls per action of each tree, in all and of each kind made at least once
+    every twenty actions (strace's own counts; the B - A difference as for instructions)."""
+    trees, names = trees_to_measure(args)
+    print(
+        f"pitchnet host process system calls per action - {time.strftime('%Y-%m-%d %H:%M')}; "
+        f"one table, four lock-step clients, actions {args.first} and {args.second}, "
+        "under strace"
+    )
+    for tree, name in zip(trees, names, strict=True):
+        short = system_calls(tree, args.first)
+        long = system_calls(tree, args.second)
+        per_action = {
+            call: (long[call] - short[call]) / (args.second - args.first) for call in long
+        }
+        kinds = ", ".join(
+            f"{call} {count:.2f}"
+            for call, count in sorted(per_action.items(), key=lambda item: -item[1])
+            if count >= 0.05
+        )
+        print(f"  {name:>9}: {sum(per_action.values()):5.2f} per action ({kinds})", flush=True)
     return 0
 
 
