@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -121,7 +120,7 @@ def proves(proof: str | None, secret: str, nonce: str, table_id: str, purpose: P
 
 def frame(payload: dict[str, Any]) -> bytes:
     """Pack one map into a length-prefixed frame."""
-    body = _packb(payload)
+    body = msgpack.packb(payload, use_bin_type=True)
     if len(body) > MAX_FRAME:
         raise ValueError(f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
     return HEADER.pack(len(body)) + body
@@ -592,19 +591,8 @@ def pack_map(mapping: dict[str, Any]) -> bytes:
     return _packb(mapping)
 
 
-_PACKERS = threading.local()
-"""Each thread's own `msgpack.Packer` (one is not safe to share between threads)."""
-
-
 def _packb(value: Any) -> bytes:
-    """`msgpack.packb(value, use_bin_type=True)`, by a packer kept for the thread:
-    `packb` makes and frees a `Packer` every call, which cost the host as much as
-    packing a small map (it packs a few maps after every move)."""
-    try:
-        packer = _PACKERS.packer
-    except AttributeError:
-        packer = _PACKERS.packer = msgpack.Packer(use_bin_type=True)
-    return packer.pack(value)
+    return msgpack.packb(value, use_bin_type=True)
 
 
 _STATE_HEAD = b"\x85" + msgpack.packb("type") + msgpack.packb("state") + msgpack.packb("seq")
