@@ -36,6 +36,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from host_cost import add_tree_options, trees_to_measure  # this folder's
@@ -117,13 +118,13 @@ def under(tool: list[str], tree: Path, actions: int) -> str:
     return written
 
 
-def instructions(tree: Path, actions: int) -> int:
+def instructions(tree: Path, actions: int) -> Counter[str]:
     """User-space instructions of one host process that served `actions` actions."""
-    report = under(CACHEGRIND, tree, actions)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", report)
+    written = under(CACHEGRIND, tree, actions)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", written)
     if found is None:
-        raise SystemExit(f"no instruction count from the host in {tree}:\n{report[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+        raise SystemExit(f"no instruction count from the host in {tree}:\n{written[-2000:]}")
+    return Counter(instructions=int(found.group(1).replace(",", "")))
 
 
 def system_calls(tree: Path, actions: int) -> Counter[str]:
@@ -165,43 +166,43 @@ def main() -> int:
     if shutil.which(tool) is None:
         raise SystemExit(f"{tool} is not installed (apt-get install {tool})")
     if args.syscalls:
-        return print_system_calls(args)
-    trees, names = trees_to_measure(args)
+        return report(args, "system calls", "strace", system_calls, _calls_line)
+    return report(args, "instructions", "cachegrind", instructions, _instructions_line)
+
+
+def report(
+    args: argparse.Namespace,
+    what: str,
+    tool: str,
+    count: Callable[[Path, int], Counter[str]],
+    line: Callable[[dict[str, float]], str],
+) -> int:
+    """Each tree's counts per action: (the count after B actions - after A) / (B - A)."""
     print(
-        f"pitchnet host process instructions per action - {time.strftime('%Y-%m-%d %H:%M')}; "
+        f"pitchnet host process {what} per action - {time.strftime('%Y-%m-%d %H:%M')}; "
         f"one table, four lock-step clients, actions {args.first} and {args.second}, "
-        "under cachegrind"
+        f"under {tool}"
     )
+    trees, names = trees_to_measure(args)
     for tree, name in zip(trees, names, strict=True):
-        short = instructions(tree, args.first)
-        long = instructions(tree, args.second)
-        per_action = (long - short) / (args.second - args.first)
-        print(f"  {name:>12}: {per_action:9,.0f} instructions per action", flush=True)
+        short, long = count(tree, args.first), count(tree, args.second)
+        per_action = {key: (long[key] - short[key]) / (args.second - args.first) for key in long}
+        print(f"  {name:>9}: {line(per_action)}", flush=True)
     return 0
 
 
-def print_system_calls(args: argparse.Namespace) -> int:
-    """System calls per action of each tree, in all and of each kind made at least once
-    every twenty actions (strace's own counts; the B - A difference as for instructions)."""
-    trees, names = trees_to_measure(args)
-    print(
-        f"pitchnet host process system calls per action - {time.strftime('%Y-%m-%d %H:%M')}; "
-        f"one table, four lock-step clients, actions {args.first} and {args.second}, "
-        "under strace"
+def _instructions_line(per_action: dict[str, float]) -> str:
+    return f"{per_action['instructions']:9,.0f} instructions per action"
+
+
+def _calls_line(per_action: dict[str, float]) -> str:
+    """In all, and each kind made at least once every twenty actions."""
+    kinds = ", ".join(
+        f"{call} {count:.2f}"
+        for call, count in sorted(per_action.items(), key=lambda item: -item[1])
+        if count >= 0.05
     )
-    for tree, name in zip(trees, names, strict=True):
-        short = system_calls(tree, args.first)
-        long = system_calls(tree, args.second)
-        per_action = {
-            call: (long[call] - short[call]) / (args.second - args.first) for call in long
-        }
-        kinds = ", ".join(
-            f"{call} {count:.2f}"
-            for call, count in sorted(per_action.items(), key=lambda item: -item[1])
-            if count >= 0.05
-        )
-        print(f"  {name:>9}: {sum(per_action.values()):5.2f} per action ({kinds})", flush=True)
-    return 0
+    return f"{sum(per_action.values()):5.2f} per action ({kinds})"
 
 
 if __name__ == "__main__":
