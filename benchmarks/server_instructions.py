@@ -4,20 +4,20 @@
 CPU time on these VMs varies by a third between two runs of the same code. This counts
 everything the `pitchnet host` process does for one action on a real socket: the event
 loop waking, the read, decoding, the referee, the rules, the journal, the views, the
-packing and the four sends, as user-space instructions under valgrind's cachegrind
-(system calls are not counted: per action those are the same read, sends and journal
-writes in every tree). So it compares any two trees, before the referee too.
+packing and the four sends, as user-space instructions under valgrind's cachegrind.
+So it compares any two trees, before the referee too. What the kernel does for the
+system calls is not counted; `--syscalls` counts those calls instead.
 
 For each tree and each of two lengths A and B, one table is served by that tree's
 `HostServer` (its own `benchmarks/latency.py` settings: journal on, heartbeats on) in a
-process under cachegrind; four clients of
-that tree's `latency.py` play A (or B) actions in lock-step from another process (one
-action at a time, as people play). (Instructions with B - those with A) / (B - A) is one
-action's share; start-up and shutdown cancel out. Everything binds 127.0.0.1. Needs
-`valgrind` (apt-get install valgrind).
+process under the counting tool; four clients of that tree's `latency.py` play A (or B)
+actions in lock-step from another process (one action at a time, as people play). The
+count with B less the count with A, over B - A, is one action's share: start-up and
+shutdown cancel out. Everything binds 127.0.0.1. Needs `valgrind` (apt-get install
+valgrind).
 
 `--syscalls` counts the host's system calls per action the same way, under strace
-(apt-get install strace): the part of the work this count leaves out.
+(apt-get install strace).
 
 Run: uv run python benchmarks/server_instructions.py [--against /path/to/checkout ...]
                                                      [--first 100] [--second 500] [--syscalls]
@@ -38,6 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from host_cost import add_tree_options, trees_to_measure  # this folder's
 
@@ -48,11 +49,19 @@ STEP_SECONDS = 120.0
 cachegrind."""
 
 
-def serve() -> None:
-    """In the tree under test, under cachegrind: one table until standard input closes."""
+def _tree_latency() -> Any:
+    """The tree under test's own `benchmarks/latency.py` (the working directory is the
+    tree), with the tree's packages first on the path."""
     sys.path[:0] = [str(Path.cwd() / "benchmarks"), str(Path.cwd())]
     import latency
 
+    return latency
+
+
+def serve() -> None:
+    """In the tree under test, under the counting tool: one table until standard input
+    closes."""
+    latency = _tree_latency()
     from host.server import HostServer
 
     async def main() -> None:
@@ -73,9 +82,7 @@ def serve() -> None:
 
 def play(port: int, actions: int) -> None:
     """In the tree under test: its four lock-step clients play `actions` actions."""
-    sys.path[:0] = [str(Path.cwd() / "benchmarks"), str(Path.cwd())]
-    import latency
-
+    latency = _tree_latency()
     latency.STEP_TIMEOUT = STEP_SECONDS
     got = asyncio.run(latency.latency_clients("host", port, actions, 3600.0, 0))
     if len(got["samples"]) != actions:
