@@ -5,6 +5,7 @@
     uv run python benchmarks/bots.py strength --bots normal,easy --deals 40
     uv run python benchmarks/bots.py strength --bots easy,random --deals 40
     uv run python benchmarks/bots.py speed --decisions 300
+    uv run python benchmarks/bots.py bidding --deals 64 --rules joker --workers 2
 
 `strength` is `pitchnet simulate --duplicate` (every deal once per seating, the
 kinds rotated through the seats) with the machine's load and the wall time around
@@ -35,7 +36,8 @@ import time
 from pitchnet import playout, search
 from pitchnet.bots import SearchBot, make_bot
 from pitchnet.cards import shuffled_deck
-from pitchnet.duplicate import duplicate, report_duplicate
+from pitchnet.duplicate import duplicate, report_bidding, report_duplicate
+from pitchnet.house_rules import PRESETS
 from pitchnet.rules import Match, Phase, Settings
 from pitchnet.search import Budget
 from pitchnet.views import seat_view
@@ -46,18 +48,36 @@ def load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
+def _settings(args: argparse.Namespace, players: int) -> Settings:
+    preset = PRESETS[args.rules]
+    return Settings(players, args.partnership, args.target or preset.target or 7, preset.rules)
+
+
+def _run(args: argparse.Namespace, settings: Settings, kinds: list[str]) -> None:
+    print(f"before: {load()}; rules {args.rules}; {args.workers} worker processes")
+    start = time.perf_counter()
+    result = duplicate(
+        settings, kinds, args.deals, args.seed, Budget(args.samples), workers=args.workers
+    )
+    wall = time.perf_counter() - start
+    report_duplicate(result, sys.stdout, args.seed)
+    report_bidding(result, sys.stdout)
+    print(f"\nhard budget: {args.samples} sampled deals per decision (count only)")
+    print(f"{wall:.0f} s wall; after: {load()}")
+
+
 def strength(args: argparse.Namespace) -> None:
     first, rest = args.bots.split(",")
     players = 4
     kinds = [first, rest, first, rest] if args.partnership else [first] + [rest] * (players - 1)
-    settings = Settings(players, args.partnership, args.target)
-    print(f"before: {load()}")
-    start, cpu = time.perf_counter(), time.process_time()
-    result = duplicate(settings, kinds, args.deals, args.seed, Budget(args.samples))
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    report_duplicate(result, sys.stdout, args.seed)
-    print(f"\nhard budget: {args.samples} sampled deals per decision (count only)")
-    print(f"{wall:.0f} s wall, {cpu:.0f} s CPU; after: {load()}")
+    _run(args, _settings(args, players), kinds)
+
+
+def bidding(args: argparse.Namespace) -> None:
+    """Every level at one table, rotated through the seats: how each bids, is set back and
+    steals as the dealer, under one preset."""
+    kinds = args.seats.split(",")
+    _run(args, _settings(args, len(kinds)), kinds)
 
 
 def _decisions(samples: int, decisions: int, seed: int) -> tuple[list[tuple[str, float]], int]:
@@ -181,19 +201,24 @@ def main() -> None:
     one = commands.add_parser("strength", help="duplicate matches, one kind against another")
     one.add_argument("--bots", default="hard,normal", help="FIRST,REST (default hard,normal)")
     one.add_argument("--partnership", action="store_true")
-    one.add_argument("--deals", type=int, default=30)
-    one.add_argument("--target", type=int, default=7)
-    one.add_argument("--seed", type=int, default=2026)
-    one.add_argument("--samples", type=int, default=Budget().samples)
+    three = commands.add_parser("bidding", help="every level at one table: how each bids")
+    three.add_argument(
+        "--seats", default="hard,normal,easy,normal", help="the kinds by seat (rotated)"
+    )
+    for command in (one, three):
+        command.add_argument("--deals", type=int, default=30)
+        command.add_argument("--target", type=int, help="default: the preset's, else 7")
+        command.add_argument("--seed", type=int, default=2026)
+        command.add_argument("--samples", type=int, default=Budget().samples)
+        command.add_argument("--rules", choices=list(PRESETS), default="standard")
+        command.add_argument("--workers", type=int, default=1, help="processes (same result)")
+    three.set_defaults(partnership=False)
     two = commands.add_parser("speed", help="hard's decision times, playouts/s, profile")
     two.add_argument("--decisions", type=int, default=300)
     two.add_argument("--samples", type=int, default=Budget().samples)
     two.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    if args.command == "strength":
-        strength(args)
-    else:
-        speed(args)
+    {"strength": strength, "bidding": bidding, "speed": speed}[args.command](args)
 
 
 if __name__ == "__main__":

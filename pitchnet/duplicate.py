@@ -21,7 +21,7 @@ from typing import TextIO
 
 from pitchnet.bots import Bot, make_bot
 from pitchnet.cards import shuffled_deck
-from pitchnet.rules import Match, Phase, Settings
+from pitchnet.rules import Hand, HandResult, Match, Phase, Settings
 from pitchnet.search import Budget
 from pitchnet.views import seat_view
 
@@ -40,6 +40,76 @@ class KindTally:
 
 
 @dataclass
+class BidTally:
+    """How one kind bids, over a whole run: the complaints players make of bots are about
+    bidding (bids with no power, a 4 with no chance, a dealer who outbids instead of
+    stealing), so these are counted apart from the points.
+
+    `bids[n]` counts every bid of n the kind made (outbid or not); `pitched[n]` the hands
+    it won the auction with n, `set[n]` those it was set back on. The dealer's choices
+    when someone has bid: `steals` (bid the high bid), `outbids` (over it), `passes`;
+    `forced`: the dealer bid after everyone passed (forced to, unless all pass redeals)."""
+
+    chances: int = 0
+    bids: dict[int, int] = field(default_factory=dict)
+    pitched: dict[int, int] = field(default_factory=dict)
+    set: dict[int, int] = field(default_factory=dict)
+    steals: int = 0
+    steals_set: int = 0
+    outbids: int = 0
+    outbids_set: int = 0
+    passes: int = 0
+    forced: int = 0
+
+    def add(self, other: BidTally) -> None:
+        self.chances += other.chances
+        for mine, theirs in (
+            (self.bids, other.bids),
+            (self.pitched, other.pitched),
+            (self.set, other.set),
+        ):
+            for amount, count in theirs.items():
+                mine[amount] = mine.get(amount, 0) + count
+        self.steals += other.steals
+        self.steals_set += other.steals_set
+        self.outbids += other.outbids
+        self.outbids_set += other.outbids_set
+        self.passes += other.passes
+        self.forced += other.forced
+
+
+def tally_auction(
+    hand: Hand, result: HandResult, kinds: Sequence[str], out: dict[str, BidTally]
+) -> None:
+    """Add one finished hand's auction to each kind's `BidTally` (kinds by seat)."""
+    high: int | None = None
+    for seat, amount in hand.bids:
+        tally = out[kinds[seat]]
+        tally.chances += 1
+        if amount is not None:
+            tally.bids[amount] = tally.bids.get(amount, 0) + 1
+        if seat == hand.dealer:
+            was_set = result.pitcher == seat and not result.made
+            if high is None:
+                tally.forced += amount is not None
+            elif amount is None:
+                tally.passes += 1
+            elif amount == high:
+                tally.steals += 1
+                tally.steals_set += was_set
+            else:
+                tally.outbids += 1
+                tally.outbids_set += was_set
+        if amount is not None:
+            high = amount
+    if result.pitcher is not None and result.bid is not None:
+        tally = out[kinds[result.pitcher]]
+        tally.pitched[result.bid] = tally.pitched.get(result.bid, 0) + 1
+        if not result.made:
+            tally.set[result.bid] = tally.set.get(result.bid, 0) + 1
+
+
+@dataclass
 class DuplicateResult:
     settings: Settings
     kinds: list[str]  # by seat in the first seating
@@ -48,6 +118,8 @@ class DuplicateResult:
     per_deal: list[dict[str, KindTally]] = field(default_factory=list)
     hands: int = 0
     unfinished: int = 0
+    bidding: dict[str, BidTally] = field(default_factory=dict)
+    """Each kind's bidding over every seating (`BidTally`)."""
 
     @property
     def kind_names(self) -> list[str]:
@@ -78,22 +150,68 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def _play(
-    settings: Settings, bots: Sequence[Bot], dealer: int, deck_seed: int
+    settings: Settings,
+    bots: Sequence[Bot],
+    dealer: int,
+    deck_seed: int,
+    auction: tuple[Sequence[str], dict[str, BidTally]] | None = None,
 ) -> tuple[Match, list[int]]:
-    """One match from this deal's decks; returns it and each side's change per hand."""
+    """One match from this deal's decks; returns it and each side's change per hand.
+    With `auction` (kinds by seat, and the tallies), every hand's bidding is counted."""
     deck_rng = random.Random(deck_seed)
     match = Match(settings, dealer=dealer)
     while match.phase is not Phase.MATCH_OVER and match.hand_number < MAX_HANDS:
-        match.deal(shuffled_deck(deck_rng, joker=settings.rules.has_joker))
+        hand = match.deal(shuffled_deck(deck_rng, joker=settings.rules.has_joker))
         while match.phase in (Phase.BIDDING, Phase.PLAYING):
             seat = match.turn
             assert seat is not None
             bots[seat].decide(seat_view(match, seat)).apply_to(match)
+        if auction is not None:
+            kinds, tallies = auction
+            tally_auction(hand, match.results[-1], kinds, tallies)
     totals = [0] * settings.sides
     for result in match.results:
         for side in range(settings.sides):
             totals[side] += result.scores[side] - result.scores_before[side]
     return match, totals
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """One deal's work, as a worker process gets it (all plain, so it pickles)."""
+
+    settings: Settings
+    kinds: tuple[str, ...]
+    number: int
+    deck_seed: int
+    bot_seed: int
+    budget: Budget | None
+
+
+def _play_deal(deal: _Deal) -> tuple[dict[str, KindTally], dict[str, BidTally], int, int]:
+    """Every seating of one deal: each kind's tally, its bidding, hands, unfinished."""
+    settings, kinds, players = deal.settings, deal.kinds, deal.settings.players
+    tallies = {kind: KindTally() for kind in dict.fromkeys(kinds)}
+    bidding = {kind: BidTally() for kind in dict.fromkeys(kinds)}
+    hands = unfinished = 0
+    for rotation in range(players):
+        seating = [kinds[(seat - rotation) % players] for seat in range(players)]
+        bots = [
+            make_bot(kind, deal.bot_seed + seat, deal.budget) for seat, kind in enumerate(seating)
+        ]
+        match, totals = _play(
+            settings, bots, deal.number % players, deal.deck_seed, (seating, bidding)
+        )
+        hands += len(match.results)
+        unfinished += match.winner is None
+        for seat, kind in enumerate(seating):
+            tally = tallies[kind]
+            side = settings.side_of(seat)
+            tally.points += totals[side]
+            tally.hands += len(match.results)
+            tally.matches += 1
+            tally.wins += match.winner == side
+    return tallies, bidding, hands, unfinished
 
 
 def duplicate(
@@ -102,31 +220,33 @@ def duplicate(
     deals: int,
     seed: int | None = None,
     budget: Budget | None = None,
+    workers: int = 1,
 ) -> DuplicateResult:
     """Play each of `deals` deals once per seating (the kinds rotated one seat each time,
-    as many seatings as seats), the first dealer rotating one seat per deal."""
-    players = settings.players
+    as many seatings as seats), the first dealer rotating one seat per deal. `workers`
+    processes share the deals; the result is the same for any number of them (each
+    deal's seeds are drawn before any is played)."""
     master = random.Random(seed) if seed is not None else secrets.SystemRandom()
-    result = DuplicateResult(settings, list(kinds), deals, players)
+    result = DuplicateResult(settings, list(kinds), deals, settings.players)
+    result.bidding = {kind: BidTally() for kind in result.kind_names}
+    work = []
     for number in range(deals):
         deck_seed = master.getrandbits(64)
         bot_seed = master.getrandbits(64)
-        tallies = {kind: KindTally() for kind in result.kind_names}
-        for rotation in range(players):
-            seating = [kinds[(seat - rotation) % players] for seat in range(players)]
-            bots = [make_bot(kind, bot_seed + seat, budget) for seat, kind in enumerate(seating)]
-            match, totals = _play(settings, bots, number % players, deck_seed)
-            result.hands += len(match.results)
-            if match.winner is None:
-                result.unfinished += 1
-            for seat, kind in enumerate(seating):
-                tally = tallies[kind]
-                side = settings.side_of(seat)
-                tally.points += totals[side]
-                tally.hands += len(match.results)
-                tally.matches += 1
-                tally.wins += match.winner == side
+        work.append(_Deal(settings, tuple(kinds), number, deck_seed, bot_seed, budget))
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            done = list(pool.map(_play_deal, work, chunksize=1))
+    else:
+        done = [_play_deal(deal) for deal in work]
+    for tallies, bidding, hands, unfinished in done:
         result.per_deal.append(tallies)
+        for kind, tally in bidding.items():
+            result.bidding[kind].add(tally)
+        result.hands += hands
+        result.unfinished += unfinished
     return result
 
 
@@ -181,3 +301,65 @@ def report_duplicate(result: DuplicateResult, out: TextIO, seed: int | None) -> 
         out.write(
             f"\n{result.unfinished} matches were stopped unfinished after {MAX_HANDS} hands\n"
         )
+
+
+def report_bidding(result: DuplicateResult, out: TextIO) -> None:
+    """Per kind and bid: how often it was bid, won the auction and was set back (with the
+    set rate's 95% interval), then how the kind deals with a bid as the dealer."""
+    out.write(
+        "\nbidding, per kind over every seating (bids: every bid made, outbid or not; "
+        "pitched: auctions won; set: of those, set back; 95% Wilson intervals)\n"
+    )
+    names = result.kind_names
+    width = max(8, *(len(name) for name in names))
+    out.write(
+        f"{'bot kind':<{width}}  {'bid':>3}  {'bids':>7}  {'per turn':>8}  {'pitched':>7}  "
+        f"{'set':>6}  {'set %':>6}  {'95% CI':>13}\n"
+    )
+    for name in names:
+        tally = result.bidding.get(name, BidTally())
+        for amount in sorted(set(tally.bids) | set(tally.pitched)):
+            bids, pitched = tally.bids.get(amount, 0), tally.pitched.get(amount, 0)
+            was_set = tally.set.get(amount, 0)
+            share = bids / tally.chances if tally.chances else math.nan
+            low, high = wilson(was_set, pitched)
+            out.write(
+                f"{name:<{width}}  {amount:>3}  {bids:>7}  {_percent(share) + '%':>8}  "
+                f"{pitched:>7}  {was_set:>6}  {_percent(_ratio(was_set, pitched)) + '%':>6}  "
+                f"{_percent(low) + '..' + _percent(high) + '%':>13}\n"
+            )
+        pitched = sum(tally.pitched.values())
+        was_set = sum(tally.set.values())
+        low, high = wilson(was_set, pitched)
+        out.write(
+            f"{name:<{width}}  all  {sum(tally.bids.values()):>7}  {'':>8}  {pitched:>7}  "
+            f"{was_set:>6}  {_percent(_ratio(was_set, pitched)) + '%':>6}  "
+            f"{_percent(low) + '..' + _percent(high) + '%':>13}\n"
+        )
+    out.write("\nthe dealer, when someone has bid (steal: bids the high bid; outbid: over it)\n")
+    out.write(
+        f"{'bot kind':<{width}}  {'steals':>6}  {'set':>5}  {'outbids':>7}  {'set':>5}  "
+        f"{'passes':>6}  {'bid after all passed':>20}\n"
+    )
+    for name in names:
+        tally = result.bidding.get(name, BidTally())
+        out.write(
+            f"{name:<{width}}  {tally.steals:>6}  {tally.steals_set:>5}  {tally.outbids:>7}  "
+            f"{tally.outbids_set:>5}  {tally.passes:>6}  {tally.forced:>20}\n"
+        )
+
+
+def _ratio(part: int, whole: int) -> float:
+    return part / whole if whole else math.nan
+
+
+def wilson(part: int, whole: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (sound at 0 and near it, where the
+    normal approximation is not): NaNs when there is nothing to count."""
+    if not whole:
+        return math.nan, math.nan
+    share, z2 = part / whole, Z95 * Z95
+    centre = (share + z2 / (2 * whole)) / (1 + z2 / whole)
+    half = Z95 * math.sqrt(share * (1 - share) / whole + z2 / (4 * whole * whole))
+    half /= 1 + z2 / whole
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import math
 import re
 
 import pytest
@@ -192,3 +194,80 @@ def test_duplicate_with_the_search_bot_is_reproducible_with_a_count_budget(
     first = _run(capsys, *args)
     assert first[0] == 0 and first[1].startswith("duplicate: 1 deals x 4 seatings")
     assert _run(capsys, *args) == first
+
+
+# ---- how each kind bids (benchmarks/bots.py bidding) -------------------------------------------
+
+
+def _auction(bids: list[int | None], dealer: int = 3, made: bool = True) -> dict[str, object]:
+    """One hand whose auction is `bids` (from left of the dealer), tallied by seat name."""
+    from dataclasses import replace
+
+    from pitchnet.cards import deck
+    from pitchnet.duplicate import BidTally, tally_auction
+    from pitchnet.rules import Match, deal_hands
+
+    match = Match(Settings(4), dealer=dealer)
+    hand = match.start_hand(deal_hands(list(deck()), Settings(4), dealer))
+    for amount in bids:
+        assert hand.turn is not None
+        match.bid(hand.turn, amount)
+    kinds = ["s0", "s1", "s2", "s3"]
+    tallies = {kind: BidTally() for kind in kinds}
+    pitcher, bid = hand.pitcher, hand.high_bid
+    # Only the auction's fields are read from the result; the rest is the hand not played.
+    from pitchnet.rules import HandResult
+
+    blank = HandResult(
+        None, None, None, (), None, None, None, None, (0,) * 4, (0,) * 4, made,
+        (0,) * 4, (0,) * 4, None, None, None,
+    )  # fmt: skip
+    tally_auction(hand, replace(blank, pitcher=pitcher, bid=bid), kinds, tallies)
+    return dict(tallies)
+
+
+def test_the_auction_tally_counts_bids_steals_and_sets() -> None:
+    # Seats 0, 1, 2 then the dealer (3): 2, pass, 3, and the dealer steals at 3; set back.
+    tallies = _auction([2, None, 3, 3], made=False)
+    s0, s1, s2, s3 = (tallies[f"s{n}"] for n in range(4))
+    assert (s0.bids, s1.bids, s2.bids, s3.bids) == ({2: 1}, {}, {3: 1}, {3: 1})
+    assert all(t.chances == 1 for t in (s0, s1, s2, s3))
+    assert (s3.steals, s3.steals_set, s3.outbids, s3.passes) == (1, 1, 0, 0)
+    assert s3.pitched == {3: 1} and s3.set == {3: 1} and s2.pitched == {}
+    # The dealer outbids and makes it; then a dealer who passes a bid.
+    outbid = _auction([2, None, None, 3])["s3"]
+    assert (outbid.outbids, outbid.outbids_set, outbid.steals, outbid.set) == (1, 0, 0, {})
+    passed = _auction([None, 2, None, None])
+    assert passed["s3"].passes == 1 and passed["s1"].pitched == {2: 1}
+    # Everyone passed: the dealer must bid (2 at least), counted apart from a steal.
+    forced = _auction([None, None, None, 2])["s3"]
+    assert (forced.forced, forced.steals, forced.outbids, forced.pitched) == (1, 0, 0, {2: 1})
+
+
+def test_duplicate_bidding_adds_up_and_workers_give_the_same_result() -> None:
+    from pitchnet.duplicate import duplicate, report_bidding
+
+    settings = Settings(4)
+    one = duplicate(settings, ["normal", "easy", "easy", "easy"], 3, seed=11)
+    two = duplicate(settings, ["normal", "easy", "easy", "easy"], 3, seed=11, workers=2)
+    assert one.per_deal == two.per_deal and one.bidding == two.bidding
+    # Every scored hand has exactly one pitcher; no hand is thrown in under standard rules.
+    pitched = sum(sum(t.pitched.values()) for t in one.bidding.values())
+    assert pitched == one.hands > 0
+    for tally in one.bidding.values():
+        assert all(tally.set.get(n, 0) <= count for n, count in tally.pitched.items())
+    out = io.StringIO()
+    report_bidding(one, out)
+    rows = [line.split() for line in out.getvalue().splitlines() if line.startswith("normal")]
+    total = next(row for row in rows if row[1] == "all")
+    assert int(total[3]) == sum(one.bidding["normal"].pitched.values())
+
+
+def test_the_wilson_interval() -> None:
+    from pitchnet.duplicate import wilson
+
+    low, high = wilson(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.29  # 0/10: 0..27.8%
+    low, high = wilson(50, 100)
+    assert 0.40 < low < 0.41 and 0.59 < high < 0.60
+    assert all(map(math.isnan, wilson(0, 0)))
