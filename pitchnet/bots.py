@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from pitchnet.cards import Card, Suit
 from pitchnet.handvalue import best_suit, bid_for
-from pitchnet.heuristic import Heuristic, beats, card_key, winning
+from pitchnet.heuristic import Heuristic, beats, bid_up_to, card_key, winning
 from pitchnet.rules import Action, Bid, HouseRules, Phase, suit_as_played
 from pitchnet.search import Budget, choose_bid, choose_play
 from pitchnet.views import SeatView
@@ -106,13 +106,13 @@ class EasyBot(Heuristic, Bot):
         rules = HouseRules.from_wire(view.rules)
         cards = view.cards
         _, strength = best_suit(cards, view.players, view.partnership, rules)
-        wanted = bid_for(strength + dice.gauss(0.0, 0.7), rules, any(c.is_joker for c in cards))
-        amounts = [b for b in view.legal_bids if b is not None and b <= wanted]
-        if amounts:
-            return max(amounts)
-        if None in view.legal_bids:
-            return None
-        return min(b for b in view.legal_bids if b is not None)
+        joker = any(c.is_joker for c in cards)
+        wanted = bid_for(strength + dice.gauss(0.0, 0.7), rules, joker)
+        # A beginner misjudges a hand by a bid, not by a whole contract: the top bid
+        # (every point) only with a hand that is really worth it.
+        if wanted >= rules.top_bid > bid_for(strength, rules, joker):
+            wanted = rules.top_bid - 1
+        return bid_up_to(view, rules, wanted)
 
     def choose_play(self, view: SeatView) -> Card:
         legal = view.playable

@@ -35,6 +35,24 @@ def winning(trick: list[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
     return seat, best
 
 
+def bid_up_to(view: SeatView, rules: HouseRules, wanted: int) -> Bid:
+    """The bid to make for a hand worth bidding `wanted` (0: a pass). A seat before the
+    dealer bids all its hand is worth, so that those after it must bid more to take the
+    contract. The dealer bids last and its bid ends the auction, so it bids the least
+    that takes the contract (stealing at the high bid where the house rules allow):
+    more would only risk a bigger set-back for the same points. The exception is a top
+    bid under `smudge: on`, which wins the match at once if made. A dealer who may not
+    pass (everyone passed) bids the least."""
+    legal = view.legal_bids
+    amounts = [b for b in legal if b is not None and b <= wanted]
+    if not amounts:
+        return None if None in legal else min(b for b in legal if b is not None)
+    smudging = rules.smudge == "on" and wanted >= rules.top_bid
+    if view.seat == view.dealer and not smudging:
+        return min(amounts)
+    return max(amounts)
+
+
 @dataclass(slots=True)
 class _Table:
     """What the view tells a player mid-hand, parsed once per decision."""
@@ -140,7 +158,6 @@ class Heuristic:
     # ---- bidding ---------------------------------------------------------------------------
 
     def choose_bid(self, view: SeatView) -> Bid:
-        legal = view.legal_bids
         rules = HouseRules.from_wire(view.rules)
         cards = view.cards
         _, strength = best_suit(cards, view.players, view.partnership, rules)
@@ -155,14 +172,7 @@ class Heuristic:
         wanted = bid_for(strength, rules, any(c.is_joker for c in cards))
         if wanted < rules.top_bid and _smudge_worth_trying(view, rules, strength):
             wanted = rules.top_bid
-        # The dealer's legal bids include the current high bid, so a strong dealer
-        # steals it here; everyone else must bid over it.
-        amounts = [b for b in legal if b is not None and b <= wanted]
-        if amounts:
-            return max(amounts)
-        if None in legal:
-            return None
-        return min(b for b in legal if b is not None)  # dealer forced to bid: the least
+        return bid_up_to(view, rules, wanted)
 
     # ---- play ------------------------------------------------------------------------------
 

@@ -301,7 +301,8 @@ def bid_bounds(
 ) -> list[tuple[int, float | None, float]]:
     """What each other seat's bid or pass says of its hand, as the bidding model reads
     it: the least strength (None: nothing) and the most, slack included. A bid of X says
-    the hand is worth X but not X + 1 (the model bids as high as its hand allows); a pass
+    the hand is worth X but not X + 1 (the model bids as high as its hand allows, but
+    for the dealer, who bids the least that takes the contract); a pass
     says the hand is worth less than the lowest bid it could have made. Only public
     information: the bids in order, the dealer, the table."""
     rules = table.rules
@@ -326,7 +327,9 @@ def bid_bounds(
             forced = bidder == dealer and not high and not table.all_pass_redeal
             if not (forced and amount == max(2, rules.min_bid)):
                 floor = strength_for(amount) - PLAUSIBLE_SLACK
-            if amount < table.top_bid:
+            # The dealer bids the least that takes the contract, however strong: its bid
+            # says nothing of how much more the hand is worth.
+            if amount < table.top_bid and bidder != dealer:
                 ceiling = strength_for(amount + 1) + PLAUSIBLE_SLACK + restraint
             high, leader = amount, bidder
         if bidder == seat:
@@ -513,10 +516,17 @@ def _auction(
             if wanted < table.min_bid:
                 wanted = 0
             if other == dealer:
-                if high == 0 and not table.all_pass_redeal:
-                    high, leader = max(wanted, 2, table.min_bid), other
-                elif wanted > high or (wanted == high and high and table.dealer_steal):
-                    high, leader = wanted, other
+                # The dealer bids the least that takes the contract (`bid_up_to`): the
+                # high bid where it may steal, one over it where not; the least it may
+                # when everyone passed. A top bid that would smudge is the exception.
+                forced = high == 0 and not table.all_pass_redeal
+                if high == 0:
+                    least = table.min_bid if table.all_pass_redeal else max(2, table.min_bid)
+                else:
+                    least = high if table.dealer_steal else high + 1
+                if forced or wanted >= least:
+                    smudging = table.smudge and wanted >= table.top_bid
+                    high, leader = (table.top_bid if smudging else least), other
             elif wanted > high:
                 high, leader = wanted, other
                 if wanted >= table.top_bid:
