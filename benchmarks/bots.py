@@ -25,22 +25,101 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import io
 import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from pitchnet import playout, search
-from pitchnet.bots import SearchBot, make_bot
-from pitchnet.cards import shuffled_deck
+from pitchnet.bots import Bot, SearchBot, make_bot
+from pitchnet.cards import Card, shuffled_deck
 from pitchnet.duplicate import duplicate, report_bidding, report_duplicate
 from pitchnet.house_rules import PRESETS
-from pitchnet.rules import Match, Phase, Settings
+from pitchnet.rules import Bid, Match, Phase, Settings
 from pitchnet.search import Budget
-from pitchnet.views import seat_view
+from pitchnet.views import SeatView, seat_view
+
+TREES: dict[str, Any] = {}
+"""Label -> another checkout's `pitchnet` modules, for kinds written KIND@TREE."""
+
+
+def _load_tree(tree: str) -> Any:
+    """Import another checkout's bots beside this one's: its `pitchnet` modules are
+    imported afresh from `tree` and then taken out of `sys.modules` again, so they keep
+    referring to each other while this checkout's modules stay in place."""
+
+    def ours() -> dict[str, Any]:
+        return {
+            n: m for n, m in sys.modules.items() if n == "pitchnet" or n.startswith("pitchnet.")
+        }
+
+    saved = ours()
+    for name in saved:
+        del sys.modules[name]
+    sys.path.insert(0, tree)
+    try:
+        loaded = SimpleNamespace(
+            bots=importlib.import_module("pitchnet.bots"),
+            views=importlib.import_module("pitchnet.views"),
+            search=importlib.import_module("pitchnet.search"),
+        )
+    finally:
+        sys.path.remove(tree)
+        for name in ours():
+            del sys.modules[name]
+        sys.modules.update(saved)
+    if Path(loaded.bots.__file__).resolve().parent.parent != Path(tree).resolve():
+        raise SystemExit(f"{tree} has no pitchnet package of its own")
+    return loaded
+
+
+class TreeBot(Bot):
+    """A bot of another checkout, seated at this checkout's table: it is shown each view
+    through the wire form (as a client would be) and its card is read back as text."""
+
+    kind = "tree"
+    thinks_long = True
+
+    def __init__(self, inner: Any, views: Any) -> None:
+        self.inner, self.views = inner, views
+
+    def _view(self, view: SeatView) -> Any:
+        return self.views.SeatView.from_wire(view.to_wire())
+
+    def choose_bid(self, view: SeatView) -> Bid:
+        return self.inner.choose_bid(self._view(view))  # type: ignore[no-any-return]
+
+    def choose_play(self, view: SeatView) -> Card:
+        return Card.parse(str(self.inner.choose_play(self._view(view))))
+
+
+def _commit(tree: str) -> str:
+    """The tree's commit (with + for uncommitted changes), or "no git" for a plain copy."""
+    done = subprocess.run(
+        ["git", "-C", tree, "describe", "--always", "--dirty=+"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() or "no git"
+
+
+def make_any_bot(kind: str, seed: int | None, budget: Budget | None) -> Bot:
+    """`make_bot`, and KIND@TREE for a bot of another checkout (loaded into `TREES`)."""
+    if "@" not in kind:
+        return make_bot(kind, seed, budget)
+    name, tree = kind.split("@", 1)
+    loaded = TREES[tree]
+    theirs = None if budget is None else loaded.search.Budget(budget.samples, budget.seconds)
+    return TreeBot(loaded.bots.make_bot(name, seed, theirs), loaded.views)
 
 
 def load() -> str:
@@ -55,9 +134,20 @@ def _settings(args: argparse.Namespace, players: int) -> Settings:
 
 def _run(args: argparse.Namespace, settings: Settings, kinds: list[str]) -> None:
     print(f"before: {load()}; rules {args.rules}; {args.workers} worker processes")
+    for kind in kinds:
+        if "@" in kind and kind.split("@", 1)[1] not in TREES:
+            tree = kind.split("@", 1)[1]
+            TREES[tree] = _load_tree(tree)
+            print(f"{kind}: the bots of {tree} ({_commit(tree)})")
     start = time.perf_counter()
     result = duplicate(
-        settings, kinds, args.deals, args.seed, Budget(args.samples), workers=args.workers
+        settings,
+        kinds,
+        args.deals,
+        args.seed,
+        Budget(args.samples),
+        workers=args.workers,
+        make=make_any_bot,
     )
     wall = time.perf_counter() - start
     report_duplicate(result, sys.stdout, args.seed)

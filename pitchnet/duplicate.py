@@ -15,7 +15,7 @@ import math
 import random
 import secrets
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -26,6 +26,8 @@ from pitchnet.search import Budget
 from pitchnet.views import seat_view
 
 MAX_HANDS = 10_000
+BotFactory = Callable[[str, int | None, Budget | None], Bot]
+"""Makes a seat's bot from its kind, a seed and the hard bot's budget (`make_bot`)."""
 Z95 = 1.959964
 
 
@@ -186,6 +188,7 @@ class _Deal:
     deck_seed: int
     bot_seed: int
     budget: Budget | None
+    make: BotFactory
 
 
 def _play_deal(deal: _Deal) -> tuple[dict[str, KindTally], dict[str, BidTally], int, int]:
@@ -197,7 +200,7 @@ def _play_deal(deal: _Deal) -> tuple[dict[str, KindTally], dict[str, BidTally], 
     for rotation in range(players):
         seating = [kinds[(seat - rotation) % players] for seat in range(players)]
         bots = [
-            make_bot(kind, deal.bot_seed + seat, deal.budget) for seat, kind in enumerate(seating)
+            deal.make(kind, deal.bot_seed + seat, deal.budget) for seat, kind in enumerate(seating)
         ]
         match, totals = _play(
             settings, bots, deal.number % players, deal.deck_seed, (seating, bidding)
@@ -221,11 +224,13 @@ def duplicate(
     seed: int | None = None,
     budget: Budget | None = None,
     workers: int = 1,
+    make: BotFactory = make_bot,
 ) -> DuplicateResult:
     """Play each of `deals` deals once per seating (the kinds rotated one seat each time,
     as many seatings as seats), the first dealer rotating one seat per deal. `workers`
     processes share the deals; the result is the same for any number of them (each
-    deal's seeds are drawn before any is played)."""
+    deal's seeds are drawn before any is played). `make` makes each seat's bot from its
+    kind (benchmarks/bots.py passes one that also seats bots of another checkout)."""
     master = random.Random(seed) if seed is not None else secrets.SystemRandom()
     result = DuplicateResult(settings, list(kinds), deals, settings.players)
     result.bidding = {kind: BidTally() for kind in result.kind_names}
@@ -233,7 +238,7 @@ def duplicate(
     for number in range(deals):
         deck_seed = master.getrandbits(64)
         bot_seed = master.getrandbits(64)
-        work.append(_Deal(settings, tuple(kinds), number, deck_seed, bot_seed, budget))
+        work.append(_Deal(settings, tuple(kinds), number, deck_seed, bot_seed, budget, make))
     if workers > 1:
         from concurrent.futures import ProcessPoolExecutor
 
