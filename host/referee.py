@@ -293,6 +293,8 @@ class Referee:
     def start(self, now: float) -> list[Effect]:
         """The table opens: after a resume every human is away until they reconnect, so
         each gets a grace period; then a first broadcast (bots may be due)."""
+        self._now = now
+        self.table.open(now)
         self.table.take_rotation()  # seats rotated before the referee: no one to move yet
         for seat, info in enumerate(self.table.seats):
             if info.kind == SeatKind.HUMAN and not info.connected:
@@ -302,7 +304,7 @@ class Referee:
 
     def handle(self, conn: int, event: Event, now: float) -> list[Effect]:
         """One thing that happened to connection `conn` at time `now`."""
-        self._now = now
+        self._at(now)
         if type(event) is Received:
             peer = self.peers.get(conn)
             if peer is not None and peer.phase is not Phase.CLOSING:
@@ -315,7 +317,7 @@ class Referee:
 
     def wake(self, now: float) -> list[Effect]:
         """Do whatever has come due by `now`."""
-        self._now = now
+        self._at(now)
         limits = self.limits
         for peer in list(self.peers.values()):
             if peer.phase is Phase.CLOSING:
@@ -376,6 +378,7 @@ class Referee:
         """A bot that was told to `Think` has decided. Its action is applied if the turn
         is still its own (its player may have come back meanwhile); otherwise it is
         dropped, and whichever bot is due now gets its turn after the usual delay."""
+        self._at(now)
         if self.thinking is turn:
             self.thinking = None
         if not self.shut:
@@ -401,6 +404,7 @@ class Referee:
         is let in, no bot acts and no grace period runs out any more. `on_purpose`: the
         host's person ended the table ("closed": clients stop trying and go back to
         the finder); otherwise clients are told it will be back ("shutdown": retry)."""
+        self._at(now)
         self.shut = True
         self.bot_at = None
         self.thinking = None
@@ -805,6 +809,11 @@ class Referee:
         ):
             self.grace_until[seat] = now + self.table.options.grace
             self._due(self.grace_until[seat])
+
+    def _at(self, now: float) -> None:
+        """The host's time for what follows, for the referee and the table alike: one
+        clock, read by the adapter (or a test) and passed in; neither reads its own."""
+        self._now = self.table.now = now
 
     def _guarded(self, change: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a table change the host itself started; a journal failure is logged and

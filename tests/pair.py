@@ -1,5 +1,6 @@
 """An h11-style pair for the referee: test clients on one side, the real `Referee` on the
-other, joined by bytes and an injected clock.
+other, joined by bytes and an injected clock: the pair's `now` is handed to the referee,
+which hands it to the table (`Table.now`), so the three never disagree on the time.
 
 What a client sends is encoded to frames and read back exactly as the adapter reads it
 (`read_frames` on that connection's own `FrameDecoder`); what the referee sends back is
@@ -47,6 +48,9 @@ from tests.table_doubles import RecordingJournal
 
 START = 1000.0
 """The pair's clock starts here (any value: the referee only compares times)."""
+MAX_WAKES = 10_000
+"""The most wakes one `advance` makes: more than a match of bots acting at once needs
+(a few hundred), few enough that a deadline stuck in the past fails in a second."""
 
 
 @dataclass
@@ -185,12 +189,23 @@ class RefereePair:
 
     def advance(self, seconds: float) -> None:
         """Let `seconds` pass: the referee is woken at each deadline on the way (clients
-        answer their pings after each wake), then at the end."""
+        answer their pings after each wake), then at the end. A deadline that waking
+        never clears would loop for ever; after `MAX_WAKES` wakes the test fails instead,
+        saying which deadline stayed due."""
         end = self.now + seconds
-        while (deadline := self.referee.next_deadline) is not None and deadline <= end:
+        for _ in range(MAX_WAKES):
+            deadline = self.referee.next_deadline
+            if deadline is None or deadline > end:
+                break
             self.now = max(self.now, deadline)
             self._apply(self.referee.wake(self.now))
             self.pong()
+        else:
+            raise AssertionError(
+                f"advance({seconds}) woke the referee {MAX_WAKES} times and a deadline was "
+                f"still due (next_deadline {self.referee.next_deadline}, now {self.now}): "
+                "waking does not clear it"
+            )
         self.now = end
         self._apply(self.referee.wake(self.now))
 

@@ -199,7 +199,6 @@ class FuzzTable:
             TableOptions(players=players, password=password),
             deal_deck=deck_source(seed),
             journal=RecordingJournal(),
-            clock=lambda: 100.0,
         )
         self.table = table
         self.pair = RefereePair(table, limits=FUZZ_LIMITS)
@@ -384,6 +383,38 @@ def test_the_referee_survives_any_message_and_refusals_change_nothing(
     check_frames(fuzz)
 
 
+def test_a_seat_that_left_and_a_hand_that_ended_do_not_stop_the_clock() -> None:
+    """The shrunk example of a fuzz case that once looped for ever: after a seat leaves
+    (a bot takes it) and a hand ends, the ready deadline falls due for the referee and
+    the table at the same moment, because they read one clock (the pair's)."""
+    fuzz = FuzzTable(0)
+    advance(fuzz, 12)
+    assert deliver(fuzz, 2, frame({"type": "leave"}), fresh=True) == []
+    assert fuzz.table.seats[2].kind == "bot"
+    advance(fuzz, 15)  # the bot in seat 2 plays the hand's last card
+    table = fuzz.table
+    assert table.match is not None and table.match.phase is Phase.HAND_OVER
+    assert table.ready_deadline() == fuzz.pair.now + table.options.ready_limit
+    advance(fuzz, 11)  # the people say ready; the next hand is dealt and played on
+    assert table.match.hand_number == 2
+    check_frames(fuzz)
+
+
+def test_a_deadline_waking_never_clears_fails_the_test_instead_of_hanging(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pair's `advance` is bounded: were the table ever to disagree with the referee
+    on the time again (here: it refuses to deal on when the ready limit passes), the
+    test fails with a sentence rather than running until it is killed."""
+    fuzz = FuzzTable(0)
+    advance(fuzz, 12)
+    deliver(fuzz, 2, frame({"type": "leave"}), fresh=True)
+    advance(fuzz, 15)  # the hand is over; the ready limit runs
+    monkeypatch.setattr(fuzz.table, "ready_expired", lambda: False)
+    with pytest.raises(AssertionError, match="waking does not clear it"):
+        fuzz.pair.advance(fuzz.table.options.ready_limit + 1)
+
+
 def _frame_any(value: Any) -> bytes:
     body = msgpack.packb(value, use_bin_type=True)
     return HEADER.pack(len(body)) + body
@@ -456,7 +487,6 @@ def test_any_hello_seats_cleanly_or_is_refused_with_a_code(
         TableOptions(players=4, password="sesame"),
         deal_deck=deck_source(1),
         journal=RecordingJournal(),
-        clock=lambda: 100.0,
     )
     pair = RefereePair(table, limits=FUZZ_LIMITS)
     seated = [pair.join(f"P{seat}", f"10.0.0.{seat}:1", password="sesame") for seat in range(taken)]
