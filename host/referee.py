@@ -44,6 +44,7 @@ from typing import Any
 
 from host.journal import JournalError
 from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
+from host.strikes import is_strike
 from host.table import BotTurn, Table
 from pitchnet.events import Dealt, MatchWon, TrickWon
 from pitchnet.events import Event as TableEvent
@@ -568,11 +569,11 @@ class Referee:
                 if item.fatal:
                     self._refuse(peer, item.code, item.message, now)
                 else:
-                    self._strike(peer, item.code, item.message, now)
+                    self._refused(peer, item.code, item.message, now)
                 return
             action_id: int | None = getattr(item, "id", None)
             if not peer.rate.allow(now):
-                self._strike(peer, "rate_limited", SLOW_DOWN, now, action_id)
+                self._refused(peer, "rate_limited", SLOW_DOWN, now, action_id)
                 return
             self._act(peer, item, action_id, now)
             return
@@ -715,21 +716,19 @@ class Referee:
                 self._bye(peer, "You stopped watching.", "left", now)
             else:
                 why = "You are watching this table; take a seat to play."
-                self._strike(peer, "watching", why, now, action_id)
+                self._refused(peer, "watching", why, now, action_id)
             return
         seat = peer.seat
         assert seat is not None
         try:
             applied = self.table.handle(seat, message)
-        except RulesError as exc:
-            self._error(peer, exc.code, exc.message, action_id)
-            return
-        except ProtocolError as exc:
-            self._strike(peer, exc.code, exc.message, now, action_id)
+        except (RulesError, ProtocolError) as exc:
+            self._refused(peer, exc.code, exc.message, now, action_id)
             return
         except JournalError as exc:
             self._journal_failed(exc, now)
-            self._error(peer, "journal", "The host could not record that; try again.", action_id)
+            why = "The host could not record that; try again."
+            self._refused(peer, "journal", why, now, action_id)
             return
         ack = Ack(id=action_id, duplicate=not applied).encode() if action_id is not None else b""
         if isinstance(message, Leave):
@@ -763,10 +762,14 @@ class Referee:
     def _error(self, peer: Peer, code: str, message: str, id: int | None = None) -> None:
         self._send(peer, ErrorMsg(code=code, message=message, id=id))
 
-    def _strike(
+    def _refused(
         self, peer: Peer, code: str, message: str, now: float, id: int | None = None
     ) -> None:
-        """Answer a bad message; too many of them close the connection."""
+        """Answer a seated connection's refused message: a strike or not by its code
+        alone (host/strikes.py); too many strikes close the connection."""
+        if not is_strike(code):
+            self._error(peer, code, message, id)
+            return
         peer.strikes += 1
         fatal = peer.strikes >= self.limits.max_strikes
         self._send(peer, ErrorMsg(code=code, message=message, id=id, fatal=fatal))

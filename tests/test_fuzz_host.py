@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 
 from host.limits import Limits
 from host.server import HostConfig, HostServer
+from host.strikes import STRIKES
 from host.table import Table, TableOptions
 from host.tables import deck_source
 from pitchnet.bots import make_bot
@@ -282,6 +283,7 @@ def deliver(
             outcomes.append("duplicate" if payload["duplicate"] else "ack")
         elif kind == "error":
             assert payload["code"] and payload["message"]
+            assert payload["fatal"] or payload["code"] in STRIKES, payload  # one table decides
             outcomes.append("close" if payload["fatal"] else "error")
         elif kind == "pong":
             outcomes.append("pong")
