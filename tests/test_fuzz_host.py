@@ -69,6 +69,7 @@ from pitchnet.rules import Phase
 from pitchnet.views import SeatView, seat_view
 from tests.netclient import RawClient, play_as_bot
 from tests.pair import PairClient, RefereePair
+from tests.profiles import examples
 from tests.table_doubles import RecordingJournal, state_for
 
 FUZZ = settings(
@@ -355,7 +356,7 @@ def out_of_turn(table: Table, seat: int, pick: int) -> Message | None:
     return BidMsg(id=next_id, bid=[None, 1, 2, 3, 4][pick % 5])
 
 
-@settings(FUZZ, max_examples=700)
+@settings(FUZZ, max_examples=examples(700))
 @given(seed=st.integers(0, 2**16), script=steps)
 def test_the_referee_survives_any_message_and_refusals_change_nothing(
     seed: int, script: list[tuple[Any, ...]]
@@ -423,7 +424,7 @@ def _frame_any(value: Any) -> bytes:
 
 
 @pytest.mark.timeout(600)  # 700 matches played up to 150 moves deep, through the referee
-@settings(FUZZ, max_examples=700)
+@settings(FUZZ, max_examples=examples(700))
 @given(seed=st.integers(0, 2**16), moves=st.integers(0, 150), payload=near_messages())
 def test_a_nearly_right_message_at_any_point_of_a_match(
     seed: int, moves: int, payload: dict[str, Any]
@@ -473,7 +474,7 @@ def _printable_name(name: str) -> bool:
     )
 
 
-@settings(FUZZ, max_examples=600)
+@settings(FUZZ, max_examples=examples(600))
 @given(
     taken=st.integers(0, 3),
     fields_=hellos,
@@ -718,7 +719,7 @@ def corrupted_streams(draw: st.DrawFn) -> bytes:
     return bytes(stream[: draw(st.integers(0, len(stream)))])
 
 
-@settings(FUZZ, max_examples=300, suppress_health_check=list(HealthCheck))
+@settings(FUZZ, max_examples=examples(300), suppress_health_check=list(HealthCheck))
 @given(seat=seats, frames_=st.lists(socket_payloads, min_size=1, max_size=4))
 def test_the_server_answers_hostile_frames_from_a_seat_and_keeps_serving(
     fuzz_host: FuzzHost, seat: int, frames_: list[Any]
@@ -743,7 +744,7 @@ def test_the_server_answers_hostile_frames_from_a_seat_and_keeps_serving(
             assert host.call(lambda: _table_facts(server)) == before
 
 
-@settings(FUZZ, max_examples=300, suppress_health_check=list(HealthCheck))
+@settings(FUZZ, max_examples=examples(300), suppress_health_check=list(HealthCheck))
 @given(
     data=st.one_of(st.binary(max_size=200), corrupted_streams()),
     hello_first=st.booleans(),
