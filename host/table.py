@@ -17,7 +17,7 @@ import operator
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from host.entries import (
     BidMade,
@@ -90,6 +90,9 @@ from pitchnet.views import (
     split_views,
 )
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
 
@@ -125,14 +128,14 @@ class _Discard(NoJournal):
         pass
 
 
-def one_change(method: Callable[..., Any]) -> Callable[..., Any]:
+def one_change(method: Callable[Concatenate[Table, P], R]) -> Callable[Concatenate[Table, P], R]:
     """A public change of the table: every entry it records is written in one journal
     transaction when it returns. If that write fails, or the change raises after it
     recorded something, the table is put back exactly as it was before (rebuilt from
     the journal's entries) and the error is raised: nothing is half-applied."""
 
     @functools.wraps(method)
-    def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: Table, /, *args: P.args, **kwargs: P.kwargs) -> R:
         if self._pending is not None:  # inside another change: part of it
             return method(self, *args, **kwargs)
         self._pending, self._before = [], None
