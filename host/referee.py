@@ -176,8 +176,8 @@ class Changed:
 
 @dataclass(slots=True)
 class Seated:
-    """`conn` has been welcomed at a seat: from now on its frames may be as large as a
-    player's (`MAX_CLIENT_FRAME`), with a player's decode budget."""
+    """`conn` has been welcomed, at a seat or to watch: from now on its frames may be as
+    large as a player's (`MAX_CLIENT_FRAME`), with a player's decode budget."""
 
     conn: int
 
@@ -602,6 +602,7 @@ class Referee:
             self._refuse(peer, exc.code, exc.message, now)
             return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
+        self._out.append(Seated(peer.id))  # a welcomed connection's limits, as a player's
         table.spectators = sum(p.spectator for p in self.peers.values())
         log.info("%s watches the table as %r", peer.label, hello.name[:24])
         welcome = Welcome(
