@@ -593,14 +593,19 @@ class Referee:
         elif not isinstance(message, Pong):  # a pong may cross the client's hello
             self._refuse(peer, "handshake", "The first message must be hello.", now)
 
-    def _watch(self, peer: Peer, hello: Hello, now: float) -> None:
-        """A spectator: checked like a player (version, table, password), seated nowhere."""
+    def _watch(self, peer: Peer, hello: Hello, now: float, guessing: bool) -> None:
+        """A spectator: checked like a player (version, table, password, its guesses
+        counted alike), seated nowhere."""
         table = self.table
         try:
             table.check_watcher(hello, peer.nonce)
         except ProtocolError as exc:
+            if exc.code == "bad_password":
+                self.guesses.wrong(peer.address, now)
             self._refuse(peer, exc.code, exc.message, now)
             return
+        if guessing:
+            self.guesses.right(peer.address)
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
         self._out.append(Seated(peer.id))  # a welcomed connection's limits, as a player's
         table.spectators = sum(p.spectator for p in self.peers.values())
@@ -619,11 +624,10 @@ class Referee:
         self._broadcast(now)
 
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
-        if hello.watch:
-            self._watch(peer, hello, now)
-            return
         table = self.table
-        guessing = not hello.seat_proof and table.options.password is not None
+        # A password is proven by a newcomer and by a spectator (who may not use a
+        # token instead): either way a guess, slowed per address.
+        guessing = table.options.password is not None and (hello.watch or not hello.seat_proof)
         if guessing:
             wait = self.guesses.wait(peer.address, now)
             if wait > 0:  # the password is not even compared
@@ -634,6 +638,9 @@ class Referee:
                     now,
                 )
                 return
+        if hello.watch:
+            self._watch(peer, hello, now, guessing)
+            return
         try:
             seat = table.join(hello, peer.nonce)
         except ProtocolError as exc:
