@@ -34,6 +34,7 @@ from host.referee import (
 from host.server import hello_decoder, seat_decoder
 from host.table import Table, TableOptions
 from host.tables import deck_source
+from pitchnet.events import Event as TableEvent
 from pitchnet.protocol import (
     Challenge,
     FrameDecoder,
@@ -125,7 +126,7 @@ class RefereePair:
         self.referee = Referee(table, self.limits, pacing or Pacing(0.0, 0.0), self.journal)
         self.now = START
         self.clients: dict[int, PairClient] = {}
-        self.changes: list[tuple[float, list[dict[str, Any]]]] = []
+        self.changes: list[tuple[float, list[TableEvent]]] = []
         """(time, events) of every broadcast."""
         self.refused_at_door: list[str] = []
         self._ids = itertools.count(1)
@@ -141,7 +142,9 @@ class RefereePair:
         self._apply(self.referee.handle(client.conn, Opened(peer), self.now))
         return client
 
-    def send(self, client: PairClient, *items: Message | dict[str, Any] | bytes) -> list[dict]:
+    def send(
+        self, client: PairClient, *items: Message | dict[str, Any] | bytes
+    ) -> list[dict[str, Any]]:
         """Send messages (a map is framed as it is, bytes go raw) in one write; returns
         the payloads this client received in answer."""
         data = b"".join(_encode(item) for item in items)

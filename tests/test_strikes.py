@@ -33,12 +33,12 @@ def _tables(section: str) -> dict[str, set[str]]:
     """Each markdown table of the section, keyed by the paragraph before it: the codes
     in its first column (a cell may name several)."""
     tables: dict[str, set[str]] = {}
+    rows: set[str] | None
     lead, rows = "", None
     for line in [*section.splitlines(), ""]:
         if line.startswith("|"):
             if rows is None:
-                rows = set()
-                tables[lead] = rows
+                rows = tables[lead] = set()
             first = line.split("|")[1]
             if not set(first.strip()) <= {"-"}:
                 rows.update(re.findall(r"`([a-z_]+)`", first))
