@@ -593,19 +593,10 @@ class Referee:
         elif not isinstance(message, Pong):  # a pong may cross the client's hello
             self._refuse(peer, "handshake", "The first message must be hello.", now)
 
-    def _watch(self, peer: Peer, hello: Hello, now: float, guessing: bool) -> None:
-        """A spectator: checked like a player (version, table, password, its guesses
-        counted alike), seated nowhere."""
+    def _watch(self, peer: Peer, hello: Hello, now: float) -> None:
+        """A spectator, checked like a player (`_seat`: version, table, password, its
+        guesses counted alike), seated nowhere."""
         table = self.table
-        try:
-            table.check_watcher(hello, peer.nonce)
-        except ProtocolError as exc:
-            if exc.code == "bad_password":
-                self.guesses.wrong(peer.address, now)
-            self._refuse(peer, exc.code, exc.message, now)
-            return
-        if guessing:
-            self.guesses.right(peer.address)
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
         self._out.append(Seated(peer.id))  # a welcomed connection's limits, as a player's
         table.spectators = sum(p.spectator for p in self.peers.values())
@@ -638,11 +629,11 @@ class Referee:
                     now,
                 )
                 return
-        if hello.watch:
-            self._watch(peer, hello, now, guessing)
-            return
         try:
-            seat = table.join(hello, peer.nonce)
+            if hello.watch:
+                table.check_watcher(hello, peer.nonce)
+            else:
+                seat = table.join(hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -650,6 +641,9 @@ class Referee:
             return
         if guessing:
             self.guesses.right(peer.address)
+        if hello.watch:
+            self._watch(peer, hello, now)
+            return
         old = self.holders.get(seat)
         if old is not None and old is not peer:
             log.info("seat %d taken over by %s", seat, peer.label)
