@@ -35,11 +35,16 @@ def multicast() -> None:
     pytest.skip(reason)
 
 
+ADVERTISING_MODULES = {"test_cli_sentences.py", "test_host.py", "test_web.py"}
+"""Test modules that start `pitchnet host` processes, which advertise on loopback."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`-n`), every test that uses real multicast on loopback runs on
-    one worker, one at a time: two at once would each find the other's adverts."""
+    """Under pytest-xdist (`-n ... --dist loadgroup`), every test that uses real
+    multicast on loopback, or starts a host process that advertises there, runs on one
+    worker, one at a time: two at once would each find the other's adverts."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
-        if "multicast" in getattr(item, "fixturenames", ()):
+        if "multicast" in getattr(item, "fixturenames", ()) or item.path.name in ADVERTISING_MODULES:
             item.add_marker(pytest.mark.xdist_group("multicast"))
