@@ -46,5 +46,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
-        if "multicast" in getattr(item, "fixturenames", ()) or item.path.name in ADVERTISING_MODULES:
+        advertises = item.path.name in ADVERTISING_MODULES
+        if advertises or "multicast" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("multicast"))
