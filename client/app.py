@@ -409,7 +409,9 @@ class PitchApp(App[None]):
         hosted = self.hosted
         if hosted is None or not self.may_move:
             return False
-        return hosted.table.state == TableState.LOBBY and hosted.table.matches_started == 0
+        table = hosted.table
+        alone: bool = table.state == TableState.LOBBY and table.matches_started == 0
+        return alone
 
     def older_open_table(self, tables: list[Any]) -> Any:
         """An older open lobby on the network with a seat for everyone at ours (the

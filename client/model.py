@@ -32,7 +32,7 @@ from pitchnet.events import (
     TookOver,
     TrickWon,
 )
-from pitchnet.house_rules import label
+from pitchnet.house_rules import OPTIONS, HouseRules, RulesConfigError, label
 from pitchnet.protocol import MAX_NAME, TableInfo
 from pitchnet.text import printable
 from pitchnet.views import SeatView
@@ -199,9 +199,15 @@ def refusal(view: SeatView, card: str) -> str | None:
 
 
 def top_bid(view: Any) -> int:
-    """The bid that ends the auction at once (a pitch): 4, or 5 with the joker."""
+    """The bid that ends the auction at once (a pitch), as the table's rules say
+    (`HouseRules.top_bid`: 4, or 5 with the joker). An option or value this client does
+    not know (a newer host's) is left out rather than refused."""
     rules = getattr(view, "rules", None) or {}
-    return 5 if isinstance(rules, dict) and rules.get("joker") == "on" else 4
+    known = {name: value for name, value in rules.items() if value in OPTIONS.get(name, ())}
+    try:
+        return HouseRules.from_wire(known).top_bid
+    except RulesConfigError:
+        return HouseRules().top_bid
 
 
 def rules_text(game: GameState) -> Text:

@@ -90,7 +90,7 @@ def host_addresses(interface: str | None) -> list[str]:
     """Addresses to put in the A records: the bound interface, else every non-loopback IPv4."""
     if interface:
         return [interface]
-    from zeroconf import get_all_addresses
+    from zeroconf import get_all_addresses  # type: ignore[attr-defined]  # public, not in __all__
 
     found = sorted(get_all_addresses())
     outside = [a for a in found if not ipaddress.ip_address(a).is_loopback]

@@ -12,9 +12,9 @@ from pathlib import Path
 from host.journal import JournalError
 from host.limits import Limits
 from host.server import HostConfig, HostServer
-from pitchnet.cli import DEFAULT_PORT, rules_from_args
+from pitchnet.cli import rules_from_args
 from pitchnet.errors import describe_os_error
-from pitchnet.protocol import MAX_PASSWORD
+from pitchnet.protocol import DEFAULT_PORT, MAX_PASSWORD
 from pitchnet.rules import Settings
 
 

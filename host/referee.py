@@ -44,6 +44,7 @@ from typing import Any
 
 from host.journal import JournalError
 from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
+from host.strikes import is_strike
 from host.table import BotTurn, Table
 from pitchnet.events import Dealt, MatchWon, TrickWon
 from pitchnet.events import Event as TableEvent
@@ -175,8 +176,8 @@ class Changed:
 
 @dataclass(slots=True)
 class Seated:
-    """`conn` has been welcomed at a seat: from now on its frames may be as large as a
-    player's (`MAX_CLIENT_FRAME`), with a player's decode budget."""
+    """`conn` has been welcomed, at a seat or to watch: from now on its frames may be as
+    large as a player's (`MAX_CLIENT_FRAME`), with a player's decode budget."""
 
     conn: int
 
@@ -293,6 +294,8 @@ class Referee:
     def start(self, now: float) -> list[Effect]:
         """The table opens: after a resume every human is away until they reconnect, so
         each gets a grace period; then a first broadcast (bots may be due)."""
+        self._now = now
+        self.table.open(now)
         self.table.take_rotation()  # seats rotated before the referee: no one to move yet
         for seat, info in enumerate(self.table.seats):
             if info.kind == SeatKind.HUMAN and not info.connected:
@@ -302,7 +305,7 @@ class Referee:
 
     def handle(self, conn: int, event: Event, now: float) -> list[Effect]:
         """One thing that happened to connection `conn` at time `now`."""
-        self._now = now
+        self._at(now)
         if type(event) is Received:
             peer = self.peers.get(conn)
             if peer is not None and peer.phase is not Phase.CLOSING:
@@ -315,7 +318,7 @@ class Referee:
 
     def wake(self, now: float) -> list[Effect]:
         """Do whatever has come due by `now`."""
-        self._now = now
+        self._at(now)
         limits = self.limits
         for peer in list(self.peers.values()):
             if peer.phase is Phase.CLOSING:
@@ -376,6 +379,7 @@ class Referee:
         """A bot that was told to `Think` has decided. Its action is applied if the turn
         is still its own (its player may have come back meanwhile); otherwise it is
         dropped, and whichever bot is due now gets its turn after the usual delay."""
+        self._at(now)
         if self.thinking is turn:
             self.thinking = None
         if not self.shut:
@@ -401,6 +405,7 @@ class Referee:
         is let in, no bot acts and no grace period runs out any more. `on_purpose`: the
         host's person ended the table ("closed": clients stop trying and go back to
         the finder); otherwise clients are told it will be back ("shutdown": retry)."""
+        self._at(now)
         self.shut = True
         self.bot_at = None
         self.thinking = None
@@ -564,11 +569,11 @@ class Referee:
                 if item.fatal:
                     self._refuse(peer, item.code, item.message, now)
                 else:
-                    self._strike(peer, item.code, item.message, now)
+                    self._refused(peer, item.code, item.message, now)
                 return
             action_id: int | None = getattr(item, "id", None)
             if not peer.rate.allow(now):
-                self._strike(peer, "rate_limited", SLOW_DOWN, now, action_id)
+                self._refused(peer, "rate_limited", SLOW_DOWN, now, action_id)
                 return
             self._act(peer, item, action_id, now)
             return
@@ -589,14 +594,11 @@ class Referee:
             self._refuse(peer, "handshake", "The first message must be hello.", now)
 
     def _watch(self, peer: Peer, hello: Hello, now: float) -> None:
-        """A spectator: checked like a player (version, table, password), seated nowhere."""
+        """A spectator, checked like a player (`_seat`: version, table, password, its
+        guesses counted alike), seated nowhere."""
         table = self.table
-        try:
-            table.check_watcher(hello, peer.nonce)
-        except ProtocolError as exc:
-            self._refuse(peer, exc.code, exc.message, now)
-            return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
+        self._out.append(Seated(peer.id))  # a welcomed connection's limits, as a player's
         table.spectators = sum(p.spectator for p in self.peers.values())
         log.info("%s watches the table as %r", peer.label, hello.name[:24])
         welcome = Welcome(
@@ -613,11 +615,10 @@ class Referee:
         self._broadcast(now)
 
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
-        if hello.watch:
-            self._watch(peer, hello, now)
-            return
         table = self.table
-        guessing = not hello.seat_proof and table.options.password is not None
+        # A password is proven by a newcomer and by a spectator (who may not use a
+        # token instead): either way a guess, slowed per address.
+        guessing = table.options.password is not None and (hello.watch or not hello.seat_proof)
         if guessing:
             wait = self.guesses.wait(peer.address, now)
             if wait > 0:  # the password is not even compared
@@ -629,7 +630,10 @@ class Referee:
                 )
                 return
         try:
-            seat = table.join(hello, peer.nonce)
+            if hello.watch:
+                table.check_watcher(hello, peer.nonce)
+            else:
+                seat = table.join(hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -637,6 +641,9 @@ class Referee:
             return
         if guessing:
             self.guesses.right(peer.address)
+        if hello.watch:
+            self._watch(peer, hello, now)
+            return
         old = self.holders.get(seat)
         if old is not None and old is not peer:
             log.info("seat %d taken over by %s", seat, peer.label)
@@ -711,21 +718,19 @@ class Referee:
                 self._bye(peer, "You stopped watching.", "left", now)
             else:
                 why = "You are watching this table; take a seat to play."
-                self._strike(peer, "watching", why, now, action_id)
+                self._refused(peer, "watching", why, now, action_id)
             return
         seat = peer.seat
         assert seat is not None
         try:
             applied = self.table.handle(seat, message)
-        except RulesError as exc:
-            self._error(peer, exc.code, exc.message, action_id)
-            return
-        except ProtocolError as exc:
-            self._strike(peer, exc.code, exc.message, now, action_id)
+        except (RulesError, ProtocolError) as exc:
+            self._refused(peer, exc.code, exc.message, now, action_id)
             return
         except JournalError as exc:
             self._journal_failed(exc, now)
-            self._error(peer, "journal", "The host could not record that; try again.", action_id)
+            why = "The host could not record that; try again."
+            self._refused(peer, "journal", why, now, action_id)
             return
         ack = Ack(id=action_id, duplicate=not applied).encode() if action_id is not None else b""
         if isinstance(message, Leave):
@@ -759,10 +764,14 @@ class Referee:
     def _error(self, peer: Peer, code: str, message: str, id: int | None = None) -> None:
         self._send(peer, ErrorMsg(code=code, message=message, id=id))
 
-    def _strike(
+    def _refused(
         self, peer: Peer, code: str, message: str, now: float, id: int | None = None
     ) -> None:
-        """Answer a bad message; too many of them close the connection."""
+        """Answer a seated connection's refused message: a strike or not by its code
+        alone (host/strikes.py); too many strikes close the connection."""
+        if not is_strike(code):
+            self._error(peer, code, message, id)
+            return
         peer.strikes += 1
         fatal = peer.strikes >= self.limits.max_strikes
         self._send(peer, ErrorMsg(code=code, message=message, id=id, fatal=fatal))
@@ -805,6 +814,11 @@ class Referee:
         ):
             self.grace_until[seat] = now + self.table.options.grace
             self._due(self.grace_until[seat])
+
+    def _at(self, now: float) -> None:
+        """The host's time for what follows, for the referee and the table alike: one
+        clock, read by the adapter (or a test) and passed in; neither reads its own."""
+        self._now = self.table.now = now
 
     def _guarded(self, change: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a table change the host itself started; a journal failure is logged and

@@ -4,6 +4,10 @@ The table is synchronous and knows nothing of sockets or timers: the server
 calls it and then sends every connected seat its snapshot (`states`). That keeps the
 referee's decisions testable without a network and makes the order of effects
 plain: validate, journal, apply, then broadcast.
+
+Nor does it read a clock (h11's rule): the referee, which is handed the host's time
+with every event, sets `Table.now` before it calls the table, so the table and the
+referee always agree on what time it is, and a test's clock is the only one.
 """
 
 from __future__ import annotations
@@ -11,10 +15,9 @@ from __future__ import annotations
 import functools
 import operator
 import secrets
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from host.entries import (
     BidMade,
@@ -87,6 +90,9 @@ from pitchnet.views import (
     split_views,
 )
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 TOKEN_BYTES = 24
 """Seat tokens carry 192 random bits from `secrets`."""
 
@@ -122,14 +128,14 @@ class _Discard(NoJournal):
         pass
 
 
-def one_change(method: Callable[..., Any]) -> Callable[..., Any]:
+def one_change(method: Callable[Concatenate[Table, P], R]) -> Callable[Concatenate[Table, P], R]:
     """A public change of the table: every entry it records is written in one journal
     transaction when it returns. If that write fails, or the change raises after it
     recorded something, the table is put back exactly as it was before (rebuilt from
     the journal's entries) and the error is raised: nothing is half-applied."""
 
     @functools.wraps(method)
-    def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: Table, /, *args: P.args, **kwargs: P.kwargs) -> R:
         if self._pending is not None:  # inside another change: part of it
             return method(self, *args, **kwargs)
         self._pending, self._before = [], None
@@ -248,7 +254,6 @@ class Table:
         options: TableOptions,
         deal_deck: Callable[[str], list[Card]],
         journal: Journal | None = None,
-        clock: Callable[[], float] = time.monotonic,
         seat_bots: bool = True,
     ) -> None:
         self.id = table_id
@@ -268,7 +273,10 @@ class Table:
         self.seq = 0
         self.deal_deck = deal_deck
         self.journal: Journal = journal or NoJournal()
-        self.clock = clock
+        self.now = 0.0
+        """The host's time of the change under way, as the referee was told it (`open`
+        and `Referee` set it; the table never reads a clock): when a hand ended, since
+        when a seat is away, and what the waits it shows count from."""
         self.events: list[Event] = []
         self.matches_started = 0
         self._bots: dict[int, Bot] = {}
@@ -296,7 +304,7 @@ class Table:
         """Set when the seats were just rotated (new seat i holds whoever sat in seat
         rotation[i]), until the referee moves its connections with them."""
         """The first person to sit: they start the match (wherever they moved to)."""
-        self.waiting_since = clock()
+        self.waiting_since = 0.0
         """When the table began waiting for people: the lobby opening, or a hand ending."""
         self.spectators = 0
         """How many people watch (the server counts its spectator connections)."""
@@ -550,7 +558,7 @@ class Table:
             return
         if s.kind != SeatKind.HUMAN or not s.connected:
             return
-        s.connected, s.away_since = False, self.clock()
+        s.connected, s.away_since = False, self.now
         self._event(Disconnected(seat))
         if self.state == TableState.LOBBY:
             self._record(SeatLeft(seat))
@@ -710,7 +718,7 @@ class Table:
                 plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
                 self._event(TrickWon(trick.winner, plays))
         if hand.complete:  # six tricks played, or (after a bid) thrown in
-            self.waiting_since = self.clock()
+            self.waiting_since = self.now
             result = self.match.last_result
             assert result is not None
             self._event(HandScored.of(result))
@@ -772,8 +780,9 @@ class Table:
         ]
 
     def ready_deadline(self) -> float | None:
-        """When (on `clock`) the table stops waiting for the unready and deals on; None
-        when it is not waiting or has no limit (the server arms a timer for it)."""
+        """When (on the host's clock, as `now` is) the table stops waiting for the unready
+        and deals on; None when it is not waiting or has no limit (the referee wakes at
+        it)."""
         if self.options.ready_limit <= 0 or self.state == "lobby" or not self.waiting_for():
             return None
         return self.waiting_since + self.options.ready_limit
@@ -783,7 +792,7 @@ class Table:
         """The ready limit has passed: deal the next hand (or start the next match);
         whoever was not ready simply sees it. Returns True if it dealt."""
         deadline = self.ready_deadline()
-        if deadline is None or self.clock() < deadline or self.match is None:
+        if deadline is None or self.now < deadline or self.match is None:
             return False
         if self.match.phase is Phase.MATCH_OVER:
             here = any(
@@ -831,6 +840,15 @@ class Table:
         self._event(Left(seat))
         self._advance_if_all_ready()
 
+    def open(self, now: float) -> None:
+        """The host starts serving the table at `now` (the referee's `start`): it waits
+        for people from now, and whoever a replayed journal left away has been away
+        since now (the host's clock was not running while it was down)."""
+        self.now = self.waiting_since = now
+        for seat in self.seats:
+            if seat.away_since is not None:
+                seat.away_since = now
+
     # ---- resuming from the journal ----------------------------------------------------------
 
     def replay(self, entries: list[Entry]) -> None:
@@ -838,7 +856,7 @@ class Table:
         finds their seat (and its grace period) waiting. Raises ValueError (or RulesError)
         if an entry does not fit, so a damaged journal is refused, not half-loaded."""
         self._replay_all(entries)
-        now = self.clock()
+        now = self.now
         self.waiting_since = now
         for seat in self.seats:
             if seat.kind == SeatKind.HUMAN:
@@ -1000,7 +1018,7 @@ class Table:
         return events
 
     def info(self) -> TableInfo:
-        now = self.clock()
+        now = self.now
         deadline = self.ready_deadline()
         waits = self.state == "lobby" or self._between_hands()
         return TableInfo(

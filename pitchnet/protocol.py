@@ -120,7 +120,7 @@ def proves(proof: str | None, secret: str, nonce: str, table_id: str, purpose: P
 
 def frame(payload: dict[str, Any]) -> bytes:
     """Pack one map into a length-prefixed frame."""
-    body = msgpack.packb(payload, use_bin_type=True)
+    body: bytes = msgpack.packb(payload, use_bin_type=True)
     if len(body) > MAX_FRAME:
         raise ValueError(f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
     return HEADER.pack(len(body)) + body
@@ -592,7 +592,8 @@ def pack_map(mapping: dict[str, Any]) -> bytes:
 
 
 def _packb(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+    packed: bytes = msgpack.packb(value, use_bin_type=True)  # msgpack's hints say Any
+    return packed
 
 
 _STATE_HEAD = b"\x85" + msgpack.packb("type") + msgpack.packb("state") + msgpack.packb("seq")

@@ -3,8 +3,9 @@
 The terminal is drawn on a canvas, so tests read the game from the host (its table)
 and find what to click from the session's regions file (`WebConfig.show_regions`),
 turning cells into pixels with the size of xterm's screen element. Playwright's
-own browser download is not used: chromium comes from apt (.ci/run installs it).
-A test needing it is skipped when it is absent, unless CI is set: then it fails.
+own browser download is not used: chromium comes from apt (.ci/run installs it), and
+Playwright itself from the `browser` dependency group (`uv sync --group browser`). A test
+needing either is skipped when it is absent, unless CI is set: then it fails.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -33,20 +34,26 @@ CHROMIUM_ARGS = [
 ]
 
 
+def _absent(what: str, how: str) -> NoReturn:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is not installed, and CI must run the browser tests")
+    pytest.skip(f"{what} is not installed ({how})")
+
+
 def chromium_or_skip() -> str:
     path = shutil.which("chromium")
     if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed, and CI must run the browser tests")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
+        _absent("chromium", "apt-get install chromium")
     return path
 
 
 @contextlib.asynccontextmanager
 async def browser() -> AsyncIterator[Any]:
-    from playwright.async_api import async_playwright
-
     path = chromium_or_skip()
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        _absent("Playwright", "uv sync --group browser")
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(
             executable_path=path, headless=True, args=CHROMIUM_ARGS

@@ -1,11 +1,17 @@
 """Shared test set-up. Every test runs with PITCHNET_INTERFACE=127.0.0.1 so that nothing
 a test starts binds or advertises beyond this machine, and with its own state and
-config folders so that journals, seat tokens and settings never touch the real ones."""
+config folders so that journals, seat tokens and settings never touch the real ones.
+Hypothesis runs under the profile tests/profiles.py chooses (quick `dev`, or `ci`)."""
 
 import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+from tests.profiles import PROFILE
+
+settings.load_profile(PROFILE)  # `dev` unless CI=true (tests/profiles.py)
 
 
 @pytest.fixture(autouse=True)
@@ -27,3 +33,19 @@ def multicast() -> None:
     if os.environ.get("PITCHNET_REQUIRE_LAN") == "1":
         pytest.fail(f"PITCHNET_REQUIRE_LAN=1 but {reason}")
     pytest.skip(reason)
+
+
+ADVERTISING_MODULES = {"test_cli_sentences.py", "test_host.py", "test_web.py"}
+"""Test modules that start `pitchnet host` processes, which advertise on loopback."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`-n ... --dist loadgroup`), every test that uses real
+    multicast on loopback, or starts a host process that advertises there, runs on one
+    worker, one at a time: two at once would each find the other's adverts."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        advertises = item.path.name in ADVERTISING_MODULES
+        if advertises or "multicast" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("multicast"))

@@ -1,5 +1,6 @@
 """An h11-style pair for the referee: test clients on one side, the real `Referee` on the
-other, joined by bytes and an injected clock.
+other, joined by bytes and an injected clock: the pair's `now` is handed to the referee,
+which hands it to the table (`Table.now`), so the three never disagree on the time.
 
 What a client sends is encoded to frames and read back exactly as the adapter reads it
 (`read_frames` on that connection's own `FrameDecoder`); what the referee sends back is
@@ -33,6 +34,7 @@ from host.referee import (
 from host.server import hello_decoder, seat_decoder
 from host.table import Table, TableOptions
 from host.tables import deck_source
+from pitchnet.events import Event as TableEvent
 from pitchnet.protocol import (
     Challenge,
     FrameDecoder,
@@ -47,6 +49,9 @@ from tests.table_doubles import RecordingJournal
 
 START = 1000.0
 """The pair's clock starts here (any value: the referee only compares times)."""
+MAX_WAKES = 10_000
+"""The most wakes one `advance` makes: more than a match of bots acting at once needs
+(a few hundred), few enough that a deadline stuck in the past fails in a second."""
 
 
 @dataclass
@@ -121,7 +126,7 @@ class RefereePair:
         self.referee = Referee(table, self.limits, pacing or Pacing(0.0, 0.0), self.journal)
         self.now = START
         self.clients: dict[int, PairClient] = {}
-        self.changes: list[tuple[float, list[dict[str, Any]]]] = []
+        self.changes: list[tuple[float, list[TableEvent]]] = []
         """(time, events) of every broadcast."""
         self.refused_at_door: list[str] = []
         self._ids = itertools.count(1)
@@ -137,7 +142,9 @@ class RefereePair:
         self._apply(self.referee.handle(client.conn, Opened(peer), self.now))
         return client
 
-    def send(self, client: PairClient, *items: Message | dict[str, Any] | bytes) -> list[dict]:
+    def send(
+        self, client: PairClient, *items: Message | dict[str, Any] | bytes
+    ) -> list[dict[str, Any]]:
         """Send messages (a map is framed as it is, bytes go raw) in one write; returns
         the payloads this client received in answer."""
         data = b"".join(_encode(item) for item in items)
@@ -185,12 +192,23 @@ class RefereePair:
 
     def advance(self, seconds: float) -> None:
         """Let `seconds` pass: the referee is woken at each deadline on the way (clients
-        answer their pings after each wake), then at the end."""
+        answer their pings after each wake), then at the end. A deadline that waking
+        never clears would loop for ever; after `MAX_WAKES` wakes the test fails instead,
+        saying which deadline stayed due."""
         end = self.now + seconds
-        while (deadline := self.referee.next_deadline) is not None and deadline <= end:
+        for _ in range(MAX_WAKES):
+            deadline = self.referee.next_deadline
+            if deadline is None or deadline > end:
+                break
             self.now = max(self.now, deadline)
             self._apply(self.referee.wake(self.now))
             self.pong()
+        else:
+            raise AssertionError(
+                f"advance({seconds}) woke the referee {MAX_WAKES} times and a deadline was "
+                f"still due (next_deadline {self.referee.next_deadline}, now {self.now}): "
+                "waking does not clear it"
+            )
         self.now = end
         self._apply(self.referee.wake(self.now))
 

@@ -19,7 +19,7 @@ from textual.widgets import Button
 
 from client.app import ClientOptions, PitchApp
 from client.demo import scene_with_events
-from client.model import GameState
+from client.model import GameState, top_bid
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
@@ -472,3 +472,30 @@ async def test_the_footer_offers_to_play_a_card_only_to_a_player(watching: bool)
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         await pilot.pause()
         assert ("Play card" in screen_text(app)) is not watching, screen_text(app)
+
+
+@pytest.mark.parametrize(
+    ("joker", "legal", "pitch"),
+    [("on", [None, 5], True), ("on", [None, 4, 5], True), ("off", [None, 4], True)],
+)
+async def test_the_pitch_key_offers_the_tables_top_bid(
+    joker: str, legal: list[int | None], pitch: bool
+) -> None:
+    """`!` bids the top bid the table's rules allow: at a joker table that is 5, so after
+    someone bid 4 (only pass and 5 are left) the pitch is still offered."""
+    table, view, events = scene_with_events("first_bid", seed=7)
+    assert view is not None
+    view = dataclasses.replace(view, rules={**view.rules, "joker": joker}, legal_bids=legal)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with at_the_table(app, (table, view, events), (80, 24)):
+        assert app.game.view is not None and app.game.view.turn == app.game.me
+        assert app.screen.check_action("pitch", ()) is pitch
+
+
+def test_the_top_bid_is_read_from_the_rules_and_tolerates_a_newer_hosts() -> None:
+    _, view, _ = scene_with_events("first_bid", seed=7)
+    assert view is not None
+    assert top_bid(dataclasses.replace(view, rules={"joker": "on"})) == 5
+    assert top_bid(dataclasses.replace(view, rules={"joker": "off"})) == 4
+    assert top_bid(dataclasses.replace(view, rules={"joker": "on", "wild": "on"})) == 5
+    assert top_bid(dataclasses.replace(view, rules={"joker": "maybe"})) == 4

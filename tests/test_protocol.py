@@ -59,6 +59,7 @@ from pitchnet.protocol import (
 )
 from pitchnet.rules import Match, Phase, Settings
 from pitchnet.views import SeatView, seat_view
+from tests.profiles import examples
 from tests.strategies import legal_actions
 
 TABLE = TableInfo(
@@ -318,7 +319,7 @@ _nested_values = st.recursive(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(_nested_values)
 def test_the_depth_check_agrees_with_a_recursive_count(value: Any) -> None:
     wrapped = {"type": "x", "v": value}
@@ -626,7 +627,7 @@ _frames_of_anything = st.lists(
 ).map(b"".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=_frames_of_anything, cuts=st.lists(st.integers(min_value=0), max_size=12))
 def test_any_bytes_in_any_chunks_yield_only_maps_or_protocol_errors(
     data: bytes, cuts: list[int]

@@ -656,3 +656,18 @@ def test_a_table_ended_on_purpose_says_the_host_closed_it() -> None:
         assert client.received[-1]["code"] == "closed"
         assert client.received[-1]["reason"] == "The host closed the table."
         assert client.closed == ("close", "closed")
+
+
+def test_a_spectator_pinging_often_keeps_a_players_decode_budget() -> None:
+    """Once welcomed, a spectator may send what a player may: 90 pings a second for 10 s
+    is far inside the message rate and a player's decode budget, though it would long
+    have spent the 4 KiB a connection may have decoded before its hello."""
+    pair = RefereePair()
+    watcher = pair.open("10.0.0.9:1")
+    welcome = pair.send(watcher, replace(pair.hello(watcher, "Eve"), watch=True))
+    assert welcome[0]["type"] == "welcome" and welcome[0]["spectator"]
+    for n in range(900):
+        pair.advance(1 / 90)
+        answer = pair.send(watcher, Ping(t=float(n)))
+        assert ("pong", float(n)) in [(p["type"], p.get("t")) for p in answer], answer
+    assert watcher.closed is None and not watcher.errors()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -210,3 +211,23 @@ def test_password_guessing_is_slowed_per_address_but_not_the_right_password_else
         ref.handle(60 + n, Received([hello_to(ref, 60 + n, "Eve", password="x")]), now)
         waits.append(ref.guesses.wait("10.6.6.6", now))
     assert waits == [2.0, 4.0, 8.0]
+
+
+def test_password_guesses_as_a_spectator_are_slowed_alike() -> None:
+    """A spectator proves the password too, so watching is no way around the back-off:
+    its wrong guesses count with the address's others, and are refused unread alike."""
+    options = TableOptions(players=4, password="s3cret")
+    table = Table("t1", "Test", options, deal_deck=lambda key: shuffled_deck())
+    ref = Referee(table, Limits(connect_burst=10**6))
+    codes = []
+    for n in range(6):
+        conn = 10 + n
+        ref.handle(conn, Opened(f"10.6.6.6:{conn}"), 0.0)
+        guess = replace(hello_to(ref, conn, "Eve", password="guess"), watch=n % 2 == 0)
+        effects = ref.handle(conn, Received([guess]), 0.0)
+        codes.append(next(e for e in effects if isinstance(e, Close)).code)
+    assert codes == ["bad_password"] * 4 + ["rate_limited"] * 2
+    ref.handle(30, Opened("10.6.6.6:30"), 0.0)
+    watch = replace(hello_to(ref, 30, "Eve", password="s3cret"), watch=True)
+    effects = ref.handle(30, Received([watch]), 0.0)
+    assert [e.code for e in effects if isinstance(e, Close)] == ["rate_limited"]

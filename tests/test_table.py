@@ -95,7 +95,7 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
     snapshot `state_for` builds seat by seat, from the lobby through a whole match."""
     options = TableOptions(players=players, partnership=partnership, target=7, bots=bots)
     deal = lambda key: shuffled_deck(random.Random(key))  # noqa: E731
-    table = Table("t1", "Test", options, deal, clock=lambda: 100.0)  # the waits it shows
+    table = Table("t1", "Test", options, deal)
     checked = 0
 
     def check() -> None:

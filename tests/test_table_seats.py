@@ -25,14 +25,6 @@ from pitchnet.protocol import (
 from pitchnet.rules import Phase, RulesError
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class Journal:
     """Keeps the typed entries, and their JSON form for the asserts."""
 
@@ -49,17 +41,19 @@ class Journal:
         pass
 
 
-def make(players: int = 4, **options: object) -> tuple[Table, Clock, Journal]:
-    clock, journal = Clock(), Journal()
+def make(players: int = 4, **options: object) -> tuple[Table, Journal]:
+    """A table opened at 1000.0 on its host's clock (a test moves `table.now` on, as
+    the referee does)."""
+    journal = Journal()
     table = Table(
         "t1",
         "Test",
         TableOptions(players=players, **options),  # type: ignore[arg-type]
         lambda key: shuffled_deck(random.Random(key)),
         journal=journal,
-        clock=clock,
     )
-    return table, clock, journal
+    table.open(1000.0)
+    return table, journal
 
 
 def hello(name: str, **fields: object) -> Hello:
@@ -89,7 +83,7 @@ def play_out_hand(table: Table) -> None:
 
 
 def test_a_player_moves_to_an_open_seat_and_keeps_starting_rights() -> None:
-    table, _, journal = make(4)
+    table, journal = make(4)
     ann = table.join(hello("Ann"))
     bob = table.join(hello("Bob"))
     assert (ann, bob) == (0, 1)
@@ -104,7 +98,7 @@ def test_a_player_moves_to_an_open_seat_and_keeps_starting_rights() -> None:
 
 
 def test_partnership_sides_are_chosen_by_seat() -> None:
-    table, _, _ = make(4, partnership=True)
+    table, _ = make(4, partnership=True)
     table.join(hello("Ann"))  # seat 1, team A
     bob = table.join(hello("Bob"))  # seat 2, team B
     table.handle(bob, Sit(id=1, seat=2))  # Bob goes to team A, beside Ann
@@ -113,7 +107,7 @@ def test_partnership_sides_are_chosen_by_seat() -> None:
 
 
 def test_a_newcomer_takes_a_bot_seat_at_the_next_hand_with_its_score() -> None:
-    table, _, _ = make(3, target=21)
+    table, _ = make(3, target=21)
     ann = table.join(hello("Ann"))
     table.handle(ann, Start(id=1))
     assert table.match is not None and table.match.hand is not None
@@ -140,7 +134,7 @@ def test_a_newcomer_takes_a_bot_seat_at_the_next_hand_with_its_score() -> None:
 
 
 def test_between_hands_a_newcomer_sits_at_once() -> None:
-    table, _, _ = make(2, target=21)
+    table, _ = make(2, target=21)
     ann = table.join(hello("Ann"))
     table.handle(ann, Start(id=1))
     play_out_hand(table)
@@ -150,7 +144,7 @@ def test_between_hands_a_newcomer_sits_at_once() -> None:
 
 
 def test_a_player_who_left_takes_their_own_seat_back() -> None:
-    table, _, _ = make(3, target=21)
+    table, _ = make(3, target=21)
     ann = table.join(hello("Ann"))
     bob = table.join(hello("Bob"))
     table.handle(ann, Start(id=1))
@@ -162,7 +156,7 @@ def test_a_player_who_left_takes_their_own_seat_back() -> None:
 
 
 def test_an_away_seat_is_not_free_and_a_full_table_says_watch() -> None:
-    table, _, _ = make(2)
+    table, _ = make(2)
     table.join(hello("Ann"))
     bob = table.join(hello("Bob"))  # full: the match starts
     table.disconnected(bob)
@@ -176,7 +170,7 @@ def test_an_away_seat_is_not_free_and_a_full_table_says_watch() -> None:
 
 
 def test_a_claimant_who_goes_frees_the_seat() -> None:
-    table, _, journal = make(3)
+    table, journal = make(3)
     ann = table.join(hello("Ann"))
     table.handle(ann, Start(id=1))
     seat = table.join(hello("Dee"))
@@ -186,7 +180,7 @@ def test_a_claimant_who_goes_frees_the_seat() -> None:
 
 
 def test_the_ready_limit_deals_on_and_says_whom_it_waits_for() -> None:
-    table, clock, _ = make(2, ready_limit=20.0, target=21)
+    table, _ = make(2, ready_limit=20.0, target=21)
     ann = table.join(hello("Ann"))
     bob = table.join(hello("Bob"))
     play_out_hand(table)
@@ -195,42 +189,42 @@ def test_the_ready_limit_deals_on_and_says_whom_it_waits_for() -> None:
     assert table.waiting_for() == [bob]
     info = table.info()
     assert info.waiting_for == [bob] and info.ready_left == 20.0
-    clock.now += 19.0
+    table.now += 19.0
     assert not table.ready_expired() and table.match.phase is Phase.HAND_OVER
     assert table.info().ready_left == 1.0 and table.info().waiting == 19.0
-    clock.now += 1.0
+    table.now += 1.0
     assert table.ready_expired()
     assert table.match.phase is Phase.BIDDING  # dealt: Bob simply sees the new hand
     assert table.ready_deadline() is None
 
 
 def test_no_ready_limit_waits_for_ever() -> None:
-    table, clock, _ = make(2, ready_limit=0.0, target=21)
+    table, _ = make(2, ready_limit=0.0, target=21)
     table.join(hello("Ann"))
     table.join(hello("Bob"))
     play_out_hand(table)
-    clock.now += 10_000
+    table.now += 10_000
     assert table.ready_deadline() is None and not table.ready_expired()
 
 
 def test_a_resumed_table_replays_claims_and_moves() -> None:
-    table, _, journal = make(3, target=21)
+    table, journal = make(3, target=21)
     ann = table.join(hello("Ann"))
     table.handle(ann, Sit(id=1, seat=2))
     table.handle(2, Start(id=2))
     dee = table.join(hello("Dee"))
     play_out_hand(table)
     table.handle(2, Ready(id=table.seats[2].last_id + 1))
-    again, _, _ = make(3, target=21)
+    again, _ = make(3, target=21)
     again.replay(journal.typed)
     assert [(s.name, s.kind) for s in again.seats] == [(s.name, s.kind) for s in table.seats]
     assert again.seats[dee].token == table.seats[dee].token
 
 
 def test_spectators_are_refused_when_the_table_says_so() -> None:
-    table, _, _ = make(2, spectators=False)
+    table, _ = make(2, spectators=False)
     with pytest.raises(ProtocolError) as refused:
         table.check_watcher(hello("Eve", watch=True))
     assert refused.value.code == "no_spectators"
-    open_table, _, _ = make(2)
+    open_table, _ = make(2)
     open_table.check_watcher(hello("Eve", watch=True))  # no error

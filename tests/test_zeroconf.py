@@ -34,6 +34,7 @@ from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, SERVICE_TYPE
 from pitchnet.rules import MAX_PLAYERS
 from tests.fakes_zeroconf import FakeFactory
 from tests.multicast import LOOPBACK
+from tests.profiles import examples
 
 DEADLINE = 15.0
 """Generous: mDNS probing plus announcement takes about 1-2 s; a slow CI box may take longer."""
@@ -350,7 +351,7 @@ TXT_VALUES = st.one_of(
 )
 
 
-@settings(derandomize=True, max_examples=500, deadline=None)
+@settings(derandomize=True, max_examples=examples(500), deadline=None)
 @given(
     properties=st.dictionaries(st.one_of(TXT_KEYS, st.binary(max_size=12)), TXT_VALUES),
     port=st.one_of(st.none(), st.integers(-5, 70000)),

@@ -19,7 +19,7 @@ from textual.events import Resize
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from client.model import GameState, refusal, status_line
+from client.model import GameState, refusal, status_line, top_bid
 from client.screens.base import FirstShow, PitchModal, PitchScreen
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
@@ -48,9 +48,9 @@ class TableScreen(FirstShow, PitchScreen[None]):
     ]
     KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
         ("Bidding", ""),
-        ("p, 1 2 3 4", "pick pass or a bid (only legal bids are offered)"),
+        ("p, 1-5", "pick pass or a bid (only legal bids are offered)"),
         ("Enter", "confirm the picked bid (a click bids at once)"),
-        ("!", "pitch: bid 4 and lead the card under the cursor"),
+        ("!", "pitch: bid the top bid (4, or 5 with the joker) and lead the card"),
         ("Playing", ""),
         ("← →", "move along your hand"),
         ("1-6", "pick that card; press it again or Enter to play it"),
@@ -201,8 +201,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
             return mine and view is not None and view.phase == Phase.BIDDING and not self.one_press
         if action == "number" and parameters == (0,):
             return mine and view is not None and None in view.legal_bids
-        if action == "pitch":
-            return mine and view is not None and 4 in view.legal_bids
+        if action == "pitch":  # the top bid: 4, or 5 at a joker table
+            return mine and view is not None and top_bid(view) in view.legal_bids
         return True
 
     def action_move(self, step: int) -> None:
@@ -240,7 +240,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
         elif self._bid_pick != NO_PICK:
             self.action_bid(self._bid_pick or 0)  # type: ignore[arg-type]
         else:
-            self.notify("Pick a bid first: p to pass, or 1-4.", markup=False)
+            self.notify("Pick a bid first: p to pass, or a number to bid.", markup=False)
 
     def action_play(self) -> None:
         """Enter while playing: play the card under the cursor."""
@@ -264,8 +264,9 @@ class TableScreen(FirstShow, PitchScreen[None]):
             self.app.send_bid(bid)
 
     def action_pitch(self) -> None:
-        """Bid 4 and lead the card under the cursor: the host hears the bid now and the
-        card as soon as the hand is ours to lead (the app sends it then)."""
+        """Bid the top bid (4, or 5 with the joker) and lead the card under the cursor:
+        the host hears the bid now and the card as soon as the hand is ours to lead (the
+        app sends it then)."""
         card = self.query_one(HandView).current
         if card is None or not self._bid_allowed() or not self._once():
             return

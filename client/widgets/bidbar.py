@@ -102,7 +102,7 @@ class BidBar(Horizontal):
             self.amount = amount
 
     class Pitch(Message):
-        """Bid 4 and lead the card under the cursor."""
+        """Bid the top bid (4, or 5 with the joker) and lead the card under the cursor."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt", markup=False)

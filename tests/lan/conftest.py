@@ -24,10 +24,6 @@ REQUIRE_ENV = "PITCHNET_REQUIRE_LAN"
 _LANS = pytest.StashKey[list[Lan]]()
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "lan(players=N): how many player namespaces `lan` has")
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test in this folder is slow: `pytest -m "not slow"` leaves them out."""
     here = Path(__file__).parent
