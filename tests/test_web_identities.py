@@ -1,0 +1,58 @@
+"""The web join's identities against strangers (issue 27): requests without a cookie
+cost the address that makes them, never a seated browser its seat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+
+from client.tokens import SavedSeat, TokenStore
+from host.web import MAX_IDENTITIES, MAX_UNSEATED_PER_ADDRESS, WebServer
+from tests.test_web_keep import TABLE_ID, address, page_for, sign_in, web_join
+
+
+def seat(web: WebServer, secret: str, name: str) -> Path:
+    """What a browser's client writes once the table seats it: its token, in its file."""
+    from host.web import identity_key
+
+    identity = web.identities[identity_key(secret)]
+    TokenStore(identity.seats_file).remember(
+        SavedSeat(TABLE_ID, name, "127.0.0.1", 1, token="t" * 32)
+    )
+    return identity.seats_file
+
+
+async def strangers(web: WebServer, visits: int, source: str = "127.0.0.1") -> None:
+    """`visits` cookie-less page loads from `source` (a loopback address of its own)."""
+    connector = aiohttp.TCPConnector(local_addr=(source, 0))
+    async with aiohttp.ClientSession(connector=connector) as stranger:
+        for _ in range(visits):
+            async with stranger.get(address(web)) as answer:
+                assert answer.status == 200
+
+
+async def test_300_cookie_less_page_loads_leave_a_sleeping_phones_seat(tmp_path: Path) -> None:
+    async with web_join(tmp_path / "keep") as web:
+        secret = await sign_in(web, "Ann")
+        seats_file = seat(web, secret, "Ann")
+        await strangers(web, 300)
+        assert 'id="terminal"' in await page_for(web, secret)  # the game, not the name form
+        assert seats_file.exists()
+        mine = [i for i in web.identities.values() if i.name is None]
+        assert len(mine) <= MAX_UNSEATED_PER_ADDRESS  # the stranger churned its own
+
+
+async def test_strangers_from_many_addresses_forget_only_identities_without_a_seat(
+    tmp_path: Path,
+) -> None:
+    async with web_join(tmp_path / "keep") as web:
+        seated = await sign_in(web, "Ann")
+        seat(web, seated, "Ann")
+        unseated = await sign_in(web, "Bob")  # named, never seated: may go
+        sources = MAX_IDENTITIES // MAX_UNSEATED_PER_ADDRESS + 2
+        for n in range(sources):
+            await strangers(web, MAX_UNSEATED_PER_ADDRESS, f"127.0.0.{n + 2}")
+        assert len(web.identities) <= MAX_IDENTITIES
+        assert 'id="terminal"' in await page_for(web, seated)
+        assert 'name="name"' in await page_for(web, unseated)
