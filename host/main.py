@@ -95,6 +95,7 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
                 # The table's own: a resumed table's comes from its journal, not the
                 # command line, and the web join asks for the same one.
                 password=server.table.options.password,
+                guesses=server.referee.guesses,
                 max_sessions=web.web_sessions,
                 max_per_address=web.web_per_address,
                 idle_seconds=web.web_idle,

@@ -588,14 +588,19 @@ class Referee:
         elif not isinstance(message, Pong):  # a pong may cross the client's hello
             self._refuse(peer, "handshake", "The first message must be hello.", now)
 
-    def _watch(self, peer: Peer, hello: Hello, now: float) -> None:
-        """A spectator: checked like a player (version, table, password), seated nowhere."""
+    def _watch(self, peer: Peer, hello: Hello, now: float, guessing: bool) -> None:
+        """A spectator: checked like a player (version, table, password, the same
+        password limiter), seated nowhere."""
         table = self.table
         try:
             table.check_watcher(hello, peer.nonce)
         except ProtocolError as exc:
+            if exc.code == "bad_password":
+                self.guesses.wrong(peer.address, now)
             self._refuse(peer, exc.code, exc.message, now)
             return
+        if guessing:
+            self.guesses.right(peer.address)
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
         table.spectators = sum(p.spectator for p in self.peers.values())
         log.info("%s watches the table as %r", peer.label, hello.name[:24])
@@ -613,21 +618,19 @@ class Referee:
         self._broadcast(now)
 
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
-        if hello.watch:
-            self._watch(peer, hello, now)
-            return
         table = self.table
-        guessing = not hello.seat_proof and table.options.password is not None
+        # A player's hello and a watcher's go through the same password limiter (a
+        # watcher is always asked for the password; a player proving a seat is not).
+        asked = hello.watch or not hello.seat_proof
+        guessing = asked and table.options.password is not None
         if guessing:
-            wait = self.guesses.wait(peer.address, now)
-            if wait > 0:  # the password is not even compared
-                self._refuse(
-                    peer,
-                    "rate_limited",
-                    f"Too many wrong passwords from your address; try again in {wait:.0f} s.",
-                    now,
-                )
+            refusal = self.guesses.refusal(peer.address, now)
+            if refusal is not None:  # the password is not even compared
+                self._refuse(peer, "rate_limited", refusal, now)
                 return
+        if hello.watch:
+            self._watch(peer, hello, now, guessing)
+            return
         try:
             seat = table.join(hello, peer.nonce)
         except ProtocolError as exc:

@@ -48,6 +48,7 @@ from textual_serve.download_manager import DownloadManager
 
 from client.tokens import TokenStore
 from client.web_session import NAME_ENV, PASSWORD_ENV, REGIONS_ENV, SEATS_ENV, TABLE_ENV
+from host.limits import Guesses, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
@@ -85,8 +86,6 @@ STOP_SECONDS = 1.0
 """How long a session's process has to quit before it is killed. Killing loses
 nothing: the seat token is already on disk, and the kernel closes the process's
 connection to the table, so the host sees the player gone at once."""
-WRONG_PASSWORD_PAUSE = 1.0
-"""Seconds before answering a wrong password: guessing costs time."""
 
 PAGES = Path(__file__).with_name("web_pages")
 TEXTUAL_SERVE_STATIC = Path(textual_serve.__file__).with_name("static")
@@ -117,6 +116,10 @@ class WebConfig:
     """The command run per session (default: this Python, `-m client.web_session`)."""
     show_regions: bool = False
     """Tests only: each session writes where its cards and buttons are (REGIONS_ENV)."""
+    guesses: Guesses | None = None
+    """The table's own password limiter (its referee's), so that a password typed on the
+    page is counted with those proven by terminals and watchers, per address and per
+    table; None: one of the web join's own (tests)."""
     keep_dir: Path | None = None
     """Where the identities and their seat files are kept across a restart of the host
     (host/web_keep.py: beside the table's journal); None: a temporary folder that goes
@@ -254,6 +257,7 @@ class WebServer:
         self.identities: dict[str, Identity] = {}
         self.sessions: set[WebSession] = set()
         self.downloads = DownloadManager()
+        self.guesses = config.guesses or Guesses()
         self.port = config.port
         self._runner: web.AppRunner | None = None
         self._folder: tempfile.TemporaryDirectory[str] | None = None
@@ -499,7 +503,7 @@ class WebServer:
             raise web.HTTPFound("/")
         identity, secret = self._known(request), None
         if identity is None:  # a first visit, or a cookie this server did not issue
-            fresh = self._new_identity(_address(request))
+            fresh = self._new_identity(address_key(_address(request)))
             if fresh is None:
                 return self._refused(
                     f"This table already knows {MAX_IDENTITIES} browsers, each holding a "
@@ -527,12 +531,22 @@ class WebServer:
         if not name:
             return self._form(identity, "Type a name to play under.", 400)
         identity.name = name
-        if not self._password_ok(password):
-            await asyncio.sleep(WRONG_PASSWORD_PAUSE)
-            wrong = (
-                "That is not the table's password." if password else "This table has a password."
-            )
-            return self._form(identity, wrong, 403)
+        if self.config.password is not None:
+            # The table's one limiter, per address (not per request) and per table.
+            guesser, now = address_key(_address(request)), asyncio.get_running_loop().time()
+            refusal = self.guesses.refusal(guesser, now)
+            if refusal is not None:  # not even compared
+                return self._form(identity, refusal, 429)
+            if not self._password_ok(password):
+                if password:
+                    self.guesses.wrong(guesser, now)
+                wrong = (
+                    "That is not the table's password."
+                    if password
+                    else "This table has a password."
+                )
+                return self._form(identity, wrong, 403)
+            self.guesses.right(guesser)
         identity.password = password
         self._remember()
         raise web.HTTPSeeOther("/")

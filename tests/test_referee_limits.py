@@ -210,3 +210,44 @@ def test_password_guessing_is_slowed_per_address_but_not_the_right_password_else
         ref.handle(60 + n, Received([hello_to(ref, 60 + n, "Eve", password="x")]), now)
         waits.append(ref.guesses.wait("10.6.6.6", now))
     assert waits == [2.0, 4.0, 8.0]
+
+
+def guessing_codes(ref: Referee, addresses: list[str], tries: int, **hello: Any) -> list[str]:
+    """`tries` wrong-password hellos from each of `addresses` in turn, 0.01 s apart: the
+    code each was closed with."""
+    codes, conn, now = [], 1000, 0.0
+    for _ in range(tries):
+        for source in addresses:
+            conn += 1
+            ref.handle(conn, Opened(f"{source}:{conn}"), now)
+            wrong = hello_to(ref, conn, "Eve", password="guess", **hello)
+            effects = ref.handle(conn, Received([wrong]), now)
+            codes.append(next(e for e in effects if isinstance(e, Close)).code)
+            now += 0.01
+    return codes
+
+
+def test_a_watchers_hello_goes_through_the_same_password_limiter() -> None:
+    """Issue 27 item 3: a `watch` hello no longer skips the wrong-password counter."""
+    options = TableOptions(players=4, password="s3cret")
+    table = Table("t1", "Test", options, deal_deck=lambda key: shuffled_deck())
+    ref = Referee(table, Limits(connect_burst=10**6))
+    codes = guessing_codes(ref, ["10.6.6.6"], 8, watch=True)
+    assert codes[:4] == ["bad_password"] * 4
+    assert codes[4:] == ["rate_limited"] * 4
+
+
+def test_many_addresses_guess_no_faster_than_the_tables_own_limit() -> None:
+    """Eight addresses together: past the table's burst of wrong passwords, an address
+    that guessed already waits for the table's bucket; a fresh address is compared."""
+    options = TableOptions(players=4, password="s3cret")
+    table = Table("t1", "Test", options, deal_deck=lambda key: shuffled_deck())
+    ref = Referee(table, Limits(connect_burst=10**6))
+    guessers = [f"10.6.6.{n}" for n in range(8)]
+    codes = guessing_codes(ref, guessers, 6)
+    burst = ref.guesses.table_burst
+    assert codes.count("bad_password") == burst  # 8 addresses x 3 free would be 24
+    assert set(codes[burst:]) == {"rate_limited"}
+    ref.handle(5, Opened("10.0.0.2:5"), 1.0)
+    effects = ref.handle(5, Received([hello_to(ref, 5, "Ann", password="s3cret")]), 1.0)
+    assert not any(isinstance(e, Close) for e in effects) and 0 in ref.seated()

@@ -3,6 +3,7 @@ cost the address that makes them, never a seated browser its seat."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import aiohttp
@@ -56,3 +57,30 @@ async def test_strangers_from_many_addresses_forget_only_identities_without_a_se
         assert len(web.identities) <= MAX_IDENTITIES
         assert 'id="terminal"' in await page_for(web, seated)
         assert 'name="name"' in await page_for(web, unseated)
+
+
+async def test_the_web_forms_password_wait_is_per_address_not_per_request(
+    tmp_path: Path,
+) -> None:
+    """Issue 27 item 3: twenty wrong passwords posted at once from one address are
+    compared only as the table's limiter allows; then even the right one from that
+    address waits (not compared), while another address gets in at once."""
+    async with web_join(tmp_path / "keep", password="c4t") as web:
+
+        async def guess(browser: aiohttp.ClientSession, password: str) -> int:
+            form = {"name": "Eve", "password": password}
+            async with browser.post(address(web) + "join", data=form) as answer:
+                return answer.status
+
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as eve:
+            async with eve.get(address(web)):
+                pass
+            statuses = await asyncio.gather(*(guess(eve, f"x{n}") for n in range(20)))
+            assert statuses.count(403) == 4 and statuses.count(429) == 16
+            assert await guess(eve, "c4t") == 429  # the right one is not even compared
+        connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as ann:
+            async with ann.get(address(web)):
+                pass
+            assert await guess(ann, "c4t") == 200  # on to the game page
