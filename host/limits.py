@@ -29,6 +29,11 @@ class Limits:
     """Bad (non-fatal) messages tolerated before the connection is closed."""
     max_connections: int = 64
     max_per_address: int = 16
+    max_watchers: int = 40
+    max_watchers_per_address: int = 12
+    """Spectators in all and per address (IPv6: per /64): below the connection caps, so
+    seated players' reconnects always have room that watchers cannot take (24 places
+    in all, 4 on any address; strangers there are cut to make room as before)."""
     max_send_buffer: int = 1024 * 1024
     """Bytes queued to a client that does not read before it is dropped."""
     decode_per_second: float = 16 * 1024

@@ -601,6 +601,15 @@ class Referee:
             return
         if guessing:
             self.guesses.right(peer.address)
+        watchers = [p for p in self.peers.values() if p.spectator]
+        mine = sum(p.address == peer.address for p in watchers)
+        if (
+            len(watchers) >= self.limits.max_watchers
+            or mine >= self.limits.max_watchers_per_address
+        ):  # the room left is the seated players' to come back to
+            text = "This table has as many watchers as it takes; try again later."
+            self._refuse(peer, "no_spectators", text, now)
+            return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
         table.spectators = sum(p.spectator for p in self.peers.values())
         log.info("%s watches the table as %r", peer.label, hello.name[:24])

@@ -251,3 +251,32 @@ def test_many_addresses_guess_no_faster_than_the_tables_own_limit() -> None:
     ref.handle(5, Opened("10.0.0.2:5"), 1.0)
     effects = ref.handle(5, Received([hello_to(ref, 5, "Ann", password="s3cret")]), 1.0)
     assert not any(isinstance(e, Close) for e in effects) and 0 in ref.seated()
+
+
+def test_64_watchers_from_4_addresses_leave_a_seated_player_room_to_come_back() -> None:
+    """Issue 27 item 4: watchers fill at most their own share of the connections, so 20
+    of 20 reconnects of a seated player get in past 64 would-be watchers."""
+    ref = referee(bots=1, connect_burst=10**6)
+    seat_token(ref, 1, "Ann", 0.0)
+    token = ref.table.seats[1].token
+    for n in range(64):
+        conn = 100 + n
+        ref.handle(conn, Opened(f"10.0.9.{n % 4}:{conn}"), 0.1)
+        if conn not in ref.peers:
+            continue  # refused at the door
+        effects = ref.handle(conn, Received([hello_to(ref, conn, "Eve", watch=True)]), 0.1)
+        if any(isinstance(e, Close) for e in effects):
+            ref.handle(conn, Closed(), 0.1)  # the refused watcher's connection goes
+    watching = sum(p.spectator for p in ref.peers.values())
+    assert watching == ref.limits.max_watchers
+    back = 0
+    for n in range(20):
+        conn, now = 300 + n, 1.0 + n
+        ref.handle(conn, Opened(f"10.0.1.1:{conn}"), now)
+        if conn in ref.peers:
+            hello = hello_to(ref, conn, "Ann", token=token)
+            for effect in ref.handle(conn, Received([hello]), now):
+                if isinstance(effect, Close):  # the connection it replaced goes
+                    ref.handle(effect.conn, Closed(), now)
+            back += ref.seated().get(1) == conn
+    assert back == 20
