@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -230,3 +231,31 @@ def test_ctrl_c_on_a_host_mid_match_prints_the_resume_command() -> None:
     if bot is not None:
         _, bot_err = bot.communicate(timeout=20)
         assert "Traceback" not in bot_err
+
+
+def test_a_read_only_state_folder_is_named_as_such_not_as_the_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27 item 7: the state folder on a read-only disk. Tests run as root here,
+    whom file modes do not stop, so the disk's answer (EROFS) is made by hand at the
+    first file the journal opens."""
+    import builtins
+    import errno
+
+    import host.journal
+    from pitchnet.cli import main
+
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+    (tmp_path / "tables").mkdir()
+
+    def read_only(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(file).startswith(str(tmp_path)):
+            raise OSError(errno.EROFS, "Read-only file system", str(file))
+        return builtins.open(file, *args, **kwargs)
+
+    monkeypatch.setattr(host.journal, "open", read_only, raising=False)
+    assert main(["host", "--port", "0", "--interface", "127.0.0.1"]) == 1
+    said = capsys.readouterr().err
+    assert "read-only" in said and str(tmp_path / "tables") in said
+    assert "network" not in said
+    assert_sentence(said)
