@@ -76,7 +76,12 @@ def resumable(server: HostServer) -> bool:
 
 async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
     server = HostServer(config)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as exc:  # the port it tried: a resumed table's own, or the one chosen
+        text = describe_os_error(exc, host=config.interface, port=server.port)
+        print(f"pitchnet host: {text}", file=sys.stderr)
+        return 1
     from host.advertise import host_addresses
 
     addresses = host_addresses(config.interface)
