@@ -373,6 +373,7 @@ class PitchApp(App[None]):
                 interface=interface,
                 table_name=hosted.name,
                 password=self._hosted_password,
+                guesses=hosted.referee.guesses,
                 keep_dir=keep_folder(journal) if journal is not None else None,
             )
         )

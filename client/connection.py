@@ -80,6 +80,9 @@ OLD_HOST = (
 BACKOFF = (0.1, 0.2, 0.4, 0.8)
 BACKOFF_CAP = 1.0
 """Retry delays: quick first tries, then about once a second (capped near 1 s)."""
+JOURNAL_RESEND = 1.0
+"""Seconds before a move the host could not record (`journal`: its disk full, say) is
+sent again: the host changed nothing, applies an id once, and writes again when it can."""
 WATCH_TICK = 0.2
 """How often the watchdog looks at the clock (a silent host is noticed this late at most)."""
 
@@ -585,7 +588,12 @@ class Connection:
         self._emit(StateReceived(self, state.seq, state.table, view, events))
 
     def _error(self, error: ErrorMsg) -> None:
-        if error.id is not None:
+        unrecorded = error.code == "journal" and not error.fatal
+        if unrecorded and error.id in self._unacked:
+            # Not refused, only not recorded: the move stays pending and goes again, so
+            # every client (bot, terminal, browser) goes on once the host can write.
+            asyncio.get_running_loop().call_later(JOURNAL_RESEND, self._resend, error.id)
+        elif error.id is not None:
             self._unacked.pop(error.id, None)
         self._emit(HostError(self, error.code, error.message, error.fatal))
         if error.fatal:
@@ -593,6 +601,12 @@ class Connection:
             raise Refused(error.message)
 
     # ---- frames out ------------------------------------------------------------------------
+
+    def _resend(self, action_id: int) -> None:
+        """Send a pending move again (a reconnect's welcome resends it anyway)."""
+        message = self._unacked.get(action_id)
+        if message is not None and self.connected:
+            self._send(message)
 
     def _send(self, message: Message) -> None:
         writer = self._writer

@@ -11,6 +11,7 @@ created readable by its owner only.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import math
@@ -57,6 +58,23 @@ class JournalInUse(JournalError):
 
 class JournalWriteError(JournalError):
     """A write failed (a full disk, a file gone read-only): nothing of it was written."""
+
+
+def unwritable(folder: Path, exc: OSError | sqlite3.Error) -> JournalError:
+    """A journal that cannot be kept in `folder`, as a sentence that names the folder
+    and why (a read-only folder is not a network failure)."""
+    code = getattr(exc, "errno", None)
+    fix = "set PITCHNET_STATE_DIR to a folder you can write, or free it."
+    if code == errno.EROFS or "readonly" in str(exc):
+        why = f"The state folder {folder} is read-only (its disk is mounted read-only)"
+    elif code in (errno.EACCES, errno.EPERM):
+        why = f"The state folder {folder} is read-only for you (you may not write there)"
+    elif code in (errno.ENOSPC, errno.EDQUOT):
+        why = f"The disk holding the state folder {folder} is full"
+    else:
+        reason = (getattr(exc, "strerror", None) or str(exc) or "unknown").rstrip(".")
+        why = f"The state folder {folder} cannot be written ({reason[:1].lower()}{reason[1:]})"
+    return JournalError(f"{why}, so the table's journal cannot be kept; {fix}")
 
 
 CHECKPOINT_EVERY = 1000
@@ -116,11 +134,14 @@ class SqliteJournal:
         self.path = path
         if not create and not path.exists():
             raise JournalError(f"no journal at {path}")
-        self._lock = _hold_lock(path) if lock else None
-        if create:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
-            os.close(fd)
+        try:
+            self._lock = _hold_lock(path) if lock else None
+            if create:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+                os.close(fd)
+        except OSError as exc:
+            raise unwritable(path.parent, exc) from None
         self.damage: str | None = None
         """Set on opening if entries were found lost or damaged: a sentence for the
         operator (`entries` then returns only what is intact)."""
@@ -147,6 +168,10 @@ class SqliteJournal:
                 self._create()
             self._check()
             self._verify()
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc) or "unable to open" in str(exc):
+                raise unwritable(path.parent, exc) from None
+            raise JournalError(f"{path} is not a pitchnet journal ({exc})") from None
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{path} is not a pitchnet journal ({exc})") from None
 

@@ -8,6 +8,7 @@ hold a seat that is not theirs.
 from __future__ import annotations
 
 import ipaddress
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,6 +29,11 @@ class Limits:
     """Bad (non-fatal) messages tolerated before the connection is closed."""
     max_connections: int = 64
     max_per_address: int = 16
+    max_watchers: int = 40
+    max_watchers_per_address: int = 12
+    """Spectators in all and per address (IPv6: per /64): below the connection caps, so
+    seated players' reconnects always have room that watchers cannot take (24 places
+    in all, 4 on any address; strangers there are cut to make room as before)."""
     max_send_buffer: int = 1024 * 1024
     """Bytes queued to a client that does not read before it is dropped."""
     decode_per_second: float = 16 * 1024
@@ -152,25 +158,56 @@ class RefusalLog:
 
 
 class Guesses:
-    """Password guessing, slowed per address: after `free` wrong passwords, each one
-    more doubles the time that address must wait before its next hello with a password
-    is even compared (from `first_wait` up to `max_wait` seconds). Other addresses are
-    not slowed, so the right password from another laptop always gets in at once; the
-    right password from this address clears its count."""
+    """Password guessing, slowed: ONE limiter for every way a password is presented (a
+    player's or a watcher's `hello`, the web join's form), kept per address and per
+    table. Per address: after `free` wrong passwords, each one more doubles the time that
+    address must wait before its next password is even compared (from `first_wait` up
+    to `max_wait` seconds); the right password from it clears its count. Per table:
+    wrong passwords are a token bucket (`table_rate` a second, bursts of `table_burst`),
+    and once it is empty an address that has given a wrong one already waits for it
+    too, so many addresses together guess no faster than one bucket allows. An address
+    that has given no wrong password is never slowed, so the right password typed on
+    another laptop gets in at once, even during an attack."""
 
     def __init__(
-        self, free: int = 3, first_wait: float = 1.0, max_wait: float = 300.0, size: int = 4096
+        self,
+        free: int = 3,
+        first_wait: float = 1.0,
+        max_wait: float = 300.0,
+        size: int = 4096,
+        table_rate: float = 0.5,
+        table_burst: int = 20,
     ) -> None:
         self.free, self.first_wait, self.max_wait, self.size = free, first_wait, max_wait, size
         self._wrong: dict[str, tuple[int, float]] = {}
         """Address -> (wrong passwords in a row, when it may try again)."""
+        self.table_rate, self.table_burst = table_rate, table_burst
+        self._tokens = float(table_burst)
+        self._stamp: float | None = None
+
+    def _table_tokens(self, now: float) -> float:
+        if self._stamp is None:
+            return float(self.table_burst)
+        return min(self.table_burst, self._tokens + (now - self._stamp) * self.table_rate)
 
     def wait(self, key: str, now: float) -> float:
         """Seconds `key` must still wait before a password of its is compared."""
-        _, until = self._wrong.get(key, (0, 0.0))
-        return max(0.0, until - now)
+        count, until = self._wrong.get(key, (0, 0.0))
+        wait = max(0.0, until - now)
+        if count:
+            wait = max(wait, (1.0 - self._table_tokens(now)) / self.table_rate)
+        return wait
+
+    def refusal(self, key: str, now: float) -> str | None:
+        """The sentence for a password from `key` that is not compared now, or None."""
+        wait = self.wait(key, now)
+        if wait <= 0:
+            return None
+        return f"Too many wrong passwords from your address; try again in {math.ceil(wait)} s."
 
     def wrong(self, key: str, now: float) -> None:
+        self._tokens = max(0.0, self._table_tokens(now) - 1.0)
+        self._stamp = now
         count = self._wrong.get(key, (0, 0.0))[0] + 1
         over = count - self.free
         until = now + min(self.max_wait, self.first_wait * 2 ** (over - 1)) if over > 0 else now

@@ -76,7 +76,12 @@ def resumable(server: HostServer) -> bool:
 
 async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
     server = HostServer(config)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as exc:  # the port it tried: a resumed table's own, or the one chosen
+        text = describe_os_error(exc, host=config.interface, port=server.port)
+        print(f"pitchnet host: {text}", file=sys.stderr)
+        return 1
     from host.advertise import host_addresses
 
     addresses = host_addresses(config.interface)
@@ -95,6 +100,7 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
                 # The table's own: a resumed table's comes from its journal, not the
                 # command line, and the web join asks for the same one.
                 password=server.table.options.password,
+                guesses=server.referee.guesses,
                 max_sessions=web.web_sessions,
                 max_per_address=web.web_per_address,
                 idle_seconds=web.web_idle,

@@ -593,10 +593,28 @@ class Referee:
         elif not isinstance(message, Pong):  # a pong may cross the client's hello
             self._refuse(peer, "handshake", "The first message must be hello.", now)
 
-    def _watch(self, peer: Peer, hello: Hello, now: float) -> None:
-        """A spectator, checked like a player (`_seat`: version, table, password, its
-        guesses counted alike), seated nowhere."""
+    def _watch(self, peer: Peer, hello: Hello, now: float, guessing: bool) -> None:
+        """A spectator: checked like a player (version, table, password, the same
+        password limiter), seated nowhere."""
         table = self.table
+        try:
+            table.check_watcher(hello, peer.nonce)
+        except ProtocolError as exc:
+            if exc.code == "bad_password":
+                self.guesses.wrong(peer.address, now)
+            self._refuse(peer, exc.code, exc.message, now)
+            return
+        if guessing:
+            self.guesses.right(peer.address)
+        watchers = [p for p in self.peers.values() if p.spectator]
+        mine = sum(p.address == peer.address for p in watchers)
+        if (
+            len(watchers) >= self.limits.max_watchers
+            or mine >= self.limits.max_watchers_per_address
+        ):  # the room left is the seated players' to come back to
+            text = "This table has as many watchers as it takes; try again later."
+            self._refuse(peer, "no_spectators", text, now)
+            return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
         self._out.append(Seated(peer.id))  # a welcomed connection's limits, as a player's
         table.spectators = sum(p.spectator for p in self.peers.values())
@@ -616,24 +634,20 @@ class Referee:
 
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
         table = self.table
-        # A password is proven by a newcomer and by a spectator (who may not use a
-        # token instead): either way a guess, slowed per address.
-        guessing = table.options.password is not None and (hello.watch or not hello.seat_proof)
+        # A player's hello and a watcher's go through the same password limiter (a
+        # watcher is always asked for the password; a player proving a seat is not).
+        asked = hello.watch or not hello.seat_proof
+        guessing = asked and table.options.password is not None
         if guessing:
-            wait = self.guesses.wait(peer.address, now)
-            if wait > 0:  # the password is not even compared
-                self._refuse(
-                    peer,
-                    "rate_limited",
-                    f"Too many wrong passwords from your address; try again in {wait:.0f} s.",
-                    now,
-                )
+            refusal = self.guesses.refusal(peer.address, now)
+            if refusal is not None:  # the password is not even compared
+                self._refuse(peer, "rate_limited", refusal, now)
                 return
+        if hello.watch:
+            self._watch(peer, hello, now, guessing)
+            return
         try:
-            if hello.watch:
-                table.check_watcher(hello, peer.nonce)
-            else:
-                seat = table.join(hello, peer.nonce)
+            seat = table.join(hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -641,9 +655,6 @@ class Referee:
             return
         if guessing:
             self.guesses.right(peer.address)
-        if hello.watch:
-            self._watch(peer, hello, now)
-            return
         old = self.holders.get(seat)
         if old is not None and old is not peer:
             log.info("seat %d taken over by %s", seat, peer.label)

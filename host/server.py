@@ -214,7 +214,9 @@ class HostServer:
         self.journal: SqliteJournal | None
         if config.resume is not None:
             self.table, self.journal, old_port = resume_table(config.resume, config.state_dir)
-            self.port = old_port or config.port
+            # Back on its own port, unless the person chose one (`--port`, 0 too).
+            chosen = not config.port_fallback
+            self.port = config.port if chosen or not old_port else old_port
         else:
             self.table, self.journal = new_table(
                 options, config.name, config.seed, config.state_dir, config.journal

@@ -81,7 +81,7 @@ from pitchnet.protocol import (
 )
 from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
-from pitchnet.text import display_name, player_name
+from pitchnet.text import display_name, look_alike, player_name
 from pitchnet.views import (
     SeatView,
     seat_view,
@@ -383,9 +383,11 @@ class Table:
         self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
 
     def _unique(self, name: str, seat: int) -> str:
-        taken = {s.name for i, s in enumerate(self.seats) if i != seat and s.kind != SeatKind.EMPTY}
+        """`name`, numbered if it is, or looks like (a Unicode skeleton in common),
+        another seat's: no player can pass for another on screen."""
+        taken = [s.name for i, s in enumerate(self.seats) if i != seat and s.kind != SeatKind.EMPTY]
         candidate, n = name, 2
-        while candidate in taken:
+        while any(look_alike(candidate, other) for other in taken):
             suffix = f" {n}"
             candidate, n = name[: MAX_NAME - len(suffix)] + suffix, n + 1
         return candidate
@@ -422,7 +424,7 @@ class Table:
         """A newcomer while a match is on takes a bot-played seat, with its score: at
         once between hands, else at the next deal (the bot finishes this hand). A
         player who left finds their own old seat first."""
-        wanted = display_name(hello.name, "Player")
+        wanted = player_name(hello.name, "Player")
         free = [i for i, s in enumerate(self.seats) if s.takeable]
         if not free:
             raise ProtocolError(

@@ -48,6 +48,7 @@ from textual_serve.download_manager import DownloadManager
 
 from client.tokens import TokenStore
 from client.web_session import NAME_ENV, PASSWORD_ENV, REGIONS_ENV, SEATS_ENV, TABLE_ENV
+from host.limits import Guesses, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
@@ -72,7 +73,12 @@ CLOSE_TABLE_CLOSED = 4005
 """The host closed the table on purpose: the page says so, and comes back if it does."""
 
 MAX_IDENTITIES = 256
-"""Identities remembered; beyond this the oldest without a session are forgotten."""
+"""Identities remembered. Beyond this the oldest one that holds no seat and has no
+session is forgotten; one that holds a seat never is (a stranger's requests must not
+cost a sleeping phone its seat): with every identity seated, a new browser is refused."""
+MAX_UNSEATED_PER_ADDRESS = 8
+"""Identities without a seat that one address may hold: its ninth forgets its own
+oldest, so a stranger's cookie-less requests churn only the stranger's identities."""
 MAX_WS_MESSAGE = 64 * 1024
 MAX_TERMINAL = 500
 """Largest width or height a browser may ask for, in cells."""
@@ -80,8 +86,6 @@ STOP_SECONDS = 1.0
 """How long a session's process has to quit before it is killed. Killing loses
 nothing: the seat token is already on disk, and the kernel closes the process's
 connection to the table, so the host sees the player gone at once."""
-WRONG_PASSWORD_PAUSE = 1.0
-"""Seconds before answering a wrong password: guessing costs time."""
 
 PAGES = Path(__file__).with_name("web_pages")
 TEXTUAL_SERVE_STATIC = Path(textual_serve.__file__).with_name("static")
@@ -112,6 +116,10 @@ class WebConfig:
     """The command run per session (default: this Python, `-m client.web_session`)."""
     show_regions: bool = False
     """Tests only: each session writes where its cards and buttons are (REGIONS_ENV)."""
+    guesses: Guesses | None = None
+    """The table's own password limiter (its referee's), so that a password typed on the
+    page is counted with those proven by terminals and watchers, per address and per
+    table; None: one of the web join's own (tests)."""
     keep_dir: Path | None = None
     """Where the identities and their seat files are kept across a restart of the host
     (host/web_keep.py: beside the table's journal); None: a temporary folder that goes
@@ -128,6 +136,8 @@ class Identity:
     password: str | None = None
     session: WebSession | None = None
     seen: float = field(default_factory=time.monotonic)
+    address: str = ""
+    """Where the browser that made it asked from (the per-address limit counts it there)."""
 
 
 class WebSession(AppService):
@@ -247,6 +257,7 @@ class WebServer:
         self.identities: dict[str, Identity] = {}
         self.sessions: set[WebSession] = set()
         self.downloads = DownloadManager()
+        self.guesses = config.guesses or Guesses()
         self.port = config.port
         self._runner: web.AppRunner | None = None
         self._folder: tempfile.TemporaryDirectory[str] | None = None
@@ -343,12 +354,14 @@ class WebServer:
             identity.seen = time.monotonic()
         return identity
 
-    def _new_identity(self) -> tuple[Identity, str]:
-        """A fresh identity and the secret for its cookie."""
+    def _new_identity(self, address: str) -> tuple[Identity, str] | None:
+        """A fresh identity and the secret for its cookie; None when every identity the
+        server may remember holds a seat (none is forgotten for a newcomer then)."""
+        if not self._make_room(address):
+            return None
         secret = secrets.token_urlsafe(SECRET_BYTES)
         key = identity_key(secret)
-        identity = Identity(key, self.folder / f"{key[:32]}.json")
-        self._forget_old()
+        identity = Identity(key, self.folder / f"{key[:32]}.json", address=address)
         self.identities[key] = identity
         return identity, secret
 
@@ -362,14 +375,40 @@ class WebServer:
             samesite="Strict",
         )
 
-    def _forget_old(self) -> None:
-        idle = [i for i in self.identities.values() if i.session is None]
-        while len(self.identities) >= MAX_IDENTITIES and idle:
-            oldest = min(idle, key=lambda i: i.seen)
-            idle.remove(oldest)
-            del self.identities[oldest.key]
-            oldest.seats_file.unlink(missing_ok=True)
+    def _holds_seat(self, identity: Identity) -> bool:
+        """The identity's seat file holds a token for this table (its seat, or one kept
+        that the table may still know): such an identity is never forgotten."""
+        if identity.name is None or not identity.seats_file.exists():
+            return False
+        store = TokenStore(identity.seats_file)
+        return store.find(identity.name, table_id=self.config.table_id, given_up=True) is not None
+
+    def _forgettable(self, address: str | None = None) -> list[Identity]:
+        """Identities without a session or a seat (from `address` only, if given), oldest
+        first: the only ones a newcomer's identity may replace."""
+        idle = [
+            i
+            for i in self.identities.values()
+            if i.session is None and (address is None or i.address == address)
+        ]
+        idle.sort(key=lambda i: i.seen)
+        return [i for i in idle if not self._holds_seat(i)]
+
+    def _make_room(self, address: str) -> bool:
+        """Forget what must go before `address` gets one more identity: its own oldest
+        beyond MAX_UNSEATED_PER_ADDRESS, then anyone's oldest unseated one at
+        MAX_IDENTITIES. False: every identity remembered holds a seat or a session."""
+        own = self._forgettable(address)
+        forgotten = own[: max(0, len(own) - MAX_UNSEATED_PER_ADDRESS + 1)]
+        if len(self.identities) - len(forgotten) >= MAX_IDENTITIES:
+            others = [i for i in self._forgettable() if i not in forgotten]
+            forgotten += others[: len(self.identities) - len(forgotten) - MAX_IDENTITIES + 1]
+        for identity in forgotten:
+            del self.identities[identity.key]
+            identity.seats_file.unlink(missing_ok=True)
+        if forgotten:
             self._remember()
+        return len(self.identities) < MAX_IDENTITIES
 
     def _load_identities(self) -> None:
         """The identities a previous run of this table kept, each with its seat file; the
@@ -464,7 +503,13 @@ class WebServer:
             raise web.HTTPFound("/")
         identity, secret = self._known(request), None
         if identity is None:  # a first visit, or a cookie this server did not issue
-            identity, secret = self._new_identity()
+            fresh = self._new_identity(address_key(_address(request)))
+            if fresh is None:
+                return self._refused(
+                    f"This table already knows {MAX_IDENTITIES} browsers, each holding a "
+                    "seat. Play from a laptop with pitchnet installed."
+                )
+            identity, secret = fresh
         refusal = self._refusal(identity, _address(request))
         if refusal is not None:
             response = self._refused(refusal)
@@ -486,12 +531,22 @@ class WebServer:
         if not name:
             return self._form(identity, "Type a name to play under.", 400)
         identity.name = name
-        if not self._password_ok(password):
-            await asyncio.sleep(WRONG_PASSWORD_PAUSE)
-            wrong = (
-                "That is not the table's password." if password else "This table has a password."
-            )
-            return self._form(identity, wrong, 403)
+        if self.config.password is not None:
+            # The table's one limiter, per address (not per request) and per table.
+            guesser, now = address_key(_address(request)), asyncio.get_running_loop().time()
+            refusal = self.guesses.refusal(guesser, now)
+            if refusal is not None:  # not even compared
+                return self._form(identity, refusal, 429)
+            if not self._password_ok(password):
+                if password:
+                    self.guesses.wrong(guesser, now)
+                wrong = (
+                    "That is not the table's password."
+                    if password
+                    else "This table has a password."
+                )
+                return self._form(identity, wrong, 403)
+            self.guesses.right(guesser)
         identity.password = password
         self._remember()
         raise web.HTTPSeeOther("/")

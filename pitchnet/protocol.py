@@ -472,8 +472,10 @@ def answer(
         name,
         table_id=table_id,
         seat_proof=prove(token, challenge.nonce, table, Purpose.SEAT) if token else None,
+        # A seat proven needs no password (the host does not ask): none is sent for
+        # an impostor to try a word list against. A watcher is always asked for it.
         password_proof=prove(password, challenge.nonce, table, Purpose.PASSWORD)
-        if password
+        if password and (watch or not token)
         else None,
         challenge=nonce,
         watch=watch,

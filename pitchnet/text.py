@@ -10,13 +10,18 @@ plain space; combining marks with nothing before them to mark are dropped. Such 
 cannot move a terminal's cursor, recolour it, reorder a line or be invisible.
 
 `player_name` adds what a person may not call themselves: the words the host and the
-client use for seats that are not a person's (bots, stand-ins, empty seats).
+client use for seats that are not a person's (bots, stand-ins, empty seats), also when
+spelt with look-alike letters: a name is compared by its Unicode skeleton (UTS #39,
+`skeleton`), so "(yоu)" with a Cyrillic "о" is "(you)", and the host numbers a name
+whose skeleton is another player's ("Cаrol" beside "Carol" becomes "Cаrol 2").
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from pathlib import Path
 
 from pitchnet.protocol import MAX_NAME
 
@@ -34,6 +39,29 @@ RESERVED = re.compile(
 )
 """Wordings that only the host and the client may put on a seat: "Bot 1", "Ann (bot)",
 "(you)", "waiting for a player...", "empty seat"."""
+
+
+CONFUSABLES = Path(__file__).with_name("confusables.txt")
+"""Unicode's confusables (UTS #39 data), as code point -> the code points it looks like."""
+
+
+@functools.cache
+def _prototypes() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for line in CONFUSABLES.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            source, target = line.split(";")
+            table[int(source, 16)] = "".join(chr(int(c, 16)) for c in target.split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """The UTS #39 skeleton of `text`: two strings that look alike have the same one
+    ("раура" in Cyrillic and "paypa" in Latin). Decomposed, each character replaced by
+    its prototype, decomposed again; then case-folded, as names are told apart here."""
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(_prototypes().get(ord(ch), ch) for ch in decomposed)
+    return unicodedata.normalize("NFD", mapped).casefold()
 
 
 def printable(value: object, limit: int | None = None) -> str:
@@ -60,10 +88,42 @@ def display_name(raw: object, fallback: str) -> str:
     return printable(raw, MAX_NAME) or fallback
 
 
+def skeletons(text: str) -> frozenset[str]:
+    """The skeletons of `text` as typed, lower-cased and upper-cased: look-alike tables
+    map some letters of one case only (Cyrillic "т" to a small capital T, "Т" to "T")."""
+    return frozenset(skeleton(variant) for variant in (text, text.lower(), text.upper()))
+
+
+def _any_of(word: str) -> str:
+    return "(?:" + "|".join(sorted(map(re.escape, skeletons(word)))) + ")"
+
+
+@functools.cache
+def _reserved_skeletons() -> re.Pattern[str]:
+    """RESERVED, each word as any of its skeletons: matched against a name's."""
+    bot, you, empty = _any_of("bot"), _any_of("you"), _any_of("empty")
+    return re.compile(
+        rf"^\W*{_any_of('bots')}\b|^\W*{bot}\b|\(\s*{bot}\s*\)|\(\s*{you}\s*\)"
+        rf"|{_any_of('waiting')}\s*{_any_of('for')}|{empty}\s*{_any_of('seat')}|^\W*{empty}\W*$"
+    )
+
+
+def reserved(name: str) -> bool:
+    """`name` uses, or imitates with look-alike letters, a wording reserved for seats
+    that are not a person's."""
+    pattern = _reserved_skeletons()
+    return bool(RESERVED.search(name) or any(pattern.search(k) for k in skeletons(name)))
+
+
+def look_alike(a: str, b: str) -> bool:
+    """Two names a player could not tell apart on screen (a skeleton in common)."""
+    return not skeletons(a).isdisjoint(skeletons(b))
+
+
 def player_name(raw: object, fallback: str) -> str:
     """A name a person asked for: as `display_name`, and `fallback` if it is empty or
-    uses a wording reserved for seats that are not a person's."""
+    uses (or imitates) a wording reserved for seats that are not a person's."""
     name = printable(raw, MAX_NAME)
-    if not name or RESERVED.search(name):
+    if not name or reserved(name):
         return fallback
     return name

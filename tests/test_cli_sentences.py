@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -230,3 +231,94 @@ def test_ctrl_c_on_a_host_mid_match_prints_the_resume_command() -> None:
     if bot is not None:
         _, bot_err = bot.communicate(timeout=20)
         assert "Traceback" not in bot_err
+
+
+def test_a_read_only_state_folder_is_named_as_such_not_as_the_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27 item 7: the state folder on a read-only disk. Tests run as root here,
+    whom file modes do not stop, so the disk's answer (EROFS) is made by hand at the
+    first file the journal opens."""
+    import builtins
+    import errno
+
+    import host.journal
+    from pitchnet.cli import main
+
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+    (tmp_path / "tables").mkdir()
+
+    def read_only(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(file).startswith(str(tmp_path)):
+            raise OSError(errno.EROFS, "Read-only file system", str(file))
+        return builtins.open(file, *args, **kwargs)
+
+    monkeypatch.setattr(host.journal, "open", read_only, raising=False)
+    assert main(["host", "--port", "0", "--interface", "127.0.0.1"]) == 1
+    said = capsys.readouterr().err
+    assert "read-only" in said and str(tmp_path / "tables") in said
+    assert "network" not in said
+    assert_sentence(said)
+
+
+async def resumable_table(state_dir: Path) -> tuple[str, int]:
+    """A table whose match started and whose host closed: its id and its port."""
+    from host.server import HostConfig, HostServer
+    from tests.netclient import RawClient, until_true
+
+    config = HostConfig(
+        port=0, interface="127.0.0.1", advertise=False, players=2, bots=1, state_dir=state_dir
+    )
+    first = HostServer(config)
+    await first.start()
+    try:
+        player = await RawClient.connect(first)
+        await player.hello("Ann")
+        await until_true(lambda: first.table.matches_started == 1, "the match to start")
+        await player.close()
+    finally:
+        await first.close()
+    return first.table_id, first.port
+
+
+def test_resume_honours_the_port_given_and_names_it_when_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27 item 8: `--resume ID --port P` listens on P (not the journal's port), and
+    when P is taken says "Port P is already in use" (it said "Port 0")."""
+    import asyncio
+
+    from host.main import config_from_args
+    from host.server import HostServer
+    from pitchnet.cli import build_parser, main
+
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+    table_id, old_port = asyncio.run(resumable_table(tmp_path))
+
+    def resume_on(port: int) -> list[str]:
+        return ["host", "--resume", table_id, "--port", str(port), "--interface", "127.0.0.1"]
+
+    with socket.socket() as probe:  # a free port, other than the journal's
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert port != old_port
+    config = config_from_args(build_parser().parse_args(resume_on(port)))
+    config.advertise = False
+
+    async def listening_port() -> int:
+        server = HostServer(config)
+        await server.start()
+        try:
+            return server.port
+        finally:
+            await server.close()
+
+    assert asyncio.run(listening_port()) == port
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(resume_on(port)) == 1
+        said = capsys.readouterr().err
+        assert f"Port {port} is already in use" in said, said
+        assert_sentence(said)

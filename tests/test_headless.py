@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from client.headless import HeadlessPlayer
+from client.messages import HostError, StateReceived
+from host.journal import JournalWriteError
 from pitchnet.bots import Bot, NormalBot
 from pitchnet.cards import Card
-from pitchnet.rules import Bid
+from pitchnet.rules import Bid, Phase
 from pitchnet.views import SeatView
 from tests.netclient import running_host, until_true
 
@@ -72,3 +78,39 @@ async def test_a_long_think_keeps_answering_the_hosts_pings() -> None:
             playing.cancel()
             await asyncio.gather(playing, return_exceptions=True)
         assert bot.let_go_in_time and all(bot.let_go_in_time)
+
+
+async def test_a_bot_sends_its_move_again_after_the_host_could_not_record_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 7: the host's disk fills as `pitchnet bot` makes a move (`journal`,
+    nothing changed), then frees up: the bot sends the move again and the match goes on
+    to its end (before, it waited for a state that never came)."""
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path / "bot"))
+    async with running_host(players=2, bots=1, state_dir=tmp_path) as server:
+        journal = server.journal
+        assert journal is not None
+        record_all, full = journal.record_all, [False]
+        refused: list[str] = []
+
+        def disk(entries: list[Any]) -> None:
+            if full[0]:
+                raise JournalWriteError("database or disk is full")
+            record_all(entries)
+
+        monkeypatch.setattr(journal, "record_all", disk)
+        player = HeadlessPlayer("127.0.0.1", server.port, "Ann", "normal", None)
+        on = player._on
+
+        def watched(news: Any) -> int | None:
+            if isinstance(news, HostError) and news.code == "journal":
+                refused.append(news.code)
+                full[0] = False  # space is freed as soon as the move was refused
+            elif not refused and isinstance(news, StateReceived) and news.view is not None:
+                full[0] = news.view.my_turn  # the disk fills as the bot is about to move
+            return on(news)
+
+        monkeypatch.setattr(player, "_on", watched)
+        status = await asyncio.wait_for(player.play(), 60)
+        assert refused == ["journal"] and status == 0
+        assert server.table.match is not None and server.table.match.phase is Phase.MATCH_OVER

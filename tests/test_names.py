@@ -62,7 +62,33 @@ def test_wordings_reserved_for_seats_that_are_not_a_persons_are_refused(raw: str
     assert player_name(raw, "fallback") == "fallback"
 
 
-@pytest.mark.parametrize("raw", ["Abbot", "Robot Rita", "Bottle", "You", "Ann"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "Carol (y\u043eu)",  # Cyrillic o: issue 27 item 8
+        "Carol (\u0443\u043e\u057d)",  # Cyrillic y and o, Armenian u
+        "\u0412\u043e\u0442 1",  # "Bot 1" in Cyrillic letters
+        "B0t 1",  # a zero for the o
+        "Ann (\u0432\u043e\u0442)",
+        "\u0415mpty seat",  # Cyrillic E
+        "Wa\u0456ting for you",  # Ukrainian i
+    ],
+)
+def test_look_alike_spellings_of_the_reserved_wordings_are_refused(raw: str) -> None:
+    """Compared by Unicode skeletons (UTS #39): a name cannot imitate "(you)" or a bot
+    with letters of another script."""
+    assert player_name(raw, "fallback") == "fallback"
+
+
+def test_a_name_that_looks_like_another_players_is_numbered() -> None:
+    table = a_table(players=4, bots=0)
+    assert join(table, "Carol") == "Carol"
+    assert join(table, "C\u0430rol") == "C\u0430rol 2"  # Cyrillic a
+    assert join(table, "CAROL") == "CAROL 3"
+    assert join(table, "Anna") == "Anna"  # only look-alikes are numbered
+
+
+@pytest.mark.parametrize("raw", ["Abbot", "Robot Rita", "Bottle", "You", "Ann", "Bottom"])
 def test_ordinary_names_that_contain_those_letters_are_kept(raw: str) -> None:
     assert player_name(raw, "fallback") == raw
 

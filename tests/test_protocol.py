@@ -28,6 +28,7 @@ from pitchnet.protocol import (
     MAX_DEPTH,
     MAX_FRAME,
     MAX_STR,
+    PROTOCOL_VERSION,
     STRING_LIMITS,
     Ack,
     BidMsg,
@@ -51,6 +52,7 @@ from pitchnet.protocol import (
     TableInfo,
     Welcome,
     _too_deep,
+    answer,
     frame,
     parse_client_message,
     parse_host_message,
@@ -692,3 +694,15 @@ def test_whole_frames_read_one_at_a_time_are_charged_and_cut_off_like_any_other(
         list(decoder.feed(one))
     assert (refused.value.code, refused.value.fatal) == ("rate_limited", True)
     assert decoder.pending == 0
+
+
+def test_a_client_with_a_seat_token_sends_no_password_proof() -> None:
+    """Issue 27 item 3: the host does not ask a player proving a seat for the password,
+    so a reconnecting client sends no proof of it for an impostor to crack offline."""
+    challenge = Challenge(PROTOCOL_VERSION, "n" * 32, "t1")
+    back = answer(challenge, "Ann", token="t" * 32, password="c4t")
+    assert back.seat_proof and back.password_proof is None
+    new = answer(challenge, "Ann", password="c4t")
+    assert new.seat_proof is None and new.password_proof
+    watcher = answer(challenge, "Ann", token="t" * 32, password="c4t", watch=True)
+    assert watcher.password_proof  # a watcher is always asked for it

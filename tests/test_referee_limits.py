@@ -231,3 +231,73 @@ def test_password_guesses_as_a_spectator_are_slowed_alike() -> None:
     watch = replace(hello_to(ref, 30, "Eve", password="s3cret"), watch=True)
     effects = ref.handle(30, Received([watch]), 0.0)
     assert [e.code for e in effects if isinstance(e, Close)] == ["rate_limited"]
+
+
+def guessing_codes(ref: Referee, addresses: list[str], tries: int, **hello: Any) -> list[str]:
+    """`tries` wrong-password hellos from each of `addresses` in turn, 0.01 s apart: the
+    code each was closed with."""
+    codes, conn, now = [], 1000, 0.0
+    for _ in range(tries):
+        for source in addresses:
+            conn += 1
+            ref.handle(conn, Opened(f"{source}:{conn}"), now)
+            wrong = hello_to(ref, conn, "Eve", password="guess", **hello)
+            effects = ref.handle(conn, Received([wrong]), now)
+            codes.append(next(e for e in effects if isinstance(e, Close)).code)
+            now += 0.01
+    return codes
+
+
+def test_a_watchers_hello_goes_through_the_same_password_limiter() -> None:
+    """Issue 27 item 3: a `watch` hello no longer skips the wrong-password counter."""
+    options = TableOptions(players=4, password="s3cret")
+    table = Table("t1", "Test", options, deal_deck=lambda key: shuffled_deck())
+    ref = Referee(table, Limits(connect_burst=10**6))
+    codes = guessing_codes(ref, ["10.6.6.6"], 8, watch=True)
+    assert codes[:4] == ["bad_password"] * 4
+    assert codes[4:] == ["rate_limited"] * 4
+
+
+def test_many_addresses_guess_no_faster_than_the_tables_own_limit() -> None:
+    """Eight addresses together: past the table's burst of wrong passwords, an address
+    that guessed already waits for the table's bucket; a fresh address is compared."""
+    options = TableOptions(players=4, password="s3cret")
+    table = Table("t1", "Test", options, deal_deck=lambda key: shuffled_deck())
+    ref = Referee(table, Limits(connect_burst=10**6))
+    guessers = [f"10.6.6.{n}" for n in range(8)]
+    codes = guessing_codes(ref, guessers, 6)
+    burst = ref.guesses.table_burst
+    assert codes.count("bad_password") == burst  # 8 addresses x 3 free would be 24
+    assert set(codes[burst:]) == {"rate_limited"}
+    ref.handle(5, Opened("10.0.0.2:5"), 1.0)
+    effects = ref.handle(5, Received([hello_to(ref, 5, "Ann", password="s3cret")]), 1.0)
+    assert not any(isinstance(e, Close) for e in effects) and 0 in ref.seated()
+
+
+def test_64_watchers_from_4_addresses_leave_a_seated_player_room_to_come_back() -> None:
+    """Issue 27 item 4: watchers fill at most their own share of the connections, so 20
+    of 20 reconnects of a seated player get in past 64 would-be watchers."""
+    ref = referee(bots=1, connect_burst=10**6)
+    seat_token(ref, 1, "Ann", 0.0)
+    token = ref.table.seats[1].token
+    for n in range(64):
+        conn = 100 + n
+        ref.handle(conn, Opened(f"10.0.9.{n % 4}:{conn}"), 0.1)
+        if conn not in ref.peers:
+            continue  # refused at the door
+        effects = ref.handle(conn, Received([hello_to(ref, conn, "Eve", watch=True)]), 0.1)
+        if any(isinstance(e, Close) for e in effects):
+            ref.handle(conn, Closed(), 0.1)  # the refused watcher's connection goes
+    watching = sum(p.spectator for p in ref.peers.values())
+    assert watching == ref.limits.max_watchers
+    back = 0
+    for n in range(20):
+        conn, now = 300 + n, 1.0 + n
+        ref.handle(conn, Opened(f"10.0.1.1:{conn}"), now)
+        if conn in ref.peers:
+            hello = hello_to(ref, conn, "Ann", token=token)
+            for effect in ref.handle(conn, Received([hello]), now):
+                if isinstance(effect, Close):  # the connection it replaced goes
+                    ref.handle(effect.conn, Closed(), now)
+            back += ref.seated().get(1) == conn
+    assert back == 20
