@@ -552,10 +552,14 @@ class PitchApp(App[None]):
         web_port = self.web.port if self.web is not None else None
         await self._close_web(ended=False)  # the browsers' pages reconnect to it
         await self.close_network()
-        await hosted.close()  # "back in a moment": clients keep retrying
+        await hosted.close(handing_over=True)  # "back in a moment": clients keep retrying
         try:
             command, self.background_pid = resume_in_background(
-                hosted.table_id, hosted.port, self.options.interface, web_port=web_port
+                hosted.table_id,
+                hosted.port,
+                self.options.interface,
+                web_port=web_port,
+                name=hosted.name,
             )
         except OSError as exc:
             self.notify(f"Could not keep the table running: {exc.strerror}.", markup=False)
@@ -594,9 +598,46 @@ class PitchApp(App[None]):
                 forget_if_done(hosted.journal.path, resumable(hosted))
 
     async def action_quit(self) -> None:
+        """Ctrl+Q. The window that hosts asks what becomes of its table; a seated player
+        is asked, then gives the seat up (a bot plays it at once: leaving on purpose is
+        not a lost connection, whose seat waits out its grace period)."""
         if self.hosting_here():
             self.confirm_host_quit()
             return
+        if self._seated_and_connected():
+            self.confirm_quit()
+            return
+        await self.close_network()
+        self.exit()
+
+    def _seated_and_connected(self) -> bool:
+        connection = self.connection
+        return (
+            connection is not None
+            and connection.connected
+            and connection.seat is not None
+            and not self.game.watching
+        )
+
+    def confirm_quit(self) -> None:
+        from client.screens.prompts import ConfirmQuit
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.run_worker(self._leave_and_quit(), group="quit", exclusive=True)
+
+        if not isinstance(self.screen, ConfirmQuit):
+            table = self.game.table
+            match_on = table is not None and table.state != TableState.LOBBY
+            self.push_screen(ConfirmQuit(match_on=match_on), answered)
+
+    async def _leave_and_quit(self) -> None:
+        """Tell the table we leave (the seat goes to a bot now), forget its token, quit."""
+        connection, self.connection = self.connection, None
+        if self.game.table_id and connection is not None:
+            self.tokens.forget(self.game.table_id, self.options.name, connection.token)
+        if connection is not None:
+            await (connection.leave() if connection.connected else connection.close())
         await self.close_network()
         self.exit()
 

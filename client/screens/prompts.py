@@ -18,6 +18,7 @@ from textual.widgets import Button, Input, Static
 
 from client.screens.base import PitchModal
 from client.text import plain
+from pitchnet.invocation import shown_command
 from pitchnet.protocol import MAX_NAME
 
 
@@ -76,6 +77,28 @@ class ConfirmLeave(YesNo):
                 yield Button("Stay (n)", id="no", compact=True)
 
 
+class ConfirmQuit(YesNo):
+    """A seated player quits the window: quitting on purpose gives the seat up (a bot
+    plays it at once), unlike a lost connection, whose seat waits for its grace period."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,ctrl+q", "answer(True)", "Quit"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+
+    def __init__(self, *, match_on: bool) -> None:
+        super().__init__()
+        self.match_on = match_on
+
+    def compose(self) -> ComposeResult:
+        seat = "A bot takes your seat at once." if self.match_on else "Your seat is freed."
+        with Vertical(classes="dialog"):
+            yield Static(f"Quit pitchnet? {seat}")
+            with Horizontal(classes="buttons"):
+                yield Button("Quit (y)", id="yes", variant="error", compact=True)
+                yield Button("Stay (n)", id="no", compact=True)
+
+
 class HostQuit(ModalScreen[str | None]):
     """The window that hosts the table is about to go: end the table for everyone, or
     keep it running in the background? Dismisses with "end", "keep" or None (stay)."""
@@ -97,8 +120,9 @@ class HostQuit(ModalScreen[str | None]):
                 Text.assemble(
                     plain(self.table_name or "This table", style="bold", limit=24),
                     " runs in this window. Quitting ends it for everyone, unless it keeps "
-                    "running in the background (everyone stays seated; you can come back "
-                    "with `pitchnet play`).",
+                    "running in the background (everyone stays seated; ",
+                    shown_command(["pitchnet", "play"]),
+                    " here shows it again, to end it or take it back).",
                 )
             )
             with Horizontal(classes="buttons"):
@@ -123,6 +147,45 @@ class HostQuit(ModalScreen[str | None]):
     def _stay_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)
+
+
+class BackgroundOffer(PitchModal[str | None]):
+    """`pitchnet play` found a table this laptop runs in the background: take it back
+    into this window, end it, or leave it running? Dismisses with "back", "end" or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t,enter", "answer('back')", "Take it back"),
+        Binding("e", "answer('end')", "End it"),
+        Binding("n,escape", "answer(None)", "Leave it running"),
+    ]
+
+    def __init__(self, table_name: str) -> None:
+        super().__init__()
+        self.table_name = table_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Running in the background", classes="dialog-title")
+            yield Static(
+                Text.assemble(
+                    "Your table ",
+                    plain(self.table_name, style="bold", limit=MAX_NAME),
+                    " runs in the background on this laptop. Take it back into this "
+                    "window (everyone stays seated), or end it for everyone?",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Take it back (t)", id="back", variant="primary", compact=True)
+                yield Button("End it (e)", id="end", variant="error", compact=True)
+                yield Button("Leave it (n)", id="leave", compact=True)
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"back": "back", "end": "end"}.get(event.button.id or ""))
 
 
 class ResumeOffer(YesNo):
