@@ -773,25 +773,22 @@ class Table:
 
     def ready_deadline(self) -> float | None:
         """When (on `clock`) the table stops waiting for the unready and deals on; None
-        when it is not waiting or has no limit (the server arms a timer for it)."""
+        when it is not waiting or has no limit (the server arms a timer for it). The
+        limit paces hands only: after a match, a new one starts when everyone here has
+        said "play again", never by itself."""
         if self.options.ready_limit <= 0 or self.state == "lobby" or not self.waiting_for():
+            return None
+        if self.match is not None and self.match.phase is Phase.MATCH_OVER:
             return None
         return self.waiting_since + self.options.ready_limit
 
     @one_change
     def ready_expired(self) -> bool:
-        """The ready limit has passed: deal the next hand (or start the next match);
-        whoever was not ready simply sees it. Returns True if it dealt."""
+        """The ready limit has passed: deal the next hand; whoever was not ready simply
+        sees it. Returns True if it dealt."""
         deadline = self.ready_deadline()
         if deadline is None or self.clock() < deadline or self.match is None:
             return False
-        if self.match.phase is Phase.MATCH_OVER:
-            here = any(
-                (s.kind == SeatKind.HUMAN and s.connected) or s.claim_token for s in self.seats
-            )
-            if not here:
-                return False
-            self._next_match()
         self._deal()
         return True
 
