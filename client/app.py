@@ -935,13 +935,17 @@ class PitchApp(App[None]):
             notice += "to take a seat when one is free."
             self._watch_instead(connection, notice)
             return
+        if full and not message.retrying:
+            # Every seat is a person's: say so (the host's sentence) and offer to watch.
+            self._offer_to_watch(connection, printable(message.reason, 200))
+            return
         if (
             self.options.mode == "play"
             and connection.seat is None
             and not message.retrying
-            and connection.refusal in (None, "table_full")
+            and connection.refusal is None
         ):
-            # `play` picked a table that closed (or filled) before we sat down: look again.
+            # `play` picked a table that closed before we sat down: look again.
             self.play_again = True
             self.finder_note = "That table went away before you sat down; looking again."
             self.leave_table(keep_seat=True)
@@ -969,6 +973,22 @@ class PitchApp(App[None]):
             self.finder_note = f"The host closed the table ({name}). It is remembered: if "
             self.finder_note += "it comes back, join it again to sit in your seat."
         self.notify("The host closed the table.", severity="warning", markup=False, timeout=10)
+
+    def _offer_to_watch(self, refused: Connection, reason: str) -> None:
+        """No seat for us at the table asked: the reason, and watch it or go back."""
+        from client.screens.prompts import WatchOffer
+
+        label = self.connecting_to
+
+        def answered(watch: bool | None) -> None:
+            if watch:
+                notice = "You are watching. When a seat comes free, join the table again."
+                self._watch_instead(refused, notice)
+            else:
+                self.finder_note = f"No free seat at {label}."
+                self.leave_table(keep_seat=True)
+
+        self.push_screen(WatchOffer(label, reason), answered)
 
     def _watch_instead(self, refused: Connection, notice: str, title: str = "") -> None:
         """Every seat of the table asked is taken: watch it, and say why."""

@@ -417,11 +417,7 @@ class Table:
         wanted = display_name(hello.name, "Player")
         free = [i for i, s in enumerate(self.seats) if s.takeable]
         if not free:
-            raise ProtocolError(
-                "table_full",
-                "Every seat at this table is taken by people; you can watch instead.",
-                fatal=True,
-            )
+            raise ProtocolError("table_full", self._full_sentence(), fatal=True)
         own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
         seat = (own or free)[0]
         name = self._unique(wanted, seat)
@@ -429,6 +425,18 @@ class Table:
         self._record(SeatClaimed(seat, name, token))
         self._claim(seat, name, token)
         return seat
+
+    def _full_sentence(self) -> str:
+        """Why a newcomer cannot sit mid-match, truthfully: every seat is a person's,
+        some perhaps kept for a player who lost the connection (the grace period)."""
+        away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
+        if not away:
+            return "Every seat at this table is taken by people; you can watch instead."
+        kept = "one is kept" if away == 1 else f"{away} are kept"
+        return (
+            f"Every seat at this table is a person's ({kept} for a player who lost the "
+            "connection and may come back); you can watch instead."
+        )
 
     def _claim(self, seat: int, name: str, token: str) -> None:
         s = self.seats[seat]

@@ -23,7 +23,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Static
 from client.connection import parse_address
 from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
-from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer
+from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer, SeatOffer
 from client.text import plain
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, version_problem
 
@@ -309,8 +309,7 @@ class FinderScreen(PitchScreen[None]):
         if self._auto_host_pending and self.app.screen is self:
             best = best_table(list(self.found.values()), self._mine())
             if best is not None:  # `play`: a seat is there to take, so take it now
-                self._status(f"Joining {best.name}...")
-                self.join_found(best)
+                self._take(best)
                 return
         status = self.query_one("#finder-status", Static)
         status.set_class(bool(disputed), "warning")  # a warning may take more than one line
@@ -340,8 +339,7 @@ class FinderScreen(PitchScreen[None]):
             return
         best = best_table(list(self.found.values()), self._mine())
         if best is not None and self.app.screen is self:
-            self._status(f"Joining {best.name}...")
-            self.join_found(best)
+            self._take(best)
             return
         self._looks += 1
         if self._looks == 1:
@@ -349,6 +347,25 @@ class FinderScreen(PitchScreen[None]):
             self.set_timer(random.uniform(*SECOND_LOOK), self._look_again)
             return
         self._auto_host()
+
+    def _take(self, best: Any) -> None:
+        """`play` found a seat: join at once when it is our own remembered seat or an
+        open lobby; a match among people we never sat with is joined only on a key."""
+        if best.state == TableState.LOBBY or best.table_id in self._mine():
+            self._status(f"Joining {best.name}...")
+            self.join_found(best)
+            return
+        self._auto_host_pending = False  # the answer decides; nothing happens by itself
+        self._status(f"{best.name} is playing a match: sit, watch, or choose a table.")
+
+        def answered(choice: str | None) -> None:
+            if choice is None:
+                self._status("Enter joins the highlighted table, w watches; h hosts your own.")
+                return
+            self.join_found(best, watch=choice == "watch")
+
+        people = max(0, best.taken - best.open)  # the seats taken, less those bots hold free
+        self.app.push_screen(SeatOffer(best.name, people), answered)
 
     def _auto_host(self) -> None:
         """`pitchnet play`: no seat on the network, so set up a table here."""

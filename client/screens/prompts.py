@@ -188,6 +188,70 @@ class BackgroundOffer(PitchModal[str | None]):
         self.dismiss({"back": "back", "end": "end"}.get(event.button.id or ""))
 
 
+class WatchOffer(YesNo):
+    """Every seat at the table asked is a person's: the host's reason, and an offer to
+    watch the table instead (or go back to the table list)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w,y,enter", "answer(True)", "Watch"),
+        Binding("n,escape", "answer(False)", "Table list"),
+    ]
+
+    def __init__(self, table_label: str, reason: str) -> None:
+        super().__init__()
+        self.table_label, self.reason = table_label, reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("No free seat", classes="dialog-title")
+            yield Static(
+                Text.assemble(plain(self.table_label, style="bold", limit=80), ": ", self.reason),
+                markup=False,
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Watch (w)", id="yes", variant="primary", compact=True)
+                yield Button("Table list (Esc)", id="no", compact=True)
+
+
+class SeatOffer(PitchModal[str | None]):
+    """`play` found a seat at a match among people this player never sat with: take
+    it only on a key press. Dismisses with "sit", "watch" or None (the table list)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y", "answer('sit')", "Take the seat"),
+        Binding("w", "answer('watch')", "Watch"),
+        Binding("n,escape", "answer(None)", "Table list"),
+    ]
+
+    def __init__(self, table_name: str, people: int) -> None:
+        super().__init__()
+        self.table_name, self.people = table_name, people
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("A match is on", classes="dialog-title")
+            who = "one person" if self.people == 1 else f"{self.people} people"
+            yield Static(
+                Text.assemble(
+                    plain(self.table_name, style="bold", limit=MAX_NAME),
+                    f" is playing a match ({who} at it). A bot plays a free seat: take it "
+                    "(from the next hand), watch, or go back to the table list?",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Sit (Enter)", id="sit", variant="primary", compact=True)
+                yield Button("Watch (w)", id="watch", compact=True)
+                yield Button("Back (Esc)", id="back", compact=True)
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"sit": "sit", "watch": "watch"}.get(event.button.id or ""))
+
+
 class ResumeOffer(YesNo):
     """`pitchnet play` found a table hosted here that never finished: carry it on?"""
 
