@@ -537,9 +537,10 @@ class PitchApp(App[None]):
             self.push_screen(HostQuit(self.hosted.name if self.hosted else ""), answered)
 
     async def _end_hosted_table(self) -> None:
+        name = self.hosted.name if self.hosted is not None else "The table"
         await self._close_hosted()
         await self.close_network()
-        self.exit()
+        self.exit(message=f"{name} has ended: everyone at it was told the host closed it.")
 
     async def _keep_hosting_in_background(self) -> None:
         """Hand the table to a detached `pitchnet host --resume` on the same port: the

@@ -26,7 +26,7 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
     if not 0 <= args.bots < args.players:  # a table of bots only would wait for ever
         raise ValueError(
             f"--bots must be 0 to {args.players - 1}, leaving a seat for a person (to "
-            "watch bots play each other, use `pitchnet simulate`)."
+            f"watch bots play each other, use `{shown_command(['pitchnet', 'simulate'])}`)."
         )
     rules, target = rules_from_args(args)
     Settings(args.players, args.partnership, target, rules)  # the rules' own checks

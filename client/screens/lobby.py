@@ -42,7 +42,7 @@ def lobby_title(game: GameState) -> Text:
         rules = table.house_rules
         if table.rules:  # a host from before house rules sends none
             name = label(rules, table.target).rsplit(",", 1)[0] if rules else "house rules"
-            title.append(f"  rules: {name} (? lists them)", style="dim")
+            title.append(f"  rules: {name} (F2 lists them)", style="dim")
         if table.bot_level:  # a host from before bot levels does not say
             title.append(f"  {table.bot_level} bots", style="dim")
     return title
@@ -84,10 +84,13 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
         starter = (
             Text("the first player") if table.starter is None else plain(game.who(table.starter))
         )
+        # How long the table has waited so far, after whom: "Waiting 52 s for Alice" read
+        # as a countdown.
+        so_far = f" (waiting{waited} so far)" if waited else ""
         text = (
-            Text(f"Waiting{waited} for ")
+            Text("Waiting for ")
             .append_text(starter)
-            .append(f" to start, or for {free} more player(s) to fill the table.")
+            .append(f" to start, or for {free} more player(s) to fill the table{so_far}.")
         )
     if game.seat is not None and table.partnership:
         text.append(f"\n{side_hint(game)}", style="dim")
