@@ -6,13 +6,14 @@ Each is a `ModalScreen[T]` that dismisses with its answer, so callers use
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
@@ -20,6 +21,17 @@ from client.screens.base import PitchModal
 from client.text import plain
 from pitchnet.invocation import shown_command
 from pitchnet.protocol import MAX_NAME
+
+
+def narrow_buttons(screen: ModalScreen[Any], width: int, short: dict[str, str]) -> None:
+    """Below 60 columns (a phone's 40) a dialog's buttons take their `short` labels and
+    no minimum width, so that three fit side by side instead of the last being cut."""
+    if width >= 60:
+        return
+    for button in screen.query(Button):
+        button.label = short.get(button.id or "", button.label)
+        button.styles.min_width = 0
+        button.styles.margin = (1, 1, 0, 0)
 
 
 class PasswordPrompt(PitchModal[str | None]):
@@ -120,15 +132,20 @@ class HostQuit(ModalScreen[str | None]):
                 Text.assemble(
                     plain(self.table_name or "This table", style="bold", limit=24),
                     " runs in this window. Quitting ends it for everyone, unless it keeps "
-                    "running in the background (everyone stays seated; ",
+                    "running in the background (everyone stays seated; `",
                     shown_command(["pitchnet", "play"]),
-                    " here shows it again, to end it or take it back).",
+                    "` here shows it again, to end it or take it back).",
                 )
             )
             with Horizontal(classes="buttons"):
                 yield Button("End the table (e)", id="end", variant="error", compact=True)
                 yield Button("Keep it running (k)", id="keep", variant="primary", compact=True)
                 yield Button("Stay (n)", id="stay", compact=True)
+
+    SHORT: ClassVar[dict[str, str]] = {"end": "End (e)", "keep": "Keep (k)", "stay": "Stay (n)"}
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, self.SHORT)
 
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
@@ -179,6 +196,9 @@ class BackgroundOffer(PitchModal[str | None]):
                 yield Button("End it (e)", id="end", variant="error", compact=True)
                 yield Button("Leave it (n)", id="leave", compact=True)
 
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, {"back": "Back (t)", "leave": "Leave (n)"})
+
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
 
@@ -212,6 +232,9 @@ class WatchOffer(YesNo):
                 yield Button("Watch (w)", id="yes", variant="primary", compact=True)
                 yield Button("Table list (Esc)", id="no", compact=True)
 
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, {})
+
 
 class SeatOffer(PitchModal[str | None]):
     """`play` found a seat at a match among people this player never sat with: take
@@ -242,6 +265,9 @@ class SeatOffer(PitchModal[str | None]):
                 yield Button("Sit (Enter)", id="sit", variant="primary", compact=True)
                 yield Button("Watch (w)", id="watch", compact=True)
                 yield Button("Back (Esc)", id="back", compact=True)
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, {"back": "Back (n)"})
 
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
