@@ -540,9 +540,10 @@ class PitchApp(App[None]):
             self.push_screen(HostQuit(self.hosted.name if self.hosted else ""), answered)
 
     async def _end_hosted_table(self) -> None:
+        name = self.hosted.name if self.hosted is not None else "The table"
         await self._close_hosted()
         await self.close_network()
-        self.exit()
+        self.exit(message=f"{name} has ended: everyone at it was told the host closed it.")
 
     async def _keep_hosting_in_background(self) -> None:
         """Hand the table to a detached `pitchnet host --resume` on the same port: the
@@ -555,10 +556,14 @@ class PitchApp(App[None]):
         web_port = self.web.port if self.web is not None else None
         await self._close_web(ended=False)  # the browsers' pages reconnect to it
         await self.close_network()
-        await hosted.close()  # "back in a moment": clients keep retrying
+        await hosted.close(handing_over=True)  # "back in a moment": clients keep retrying
         try:
             command, self.background_pid = resume_in_background(
-                hosted.table_id, hosted.port, self.options.interface, web_port=web_port
+                hosted.table_id,
+                hosted.port,
+                self.options.interface,
+                web_port=web_port,
+                name=hosted.name,
             )
         except OSError as exc:
             self.notify(f"Could not keep the table running: {exc.strerror}.", markup=False)
@@ -597,9 +602,46 @@ class PitchApp(App[None]):
                 forget_if_done(hosted.journal.path, resumable(hosted))
 
     async def action_quit(self) -> None:
+        """Ctrl+Q. The window that hosts asks what becomes of its table; a seated player
+        is asked, then gives the seat up (a bot plays it at once: leaving on purpose is
+        not a lost connection, whose seat waits out its grace period)."""
         if self.hosting_here():
             self.confirm_host_quit()
             return
+        if self._seated_and_connected():
+            self.confirm_quit()
+            return
+        await self.close_network()
+        self.exit()
+
+    def _seated_and_connected(self) -> bool:
+        connection = self.connection
+        return (
+            connection is not None
+            and connection.connected
+            and connection.seat is not None
+            and not self.game.watching
+        )
+
+    def confirm_quit(self) -> None:
+        from client.screens.prompts import ConfirmQuit
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.run_worker(self._leave_and_quit(), group="quit", exclusive=True)
+
+        if not isinstance(self.screen, ConfirmQuit):
+            table = self.game.table
+            match_on = table is not None and table.state != TableState.LOBBY
+            self.push_screen(ConfirmQuit(match_on=match_on), answered)
+
+    async def _leave_and_quit(self) -> None:
+        """Tell the table we leave (the seat goes to a bot now), forget its token, quit."""
+        connection, self.connection = self.connection, None
+        if self.game.table_id and connection is not None:
+            self.tokens.forget(self.game.table_id, self.options.name, connection.token)
+        if connection is not None:
+            await (connection.leave() if connection.connected else connection.close())
         await self.close_network()
         self.exit()
 
@@ -897,13 +939,17 @@ class PitchApp(App[None]):
             notice += "to take a seat when one is free."
             self._watch_instead(connection, notice)
             return
+        if full and not message.retrying:
+            # Every seat is a person's: say so (the host's sentence) and offer to watch.
+            self._offer_to_watch(connection, printable(message.reason, 200))
+            return
         if (
             self.options.mode == "play"
             and connection.seat is None
             and not message.retrying
-            and connection.refusal in (None, "table_full")
+            and connection.refusal is None
         ):
-            # `play` picked a table that closed (or filled) before we sat down: look again.
+            # `play` picked a table that closed before we sat down: look again.
             self.play_again = True
             self.finder_note = "That table went away before you sat down; looking again."
             self.leave_table(keep_seat=True)
@@ -931,6 +977,22 @@ class PitchApp(App[None]):
             self.finder_note = f"The host closed the table ({name}). It is remembered: if "
             self.finder_note += "it comes back, join it again to sit in your seat."
         self.notify("The host closed the table.", severity="warning", markup=False, timeout=10)
+
+    def _offer_to_watch(self, refused: Connection, reason: str) -> None:
+        """No seat for us at the table asked: the reason, and watch it or go back."""
+        from client.screens.prompts import WatchOffer
+
+        label = self.connecting_to
+
+        def answered(watch: bool | None) -> None:
+            if watch:
+                notice = "You are watching. When a seat comes free, join the table again."
+                self._watch_instead(refused, notice)
+            else:
+                self.finder_note = f"No free seat at {label}."
+                self.leave_table(keep_seat=True)
+
+        self.push_screen(WatchOffer(label, reason), answered)
 
     def _watch_instead(self, refused: Connection, notice: str, title: str = "") -> None:
         """Every seat of the table asked is taken: watch it, and say why."""

@@ -250,11 +250,11 @@ def status_line(game: GameState, width: int | None = None) -> Text:
         return head if width is None else head[:width]
     pitcher = game.who(view.pitcher)
 
-    def facts(compact: bool, name: str) -> Text:
+    def facts(compact: bool, name: str, bid: bool = True) -> Text:
         gap = " " if compact else "  "
         line = Text(f"H{view.hand_number}" if compact else f"Hand {view.hand_number}")
         line.append(f"{gap}Trump ").append_text(suit_text(view.trump, game.ascii_only))
-        if view.high_bid is not None:
+        if view.high_bid is not None and bid:
             line.append(f"{gap}Bid {view.high_bid}: ").append(plain(name))
         line.append(f"{gap}To {view.target}")
         return line
@@ -267,9 +267,22 @@ def status_line(game: GameState, width: int | None = None) -> Text:
         return name[: room - 1].append("…").append_text(notes).append("  ").append_text(full)
     if notes.plain and len(notes.plain) + len(full.plain) <= width:
         return notes[2:].append("  ").append_text(full)
+    compact = facts(True, pitcher)
+    # Watching until our seat comes at the next hand says why there is no hand: at 40
+    # columns it stays, short, before the compact facts (the pitcher's name shortened,
+    # or the bid left out: this person does not play this hand).
+    if game.me is None and game.seat is not None and not game.watching:
+        tag = Text(f"seat {game.seat + 1} next hand", style="yellow").append(" ")
+        over = len(tag.plain) + len(compact.plain) - width
+        keep = len(pitcher) - over - 1 if over > 0 else len(pitcher)
+        if keep >= 3:
+            shown = pitcher if keep >= len(pitcher) else pitcher[:keep] + "…"
+            return tag.append_text(facts(True, shown))
+        bare = facts(True, pitcher, bid=False)
+        if len(tag.plain) + len(bare.plain) <= width:
+            return tag.append_text(bare)
     if len(full.plain) <= width:
         return full
-    compact = facts(True, pitcher)
     if len(compact.plain) <= width:
         return compact
     keep = max(1, len(pitcher) - (len(compact.plain) - width) - 1)

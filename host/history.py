@@ -24,6 +24,7 @@ from host.table import Table
 from host.tables import table_to_read
 from pitchnet.cards import Card
 from pitchnet.house_rules import label
+from pitchnet.invocation import shown_command
 from pitchnet.rules import HandResult, Match, RulesError, Settings, deal_hands
 from pitchnet.text import printable
 
@@ -214,11 +215,22 @@ def main(args: argparse.Namespace) -> int:
             for line in table_lines(records):
                 print(line)
             if records:
-                print("`pitchnet history TABLE_ID` prints a table's hands.")
+                print(
+                    f"`{shown_command(['pitchnet', 'history'])} TABLE_ID` prints a table's hands."
+                )
             return 0
+        if not journal_path(args.table_id).exists():
+            listing = shown_command(["pitchnet", "history"])
+            print(
+                f"pitchnet history: no table hosted on this laptop has the id "
+                f"{printable(args.table_id, 40)!r}; `{listing}` lists them.",
+                file=sys.stderr,
+            )
+            return 1
         print_history(args.table_id, sys.stdout)
     except JournalError as exc:
-        print(f"pitchnet history: {exc}", file=sys.stderr)
+        text = str(exc)
+        print(f"pitchnet history: {text}{'' if text.endswith('.') else '.'}", file=sys.stderr)
         return 1
     except UNFIT as exc:
         print(f"pitchnet history: the journal does not read back: {exc}", file=sys.stderr)

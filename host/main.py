@@ -14,6 +14,7 @@ from host.limits import Limits
 from host.server import HostConfig, HostServer
 from pitchnet.cli import rules_from_args
 from pitchnet.errors import describe_os_error
+from pitchnet.invocation import shown_command
 from pitchnet.protocol import DEFAULT_PORT, MAX_PASSWORD
 from pitchnet.rules import Settings
 
@@ -25,7 +26,7 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
     if not 0 <= args.bots < args.players:  # a table of bots only would wait for ever
         raise ValueError(
             f"--bots must be 0 to {args.players - 1}, leaving a seat for a person (to "
-            "watch bots play each other, use `pitchnet simulate`)."
+            f"watch bots play each other, use `{shown_command(['pitchnet', 'simulate'])}`)."
         )
     rules, target = rules_from_args(args)
     Settings(args.players, args.partnership, target, rules)  # the rules' own checks
@@ -63,10 +64,10 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
 def resume_command(server: HostServer, interface: str | None, web_port: int | None = None) -> str:
     """The exact command that brings this table back on the same port (and its web
     join on the same web port, so the browsers' pages find it again by themselves)."""
-    command = f"pitchnet host --resume {server.table_id} --port {server.port}"
+    command = ["pitchnet", "host", "--resume", server.table_id, "--port", str(server.port)]
     if web_port is not None:
-        command += f" --web {web_port}"
-    return command + (f" --interface {interface}" if interface else "")
+        command += ["--web", str(web_port)]
+    return shown_command(command + (["--interface", interface] if interface else []))
 
 
 def resumable(server: HostServer) -> bool:
@@ -76,6 +77,27 @@ def resumable(server: HostServer) -> bool:
 
 async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
     server = HostServer(config)
+    loop = asyncio.get_running_loop()
+    # A stop asked for while the table is still opening (a `play` window ending or taking
+    # back a background table it just saw) waits for it to open, then closes it properly:
+    # without a handler yet, SIGTERM would kill the host before it could tell anyone.
+    asked: list[bool] = []
+    opened = False
+    closing: set[asyncio.Future[None]] = set()  # kept until done (asyncio holds weak refs)
+
+    def stop(on_purpose: bool) -> None:
+        if opened:
+            task = asyncio.ensure_future(server.close(on_purpose=on_purpose))
+            closing.add(task)
+            task.add_done_callback(closing.discard)
+        else:
+            asked.append(on_purpose)
+
+    # Ctrl+C (or SIGTERM) ends the table on purpose: every client is told the host closed
+    # it. SIGHUP: a `pitchnet play` window takes the table back (client/background.py):
+    # the clients are told it will be back, keep their seats and reconnect to that window.
+    for sig, on_purpose in ((signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGHUP, False)):
+        loop.add_signal_handler(sig, stop, on_purpose)
     try:
         await server.start()
     except OSError as exc:  # the port it tried: a resumed table's own, or the one chosen
@@ -114,14 +136,15 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
             text = describe_os_error(exc, host=config.interface, port=web.web, option="--web")
             print(f"pitchnet host: {text}", file=sys.stderr)
             return 1
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        # Ctrl+C ends the table on purpose: every client is told the host closed it.
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.close(on_purpose=True)))
+    opened = True
+    if asked:
+        stop(asked[0])
     print(f"Table {server.name!r} is open: id {server.table_id}", flush=True)
     for address in addresses:
-        print(f"Players join with: pitchnet join {address}:{server.port}", flush=True)
-    print("(or just `pitchnet play`: it finds this table on the network)", flush=True)
+        join = shown_command(["pitchnet", "join", f"{address}:{server.port}"])
+        print(f"Players join with: {join}", flush=True)
+    play = shown_command(["pitchnet", "play"])
+    print(f"(or just `{play}`: it finds this table on the network)", flush=True)
     if web_server is not None:
         from host.web_qr import show_urls
 

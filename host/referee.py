@@ -535,6 +535,10 @@ class Referee:
         if seat is None or self.holders.get(seat) is not peer:
             return
         del self.holders[seat]
+        if self.shut:
+            # The host is going: a seat is not given up because its link closes now (a
+            # lobby would free it, and a table handed to a background host would lose it).
+            return
         log.info("seat %d (%s) disconnected", seat, self.table.seats[seat].name)
         claimed = self.table.claimed(seat)
         self._guarded(self.table.disconnected, seat)

@@ -301,7 +301,11 @@ class HostServer:
         await self._closed.wait()
 
     async def close(
-        self, *, on_purpose: bool = False, moved_to: tuple[str, str] | None = None
+        self,
+        *,
+        on_purpose: bool = False,
+        moved_to: tuple[str, str] | None = None,
+        handing_over: bool = False,
     ) -> None:
         """Shut down in phases: stop listening; tell every connection `bye`; wait for
         them (at most SHUTDOWN_WAIT); cut the rest; unregister; close the journal.
@@ -309,7 +313,9 @@ class HostServer:
         "end the table" in the window that hosts) tells every client "The host closed
         the table" so they stop trying; otherwise they are told to expect it back.
         `moved_to` ("host:port", table id): this lobby yields to an older table, and
-        everyone here is told to join that one."""
+        everyone here is told to join that one. `handing_over`: a detached host resumes
+        this table from its journal (keep it running in the background), so the journal
+        is kept even for a lobby where no match has started."""
         if self._closed.is_set():
             return
         self._closed.set()
@@ -334,7 +340,9 @@ class HostServer:
             await self._advertiser.close()
         if self.journal is not None:
             self.journal.close()
-            if self.table.matches_started == 0 and self.config.resume is None:
+            # A resumed lobby ended on purpose has nothing to carry on either.
+            fresh = self.config.resume is None or on_purpose
+            if self.table.matches_started == 0 and fresh and not handing_over:
                 # Nobody ever played here (a lobby that closed, or moved to an older
                 # table): nothing to resume or look back on, so no journal is kept.
                 for path in (

@@ -427,11 +427,7 @@ class Table:
         wanted = player_name(hello.name, "Player")
         free = [i for i, s in enumerate(self.seats) if s.takeable]
         if not free:
-            raise ProtocolError(
-                "table_full",
-                "Every seat at this table is taken by people; you can watch instead.",
-                fatal=True,
-            )
+            raise ProtocolError("table_full", self._full_sentence(), fatal=True)
         own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
         seat = (own or free)[0]
         name = self._unique(wanted, seat)
@@ -439,6 +435,18 @@ class Table:
         self._record(SeatClaimed(seat, name, token))
         self._claim(seat, name, token)
         return seat
+
+    def _full_sentence(self) -> str:
+        """Why a newcomer cannot sit mid-match, truthfully: every seat is a person's,
+        some perhaps kept for a player who lost the connection (the grace period)."""
+        away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
+        if not away:
+            return "Every seat at this table is taken by people; you can watch instead."
+        kept = "one is kept" if away == 1 else f"{away} are kept"
+        return (
+            f"Every seat at this table is a person's ({kept} for a player who lost the "
+            "connection and may come back); you can watch instead."
+        )
 
     def _claim(self, seat: int, name: str, token: str) -> None:
         s = self.seats[seat]
@@ -784,25 +792,21 @@ class Table:
     def ready_deadline(self) -> float | None:
         """When (on the host's clock, as `now` is) the table stops waiting for the unready
         and deals on; None when it is not waiting or has no limit (the referee wakes at
-        it)."""
+        it). The limit paces hands only: after a match, a new one starts when everyone
+        here has said "play again", never by itself."""
         if self.options.ready_limit <= 0 or self.state == "lobby" or not self.waiting_for():
+            return None
+        if self.match is not None and self.match.phase is Phase.MATCH_OVER:
             return None
         return self.waiting_since + self.options.ready_limit
 
     @one_change
     def ready_expired(self) -> bool:
-        """The ready limit has passed: deal the next hand (or start the next match);
-        whoever was not ready simply sees it. Returns True if it dealt."""
+        """The ready limit has passed: deal the next hand; whoever was not ready simply
+        sees it. Returns True if it dealt."""
         deadline = self.ready_deadline()
         if deadline is None or self.now < deadline or self.match is None:
             return False
-        if self.match.phase is Phase.MATCH_OVER:
-            here = any(
-                (s.kind == SeatKind.HUMAN and s.connected) or s.claim_token for s in self.seats
-            )
-            if not here:
-                return False
-            self._next_match()
         self._deal()
         return True
 

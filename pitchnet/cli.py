@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from pitchnet.bots import ALIASES, BOT_KINDS, DEFAULT_LEVEL, LEVELS
 from pitchnet.house_rules import HouseRules, resolve
@@ -181,12 +182,45 @@ def _add_bot_level(parser: argparse.ArgumentParser, whose: str) -> None:
     )
 
 
+def _plain_error(message: str) -> str:
+    """argparse's phrasing, in words a person reads at once."""
+    import re
+
+    required = re.fullmatch(r"the following arguments are required: (.+)", message)
+    if required:
+        names = required.group(1)
+        return f"{names} {'are' if ', ' in names else 'is'} missing"
+    unknown = re.fullmatch(r"unrecognized arguments: (.+)", message)
+    if unknown:
+        return f"{unknown.group(1)} is not understood here"
+    message = re.sub(r"^argument ([^:]+): ", r"\1: ", message)
+    message = re.sub(
+        r"invalid choice: ('.*') \(choose from (.*)\)", r"\1 is not one of \2", message
+    )
+    return re.sub(r"invalid (int|float) value: ('.*')", r"\2 is not a number", message)
+
+
+class SentenceParser(argparse.ArgumentParser):
+    """argparse, saying a mistake in one sentence with where the options are listed,
+    instead of the whole usage block before a one-line error."""
+
+    def error(self, message: str) -> NoReturn:
+        from pitchnet.invocation import shown_command
+
+        message = _plain_error(message)
+        end = "" if message.endswith(".") else "."
+        command = self.prog.split()
+        command[0] = "pitchnet"  # the prog, less whatever path the script was run by
+        help_command = shown_command([*command, "--help"])
+        self.exit(2, f"{self.prog}: {message}{end} `{help_command}` lists the options.\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SentenceParser(
         prog="pitchnet",
         description="Auction Pitch (Setback) around a table of laptops on your LAN.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=SentenceParser)
 
     play = commands.add_parser(
         "play", help="sit at a table on the LAN, or set one up for friends (bots fill empty seats)"

@@ -132,6 +132,21 @@ def vector_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
+def _why(exc: BaseException) -> str:
+    """Why a vector file did not read, in words (never "[Errno 2] ...")."""
+    if isinstance(exc, FileNotFoundError):
+        return "there is no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "it is a folder"
+    if isinstance(exc, PermissionError):
+        return "it may not be read"
+    if isinstance(exc, OSError):
+        return (exc.strerror or "it could not be read").lower()
+    if isinstance(exc, RecursionError):
+        return "its JSON is nested too deep"
+    return f"it is not JSON a vector can be read from ({exc})"
+
+
 def run_files(paths: Iterable[str | Path], out: Any) -> tuple[int, int]:
     """Print `ok NAME` / `FAIL NAME: ...` per vector and the tally; return (passed, failed)."""
     passed = failed = 0
@@ -143,7 +158,7 @@ def run_files(paths: Iterable[str | Path], out: Any) -> tuple[int, int]:
         except (OSError, ValueError, RecursionError) as exc:
             # ValueError covers bad JSON, bad UTF-8 and numbers too long to convert;
             # RecursionError, JSON nested too deep.
-            name, problems = path.stem, [f"unreadable: {exc}"]
+            name, problems = path.stem, [f"unreadable: {_why(exc)}"]
         if problems:
             failed += 1
             print(f"FAIL {name}: {'; '.join(problems)}", file=out)

@@ -61,12 +61,30 @@ def assert_sentence(text: str) -> None:
         ["bot", "127.0.0.1:99999"],
         ["join", "127.0.0.1:abc"],
         ["watch", ":7373"],
+        ["--bogus"],
+        ["vectors"],
+        ["bot"],
+        ["history", "a", "b"],
+        ["simulate", "--games", "x"],
+        ["host", "--bot-level", "x"],
     ],
 )
 def test_bad_arguments_are_sentences(args: list[str]) -> None:
     done = pitchnet(*args)
     assert done.returncode == 2
     assert_sentence(done.stderr)
+    # Issue 25: one line, never argparse's usage block before it.
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "usage:" not in done.stderr
+
+
+@pytest.mark.parametrize("table_id", ["nosuch", "a/b"])
+def test_history_of_an_unknown_table_is_one_sentence(table_id: str) -> None:
+    done = pitchnet("history", table_id)
+    assert done.returncode == 1
+    assert_sentence(done.stderr)
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert ".sqlite" not in done.stderr and "/" not in done.stderr.replace("a/b", "")
 
 
 def test_an_address_not_on_this_computer_is_a_sentence() -> None:

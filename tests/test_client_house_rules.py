@@ -155,6 +155,6 @@ def test_the_rules_text_names_the_preset_and_each_rule() -> None:
 def test_the_lobby_title_names_the_rules() -> None:
     game = GameState(table_name="Den", table=_table(PRESETS["joker"].rules, target=10))
     title = rendered(lobby_title(game))
-    assert title.endswith("to 10 points  rules: joker (? lists them)")
+    assert title.endswith("to 10 points  rules: joker (F2 lists them)")
     custom = GameState(table_name="Den", table=_table(HouseRules(low="dealt", smudge="on")))
-    assert "rules: low dealt smudge (? lists them)" in rendered(lobby_title(custom))
+    assert "rules: low dealt smudge (F2 lists them)" in rendered(lobby_title(custom))

@@ -18,7 +18,7 @@ from client.app import ClientOptions, ConnectionNews, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.match_end import MatchEnd
-from client.screens.prompts import ConfirmLeave, OfflineScreen, PasswordPrompt
+from client.screens.prompts import ConfirmLeave, OfflineScreen, PasswordPrompt, WatchOffer
 from client.screens.setup import SetupScreen
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
@@ -169,16 +169,17 @@ async def test_a_full_table_says_why_and_offers_the_finder() -> None:
         seen: list[Any] = []
         app = join_app(server.port)
         async with app.run_test(size=SIZE, message_hook=news_into(seen)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, OfflineScreen), "the refusal")
+            await until(pilot, lambda: isinstance(app.screen, WatchOffer), "the refusal")
             await pilot.pause()
             text = screen_text(app)
             [refusal] = [m for m in seen if isinstance(m, HostError)]
             assert refusal.fatal and refusal.code == "table_full"
-            assert "Could not join" in text
+            assert "No free seat" in text  # and an offer to watch instead (issue 25)
             assert refusal.message in text
             assert app.notices == []  # said once, in the dialog, not in a toast as well
-            await pilot.press("enter")
+            await pilot.press("escape")
             await until(pilot, lambda: app.current_mode == "finder", "the finder")
+            assert app.finder_note.startswith("No free seat at ")
 
 
 async def test_a_restarted_client_sits_back_down_in_its_seat(host: HostServer) -> None:

@@ -499,3 +499,27 @@ def test_the_top_bid_is_read_from_the_rules_and_tolerates_a_newer_hosts() -> Non
     assert top_bid(dataclasses.replace(view, rules={"joker": "off"})) == 4
     assert top_bid(dataclasses.replace(view, rules={"joker": "on", "wild": "on"})) == 5
     assert top_bid(dataclasses.replace(view, rules={"joker": "maybe"})) == 4
+
+
+@pytest.mark.parametrize("width", [38, 58, 78])
+def test_a_late_comer_is_told_why_there_is_no_hand_at_every_width(width: int) -> None:
+    """Issue 25: a newcomer who claimed seat 4 watches until the next hand; at 40
+    columns (38 inside the padding) the header still says so, short."""
+    import dataclasses
+
+    table, view, _ = scene_with_events("playing", 7, 4)
+    assert view is not None
+    game = GameState()
+    game.seat, game.table = 3, table
+    game.view = dataclasses.replace(view, spectator=True)
+    assert game.me is None  # the spectators' view until the next hand
+    line = status_line_plain(game, width)
+    assert len(line) <= width, line
+    assert "seat 4" in line and "next hand" in line, line
+    assert f"To {view.target}" in line, line
+
+
+def status_line_plain(game: GameState, width: int) -> str:
+    from client.model import status_line
+
+    return status_line(game, width).plain

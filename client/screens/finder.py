@@ -23,7 +23,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Static
 from client.connection import parse_address
 from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
-from client.screens.prompts import PasswordPrompt, ResumeOffer
+from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer, SeatOffer
 from client.text import plain
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, version_problem
 
@@ -159,9 +159,51 @@ class FinderScreen(PitchScreen[None]):
         self._lay_out_columns(self.app.size.width)
         self.app_options = self.app.options
         self._auto_host_pending = self.app_options.mode == "play"
+        if self._auto_host_pending:
+            self._offer_background_table()
         # `play`'s first look is timed from when browsing has started (`_browse`), not
         # from here: on a busy laptop loading zeroconf alone can take most of a second,
         # and a look that short would host beside a table that was there all along.
+
+    def _offer_background_table(self) -> None:
+        """`play` on a laptop that runs a table in the background (a window that hosted
+        it quit with "keep it running"): say so first, to take it back or end it."""
+        from client.background import running_here
+
+        try:
+            running = running_here()
+        except OSError as exc:
+            log.warning("cannot look for tables running in the background: %s", exc)
+            return
+        if not running:
+            return
+        table = running[0]
+        self._auto_host_pending = False  # nothing is joined or hosted before the answer
+
+        def answered(choice: str | None) -> None:
+            if choice is None:  # left running: `play` goes on, and finds it like any table
+                self._auto_host_pending = True
+                if self.browser is not None:
+                    self._start_first_look()
+                return
+            self.run_worker(self._stop_background(table, choice), group="background")
+
+        self.app.push_screen(BackgroundOffer(table.name), answered)
+
+    async def _stop_background(self, table: Any, choice: str) -> None:
+        from client.background import stop
+
+        back = choice == "back"
+        self._status(f"Taking {table.name} back..." if back else f"Ending {table.name}...")
+        if not await stop(table, hand_back=back):
+            self._status(f"{table.name} did not stop; it still runs in the background.")
+            return
+        if back:
+            settings = {} if table.web_port is None else {"web_port": table.web_port}
+            self.app.host_here(settings=settings, resume=table.table_id)
+            return
+        self.app.finder_note = f"{table.name} has ended for everyone."
+        self.on_screen_resume()
 
     def _lay_out_columns(self, width: int) -> bool:
         """(Re)build the columns for this width; True if they changed."""
@@ -267,8 +309,7 @@ class FinderScreen(PitchScreen[None]):
         if self._auto_host_pending and self.app.screen is self:
             best = best_table(list(self.found.values()), self._mine())
             if best is not None:  # `play`: a seat is there to take, so take it now
-                self._status(f"Joining {best.name}...")
-                self.join_found(best)
+                self._take(best)
                 return
         status = self.query_one("#finder-status", Static)
         status.set_class(bool(disputed), "warning")  # a warning may take more than one line
@@ -298,8 +339,7 @@ class FinderScreen(PitchScreen[None]):
             return
         best = best_table(list(self.found.values()), self._mine())
         if best is not None and self.app.screen is self:
-            self._status(f"Joining {best.name}...")
-            self.join_found(best)
+            self._take(best)
             return
         self._looks += 1
         if self._looks == 1:
@@ -307,6 +347,25 @@ class FinderScreen(PitchScreen[None]):
             self.set_timer(random.uniform(*SECOND_LOOK), self._look_again)
             return
         self._auto_host()
+
+    def _take(self, best: Any) -> None:
+        """`play` found a seat: join at once when it is our own remembered seat or an
+        open lobby; a match among people we never sat with is joined only on a key."""
+        if best.state == TableState.LOBBY or best.table_id in self._mine():
+            self._status(f"Joining {best.name}...")
+            self.join_found(best)
+            return
+        self._auto_host_pending = False  # the answer decides; nothing happens by itself
+        self._status(f"{best.name} is playing a match: sit, watch, or choose a table.")
+
+        def answered(choice: str | None) -> None:
+            if choice is None:
+                self._status("Enter joins the highlighted table, w watches; h hosts your own.")
+                return
+            self.join_found(best, watch=choice == "watch")
+
+        people = max(0, best.taken - best.open)  # the seats taken, less those bots hold free
+        self.app.push_screen(SeatOffer(best.name, people), answered)
 
     def _auto_host(self) -> None:
         """`pitchnet play`: no seat on the network, so set up a table here."""

@@ -156,5 +156,9 @@ class RulesScreen(HelpScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog"):
             yield Static("Rules", classes="dialog-title")
-            view = self.app.game.view
-            yield Static(rules_body(view.rules if view is not None else None))
+            # In the lobby there is no view yet: the table's advertised rules say the same.
+            game = self.app.game
+            wire = game.view.rules if game.view is not None else None
+            if wire is None and game.table is not None:
+                wire = game.table.rules
+            yield Static(rules_body(wire))

@@ -27,24 +27,29 @@ from pitchnet.house_rules import label
 from pitchnet.protocol import SeatKind
 
 
-def lobby_title(game: GameState) -> Text:
+def lobby_title(game: GameState, narrow: bool = False) -> Text:
+    """The table's name and facts; `narrow` (a phone's 40 columns, two lines) in fewer
+    words, so that the rules' key and the bots' level are not cut off."""
     title = plain(game.table_name or "A table", style="bold")
+    gap = " " if narrow else "  "
     if game.hosting:
-        title.append("  (hosted here)", style="yellow")
+        title.append(f"{gap}(hosted here)", style="yellow")
     if game.watching:
-        title.append("  (watching)", style="yellow")
+        title.append(f"{gap}(watching)", style="yellow")
     table = game.table
     if table is not None:
         teams = ", partners" if table.partnership else ""
-        title.append(f"  {table.players} players, to {table.target} points{teams}", style="dim")
+        points = "" if narrow else " points"
+        title.append(f"{gap}{table.players} players, to {table.target}{points}{teams}", style="dim")
         if table.password:
-            title.append("  (password)", style="dim")
+            title.append(f"{gap}(password)", style="dim")
         rules = table.house_rules
         if table.rules:  # a host from before house rules sends none
             name = label(rules, table.target).rsplit(",", 1)[0] if rules else "house rules"
-            title.append(f"  rules: {name} (? lists them)", style="dim")
+            key = f"{name} rules (F2)" if narrow else f"rules: {name} (F2 lists them)"
+            title.append(f"{gap}{key}", style="dim")
         if table.bot_level:  # a host from before bot levels does not say
-            title.append(f"  {table.bot_level} bots", style="dim")
+            title.append(f"{gap}{table.bot_level} bots", style="dim")
     return title
 
 
@@ -84,10 +89,13 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
         starter = (
             Text("the first player") if table.starter is None else plain(game.who(table.starter))
         )
+        # How long the table has waited so far, after whom: "Waiting 52 s for Alice" read
+        # as a countdown.
+        so_far = f" (waiting{waited} so far)" if waited else ""
         text = (
-            Text(f"Waiting{waited} for ")
+            Text("Waiting for ")
             .append_text(starter)
-            .append(f" to start, or for {free} more player(s) to fill the table.")
+            .append(f" to start, or for {free} more player(s) to fill the table{so_far}.")
         )
     if game.seat is not None and table.partnership:
         text.append(f"\n{side_hint(game)}", style="dim")
@@ -161,8 +169,8 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
     def show(self, game: GameState) -> None:
         if not self._shown:
             return
-        self.query_one("#lobby-title", Static).update(lobby_title(game))
         narrow = self.size.width < NARROW_BELOW
+        self.query_one("#lobby-title", Static).update(lobby_title(game, narrow))
         self.query_one("#lobby-seats", Static).update(lobby_table(game, narrow=narrow))
         self.query_one("#lobby-hint", Static).update(self._hint(game))
         self.query_one("#start", Button).display = game.is_starter

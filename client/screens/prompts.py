@@ -6,19 +6,32 @@ Each is a `ModalScreen[T]` that dismisses with its answer, so callers use
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from client.screens.base import PitchModal
 from client.text import plain
+from pitchnet.invocation import shown_command
 from pitchnet.protocol import MAX_NAME
+
+
+def narrow_buttons(screen: ModalScreen[Any], width: int, short: dict[str, str]) -> None:
+    """Below 60 columns (a phone's 40) a dialog's buttons take their `short` labels and
+    no minimum width, so that three fit side by side instead of the last being cut."""
+    if width >= 60:
+        return
+    for button in screen.query(Button):
+        button.label = short.get(button.id or "", button.label)
+        button.styles.min_width = 0
+        button.styles.margin = (1, 1, 0, 0)
 
 
 class PasswordPrompt(PitchModal[str | None]):
@@ -76,6 +89,28 @@ class ConfirmLeave(YesNo):
                 yield Button("Stay (n)", id="no", compact=True)
 
 
+class ConfirmQuit(YesNo):
+    """A seated player quits the window: quitting on purpose gives the seat up (a bot
+    plays it at once), unlike a lost connection, whose seat waits for its grace period."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,ctrl+q", "answer(True)", "Quit"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+
+    def __init__(self, *, match_on: bool) -> None:
+        super().__init__()
+        self.match_on = match_on
+
+    def compose(self) -> ComposeResult:
+        seat = "A bot takes your seat at once." if self.match_on else "Your seat is freed."
+        with Vertical(classes="dialog"):
+            yield Static(f"Quit pitchnet? {seat}")
+            with Horizontal(classes="buttons"):
+                yield Button("Quit (y)", id="yes", variant="error", compact=True)
+                yield Button("Stay (n)", id="no", compact=True)
+
+
 class HostQuit(ModalScreen[str | None]):
     """The window that hosts the table is about to go: end the table for everyone, or
     keep it running in the background? Dismisses with "end", "keep" or None (stay)."""
@@ -97,14 +132,20 @@ class HostQuit(ModalScreen[str | None]):
                 Text.assemble(
                     plain(self.table_name or "This table", style="bold", limit=24),
                     " runs in this window. Quitting ends it for everyone, unless it keeps "
-                    "running in the background (everyone stays seated; you can come back "
-                    "with `pitchnet play`).",
+                    "running in the background (everyone stays seated; `",
+                    shown_command(["pitchnet", "play"]),
+                    "` here shows it again, to end it or take it back).",
                 )
             )
             with Horizontal(classes="buttons"):
                 yield Button("End the table (e)", id="end", variant="error", compact=True)
                 yield Button("Keep it running (k)", id="keep", variant="primary", compact=True)
                 yield Button("Stay (n)", id="stay", compact=True)
+
+    SHORT: ClassVar[dict[str, str]] = {"end": "End (e)", "keep": "Keep (k)", "stay": "Stay (n)"}
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, self.SHORT)
 
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
@@ -123,6 +164,118 @@ class HostQuit(ModalScreen[str | None]):
     def _stay_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)
+
+
+class BackgroundOffer(PitchModal[str | None]):
+    """`pitchnet play` found a table this laptop runs in the background: take it back
+    into this window, end it, or leave it running? Dismisses with "back", "end" or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t,enter", "answer('back')", "Take it back"),
+        Binding("e", "answer('end')", "End it"),
+        Binding("n,escape", "answer(None)", "Leave it running"),
+    ]
+
+    def __init__(self, table_name: str) -> None:
+        super().__init__()
+        self.table_name = table_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Running in the background", classes="dialog-title")
+            yield Static(
+                Text.assemble(
+                    "Your table ",
+                    plain(self.table_name, style="bold", limit=MAX_NAME),
+                    " runs in the background on this laptop. Take it back into this "
+                    "window (everyone stays seated), or end it for everyone?",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Take it back (t)", id="back", variant="primary", compact=True)
+                yield Button("End it (e)", id="end", variant="error", compact=True)
+                yield Button("Leave it (n)", id="leave", compact=True)
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, {"back": "Back (t)", "leave": "Leave (n)"})
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"back": "back", "end": "end"}.get(event.button.id or ""))
+
+
+class WatchOffer(YesNo):
+    """Every seat at the table asked is a person's: the host's reason, and an offer to
+    watch the table instead (or go back to the table list)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w,y,enter", "answer(True)", "Watch"),
+        Binding("n,escape", "answer(False)", "Table list"),
+    ]
+
+    def __init__(self, table_label: str, reason: str) -> None:
+        super().__init__()
+        self.table_label, self.reason = table_label, reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("No free seat", classes="dialog-title")
+            yield Static(
+                Text.assemble(plain(self.table_label, style="bold", limit=80), ": ", self.reason),
+                markup=False,
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Watch (w)", id="yes", variant="primary", compact=True)
+                yield Button("Table list (Esc)", id="no", compact=True)
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, {})
+
+
+class SeatOffer(PitchModal[str | None]):
+    """`play` found a seat at a match among people this player never sat with: take
+    it only on a key press. Dismisses with "sit", "watch" or None (the table list)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y", "answer('sit')", "Take the seat"),
+        Binding("w", "answer('watch')", "Watch"),
+        Binding("n,escape", "answer(None)", "Table list"),
+    ]
+
+    def __init__(self, table_name: str, people: int) -> None:
+        super().__init__()
+        self.table_name, self.people = table_name, people
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("A match is on", classes="dialog-title")
+            who = "one person" if self.people == 1 else f"{self.people} people"
+            yield Static(
+                Text.assemble(
+                    plain(self.table_name, style="bold", limit=MAX_NAME),
+                    f" is playing a match ({who} at it). A bot plays a free seat: take it "
+                    "(from the next hand), watch, or go back to the table list?",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Sit (Enter)", id="sit", variant="primary", compact=True)
+                yield Button("Watch (w)", id="watch", compact=True)
+                yield Button("Back (Esc)", id="back", compact=True)
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, {"back": "Back (n)"})
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"sit": "sit", "watch": "watch"}.get(event.button.id or ""))
 
 
 class ResumeOffer(YesNo):

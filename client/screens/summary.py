@@ -26,6 +26,7 @@ from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
 from client.text import card_text, plain, signed, suit_text
 from pitchnet.protocol import SeatKind
+from pitchnet.rules import Phase
 
 SHORT_BELOW = 24
 """Rows below which the summary's body scrolls in a dialog as tall as the screen."""
@@ -162,10 +163,13 @@ def waiting_text(game: GameState, since: float = 0.0) -> Text:
         for seat, info in enumerate(table.seats)
         if info.kind == SeatKind.HUMAN and info.connected and not info.ready
     ]
+    over = game.view is not None and game.view.phase == Phase.MATCH_OVER
     if not seats:
-        return Text("Dealing...", style="dim")
+        return Text("Starting a new match..." if over else "Dealing...", style="dim")
     names = ", ".join(game.who(seat) for seat in seats)
-    text = Text("Waiting for: ", style="dim").append(plain(names, limit=120))
+    # After a match nothing starts by itself: the new match waits for everyone's word.
+    lead = "A new match starts when everyone says play again. Waiting for: "
+    text = Text(lead if over else "Waiting for: ", style="dim").append(plain(names, limit=120))
     if table.waiting + since >= SHOW_WAIT_AFTER:
         text.append(f", for {round(table.waiting + since)} s so far", style="dim")
     if table.ready_left is not None:

@@ -1,0 +1,87 @@
+"""Late-comers and strangers (issue 25, item 4): a person is never told a table went
+away when it did not; at a table of people they are offered to watch, with the truth;
+`play` takes a seat at strangers' match only on a key press."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.app import ClientOptions, PitchApp
+from client.discovery import FoundTable
+from client.screens.prompts import SeatOffer, WatchOffer
+from host.server import HostServer
+from pitchnet.protocol import PROTOCOL_VERSION
+from tests.netclient import RawClient, running_host, until_true
+from tests.pilot import screen_text, tables_seen, until
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+
+
+def advert(host: HostServer, *, open_seats: int) -> FoundTable:
+    """The table as `play` saw it (perhaps a moment ago: `open_seats` may be stale)."""
+    return FoundTable(
+        name=host.name, table_id=host.table_id, host="127.0.0.1", port=host.port,
+        version=PROTOCOL_VERSION, taken=len(host.table.seats), seats=len(host.table.seats),
+        state=str(host.table.state), password=False, open=open_seats, born=1,
+    )  # fmt: skip
+
+
+def play(host: HostServer, open_seats: int) -> PitchApp:
+    options = ClientOptions(name="Dee", mode="play", play_browse_seconds=0.1)
+    return PitchApp(options, browser_factory=tables_seen([advert(host, open_seats=open_seats)]))
+
+
+async def test_a_late_comer_at_a_table_of_people_is_offered_to_watch() -> None:
+    """Every seat a person's, one of them away in its grace period: `play` (which saw a
+    seat free a moment ago) says so and offers to watch; never "went away"."""
+    async with running_host(players=2, grace=600) as host:
+        ann, bob = await RawClient.connect(host), await RawClient.connect(host)
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        await until_true(lambda: host.table.state == "playing", "the match")
+        await bob.close()  # Bob's link drops: his seat waits for him
+        await until_true(lambda: not host.table.seats[1].connected, "Bob away")
+        app = play(host, open_seats=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SeatOffer), "the question")
+            await pilot.press("enter")  # sit: but the seat it saw is no longer free
+            await until(pilot, lambda: isinstance(app.screen, WatchOffer), "the offer to watch")
+            text = screen_text(app)
+            assert "a person's" in text and "lost the" in text  # the truth, from the host
+            assert "went away" not in app.finder_note
+            await pilot.press("w")
+            await until(pilot, lambda: app.game.watching, "watching")
+        await ann.close()
+
+
+async def test_play_asks_before_sitting_at_strangers_match() -> None:
+    async with running_host(players=2, bots=1) as host:
+        ann = await RawClient.connect(host)
+        await ann.hello("Ann")
+        await until_true(lambda: host.table.state == "playing", "the match")
+        app = play(host, open_seats=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SeatOffer), "the question")
+            assert "is playing a match (one person at it)" in screen_text(app)
+            assert app.connection is None and not any(s.claim_token for s in host.table.seats)
+            await pilot.press("enter")
+            await until_true(lambda: host.table.claimed(0), "Dee's claim on the bot's seat")
+            assert host.table.seats[0].claim_name == "Dee"
+        await ann.close()
+
+
+async def test_play_still_joins_an_open_lobby_at_once() -> None:
+    async with running_host(players=3) as host:
+        ann = await RawClient.connect(host)
+        await ann.hello("Ann")
+        app = play(host, open_seats=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.game.seat is not None, "Dee seated, no question")
+            assert not isinstance(app.screen, SeatOffer)
+        await ann.close()
