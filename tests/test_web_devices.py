@@ -52,6 +52,9 @@ DEVICES: dict[str, dict[str, Any]] = {
     "laptop-2x": {"viewport": {"width": 1440, "height": 900}, "device_scale_factor": 2},
 }
 
+KEYBOARD = "m => document.querySelector('.xterm-helper-textarea')?.getAttribute('inputmode') === m"
+"""True when the terminal's hidden text field has inputmode `m` ("none": no keyboard)."""
+
 DRAWN = """() => {
   const screen = document.querySelector(".xterm-screen").getBoundingClientRect();
   const canvases = [...document.querySelectorAll(".xterm-screen canvas")].map(c => {
@@ -148,6 +151,10 @@ async def test_a_phone_at_ratio_3_plays_a_whole_hand_by_taps_and_turns_mid_hand(
                     lambda wide=wide: (identity.session.size[0] > identity.session.size[1]) == wide,
                     "the session resized to the turned screen",
                 )
+                await until_true(
+                    lambda: regions(identity).get("size") == list(identity.session.size),
+                    "the client laid out for the turned screen",
+                )
                 await up_to_date(host, identity)
                 assert_whole_and_sharp(await drawn(page), 3)
                 assert identity.session.size[0] >= 40, identity.session.size
@@ -155,6 +162,7 @@ async def test_a_phone_at_ratio_3_plays_a_whole_hand_by_taps_and_turns_mid_hand(
                 await page.screenshot(path=str(screenshot_dir() / f"device-turned-{name}.png"))
         assert sum(a.startswith("play") for a in done) == 6
         assert host.table.match.hand.hands[seat] == []
+        assert await page.evaluate(KEYBOARD, "none")  # no tap opened the keyboard
         await context.close()
 
 
@@ -213,4 +221,21 @@ async def test_a_phone_offline_for_a_minute_is_away_then_back_in_its_seat_by_its
         )
         assert_whole_and_sharp(await drawn(page), 3)
         await page.screenshot(path=str(screenshot_dir() / "device-back-from-offline.png"))
+        await context.close()
+
+
+async def test_a_phone_keeps_its_keyboard_shut_until_the_game_asks_for_text() -> None:
+    """Taps never open the on-screen keyboard; the table's password prompt does. (The
+    host's password is not given to the web join, so the session's client asks.)"""
+    secret = {"password": "swordfish"}
+    async with web_table(secret, password=None) as (host, web), browser() as chromium:
+        context = await chromium.new_context(**DEVICES["phone-3x"])
+        page = await context.new_page()
+        await join(page, web, "Ann")
+        await page.wait_for_function(KEYBOARD, arg="text", timeout=30_000)
+        await page.screenshot(path=str(screenshot_dir() / "device-password-asked.png"))
+        await page.keyboard.type("swordfish")
+        await page.keyboard.press("Enter")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
+        await page.wait_for_function(KEYBOARD, arg="none", timeout=30_000)
         await context.close()
