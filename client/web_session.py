@@ -94,6 +94,8 @@ def text_field(screen: Any) -> Any:
 
 def web_app_class() -> type[Any]:
     """PitchApp, telling the browser whenever the screen starts or stops asking for text."""
+    from textual.drivers.web_driver import WebDriver
+
     from client.app import PitchApp
 
     class WebPitchApp(PitchApp):
@@ -112,10 +114,10 @@ def web_app_class() -> type[Any]:
             if field is not None and self.screen.focused is None:
                 field.focus()  # what the keyboard types goes there, tapped or not
             driver = self._driver
-            if wanted == self._keyboard or driver is None or not self.is_web:
+            if wanted == self._keyboard or not isinstance(driver, WebDriver):
                 return
             self._keyboard = wanted
-            driver.write_meta({"type": KEYBOARD_META, "wanted": wanted})  # type: ignore[attr-defined]
+            driver.write_meta({"type": KEYBOARD_META, "wanted": wanted})
 
     return WebPitchApp
 

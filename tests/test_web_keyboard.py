@@ -36,9 +36,9 @@ def session(socket: FakeSocket, tmp_path: Path) -> WebSession:
         "true",
         identity=Identity("k", tmp_path / "seats.json"),
         address="127.0.0.1",
-        websocket=socket,  # type: ignore[arg-type]
+        websocket=socket,  # type: ignore[arg-type]  # what WebSession uses of it
         environment={},
-        download_manager=None,  # type: ignore[arg-type]
+        download_manager=None,  # type: ignore[arg-type]  # no download here
     )
 
 
