@@ -23,7 +23,11 @@ animation frame after it, in epoch ms); host times from polling the in-process h
 every 2 ms. The host and the browser driver share this process for the time
 measurements, so those figures are, if anything, pessimistic.
 
-Run: uv run python benchmarks/web.py [--runs 10] [--browsers 7]
+The timed browser is a phone by default (`--device phone3`: 360x780 CSS px at a device
+pixel ratio of 3, touch, mobile; its clicks are taps); `--device desktop` is the
+1000x700 window the first figures were taken in.
+
+Run: uv run python benchmarks/web.py [--runs 10] [--browsers 7] [--device phone3]
 """
 
 from __future__ import annotations
@@ -55,6 +59,19 @@ from startup import ANSI, _pitchnet, time_to_text
 from host.server import HostConfig, HostServer
 from host.web import COOKIE, WebConfig, WebServer, identity_key, regions_file
 from tests.browser import CHROMIUM_ARGS as ARGS  # the browser tests' own flags
+
+DEVICES: dict[str, dict[str, Any]] = {
+    # A current phone (about 360x780 CSS px at 3 device pixels each), tapped.
+    "phone3": {
+        "viewport": {"width": 360, "height": 780},
+        "device_scale_factor": 3,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    # The desktop window the earlier figures were taken in, clicked.
+    "desktop": {"viewport": {"width": 1000, "height": 700}},
+}
+"""The browser the time measurements emulate (`--device`); memory always uses desktop."""
 
 STAMPS = """
 window.__frames = []; window.__paints = [];
@@ -299,7 +316,7 @@ def sessions(host_pid: int) -> list[int]:
 # ---- time -----------------------------------------------------------------------------------
 
 
-async def measure_times(runs: int, workdir: Path, env: dict[str, str]) -> None:
+async def measure_times(runs: int, workdir: Path, env: dict[str, str], device: str) -> None:
     from playwright.async_api import async_playwright
 
     host = HostServer(
@@ -354,7 +371,7 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str]) -> None:
             chromium = await playwright.chromium.launch(
                 executable_path=shutil.which("chromium"), headless=True, args=ARGS
             )
-            context = await chromium.new_context(viewport={"width": 1000, "height": 700})
+            context = await chromium.new_context(**DEVICES[device])
             await context.add_init_script(STAMPS)
             page = await context.new_page()
             await page.goto(url)
@@ -391,7 +408,7 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str]) -> None:
                 ]
                 terminal_lobby += await asyncio.to_thread(time_to_text, command, join_stages, env)
                 # A browser that has never been here: the name form, then the lobby.
-                newcomer = await chromium.new_context(viewport={"width": 1000, "height": 700})
+                newcomer = await chromium.new_context(**DEVICES[device])
                 await newcomer.add_init_script(STAMPS)
                 visitor = await newcomer.new_page()
                 started = time.time()
@@ -490,13 +507,16 @@ def regions(identity: Any) -> dict[str, Any]:
 
 
 async def click_cells(page: Any, identity: Any, region: list[int]) -> None:
+    """Click the middle of a region in cells; a tap on a touch screen."""
     columns, rows = identity.session.size
     box = await page.locator(".xterm-screen").bounding_box()
     x, y, width, height = region
-    await page.mouse.click(
-        box["x"] + (x + width / 2) * box["width"] / columns,
-        box["y"] + (y + height / 2) * box["height"] / rows,
-    )
+    px = box["x"] + (x + width / 2) * box["width"] / columns
+    py = box["y"] + (y + height / 2) * box["height"] / rows
+    if await page.evaluate("() => matchMedia('(pointer: coarse)').matches"):
+        await page.touchscreen.tap(px, py)
+    else:
+        await page.mouse.click(px, py)
 
 
 def main() -> int:
@@ -504,6 +524,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--browsers", type=int, default=7)
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument(
+        "--device", choices=sorted(DEVICES), default="phone3", help="the browser timed"
+    )
     args = parser.parse_args()
     if shutil.which("chromium") is None:
         print("chromium is not installed (apt-get install chromium)", file=sys.stderr)
@@ -518,10 +541,11 @@ def main() -> int:
     env.pop("TEXTUAL", None)
     os.environ.update({k: env[k] for k in ("PITCHNET_CONFIG_DIR", "PITCHNET_STATE_DIR")})
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} cores; headless chromium")
+    print(f"timed browser: {args.device} {DEVICES[args.device]}")
     try:
         if not args.skip_memory:
             asyncio.run(measure_memory(args.browsers, workdir, env))
-        asyncio.run(measure_times(args.runs, workdir, env))
+        asyncio.run(measure_times(args.runs, workdir, env, args.device))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0

@@ -67,7 +67,8 @@ def watch_regions(app: Any, path: Path) -> None:
                 continue
             regions[key] = [region.x, region.y, region.width, region.height]
         screen = type(app.screen).__name__
-        text = json.dumps({"screen": screen, "seq": app.game.seq, "regions": regions})
+        size = [app.size.width, app.size.height]  # the layout these regions belong to
+        text = json.dumps({"screen": screen, "seq": app.game.seq, "size": size, "regions": regions})
         if text != last[0]:
             last[0] = text
             temporary = path.with_suffix(".tmp")
@@ -77,10 +78,52 @@ def watch_regions(app: Any, path: Path) -> None:
     app.set_interval(0.05, dump)
 
 
-async def _run(options: ClientOptions, regions: Path | None = None) -> None:
+KEYBOARD_META = "keyboard"
+"""The meta message (Textual's web driver to host/web.py, passed on to the page as
+["keyboard", wanted]) that says whether the screen asks for text: a phone's page keeps
+its on-screen keyboard shut for taps on cards and opens it only then."""
+
+
+def text_field(screen: Any) -> Any:
+    """The screen's first text field (a password, a name), if it asks for text. Not
+    the focus: a phone's page that has not been tapped yet has no focus at all."""
+    from textual.widgets import Input
+
+    return next((field for field in screen.query(Input) if field.focusable), None)
+
+
+def web_app_class() -> type[Any]:
+    """PitchApp, telling the browser whenever the screen starts or stops asking for text."""
+    from textual.drivers.web_driver import WebDriver
+
     from client.app import PitchApp
 
-    app = PitchApp(options)
+    class WebPitchApp(PitchApp):
+        _keyboard = False
+
+        def on_mount(self) -> None:
+            self.screen_change_signal.subscribe(self, self._screen_changed)
+
+        def _screen_changed(self, screen: Any) -> None:
+            # A screen composes its fields as it mounts: look once it has drawn.
+            self.call_after_refresh(self._tell_keyboard)
+
+        def _tell_keyboard(self) -> None:
+            field = text_field(self.screen)
+            wanted = field is not None
+            if field is not None and self.screen.focused is None:
+                field.focus()  # what the keyboard types goes there, tapped or not
+            driver = self._driver
+            if wanted == self._keyboard or not isinstance(driver, WebDriver):
+                return
+            self._keyboard = wanted
+            driver.write_meta({"type": KEYBOARD_META, "wanted": wanted})
+
+    return WebPitchApp
+
+
+async def _run(options: ClientOptions, regions: Path | None = None) -> None:
+    app = web_app_class()(options)
     if regions is not None:
         app.call_later(watch_regions, app, regions)
     try:

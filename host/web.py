@@ -47,7 +47,14 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from client.tokens import TokenStore
-from client.web_session import NAME_ENV, PASSWORD_ENV, REGIONS_ENV, SEATS_ENV, TABLE_ENV
+from client.web_session import (
+    KEYBOARD_META,
+    NAME_ENV,
+    PASSWORD_ENV,
+    REGIONS_ENV,
+    SEATS_ENV,
+    TABLE_ENV,
+)
 from host.limits import Guesses, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from pitchnet.protocol import MAX_NAME
@@ -197,15 +204,19 @@ class WebSession(AppService):
             await self.websocket.close(code=code, message=reason.encode()[:120])
 
     async def on_meta(self, data: bytes) -> None:
-        """Pass on only what the page needs: the app's exit and Textual's own file
-        delivery (a screenshot). An `open_url` (never sent by pitchnet) is dropped, so a
+        """Pass on only what the page needs: the app's exit, Textual's own file delivery
+        (a screenshot), and whether a text field has the focus (the page opens a phone's
+        keyboard only then). An `open_url` (never sent by pitchnet) is dropped, so a
         session cannot send its browser elsewhere."""
         try:
-            kind = json.loads(data).get("type")
+            meta = json.loads(data)
+            kind = meta.get("type")
         except (ValueError, AttributeError):
             return
         if kind in ("exit", "deliver_file_start"):
             await super().on_meta(data)
+        elif kind == KEYBOARD_META and not self.websocket.closed:
+            await self.websocket.send_json([KEYBOARD_META, meta.get("wanted") is True])
 
     async def stop(self) -> None:
         process = self._process

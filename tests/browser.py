@@ -68,8 +68,10 @@ async def browser() -> AsyncIterator[Any]:
 async def web_table(
     host_options: dict[str, Any] | None = None, **web_options: Any
 ) -> AsyncIterator[tuple[HostServer, WebServer]]:
-    """A table with bots on 127.0.0.1 and its web join, both on free ports."""
+    """A table with bots on 127.0.0.1 and its web join, both on free ports (the web join
+    knows the table's password unless `password` says otherwise)."""
     options = {"bots": 3, "bot_delay": 0.05, **(host_options or {})}
+    web_options = {"password": options.get("password"), **web_options}
     async with running_host(**options) as host:
         config = WebConfig(
             port=0,
@@ -77,7 +79,6 @@ async def web_table(
             table_id=host.table_id,
             interface="127.0.0.1",
             table_name=host.name,
-            password=options.get("password"),
             show_regions=True,
             **web_options,
         )

@@ -163,7 +163,8 @@ async def test_a_reload_mid_hand_comes_back_to_the_same_seat_and_cards() -> None
             lambda: identity.session not in (None, first) and seat_of(host, "Ann") == seat,
             "the reloaded page back in its seat",
         )
-        assert len(web.sessions) == 1  # the old session was ended, not left running
+        # The old session is ended, not left running (its process has STOP_SECONDS).
+        await until_true(lambda: len(web.sessions) == 1, "the old session ended")
         await until_true(lambda: shown_cards(identity) == cards, "the same cards on screen")
         assert hand_of(host, seat) == cards
         assert [s.name for s in host.table.seats].count("Ann") == 1
