@@ -719,6 +719,14 @@ class PitchApp(App[None]):
                 return
         self.notify("There is no trick to show here.", markup=False)
 
+    def action_coach(self) -> None:
+        from client.screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.action_coach()
+                return
+
     def action_screenshot_here(self) -> None:
         """Save an SVG of the screen and say where it went; in a browser session, hand
         it to the browser as a download (Textual's delivery), never to the host's disk."""
@@ -792,6 +800,9 @@ class PitchApp(App[None]):
         if at_table:
             yield SystemCommand(
                 "Last trick", "Show the last completed trick", self.action_last_trick
+            )
+            yield SystemCommand(
+                "Coach", "What the hard bot would do now, and why (c)", self.action_coach
             )
         if self.web_urls:
             yield SystemCommand(

@@ -58,6 +58,7 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         resume=args.resume,
         ready_limit=args.ready,
         spectators=not args.no_spectators,
+        coach=not args.no_coach,
     )
 
 

@@ -104,6 +104,8 @@ class HostConfig:
     """Seconds the table waits after a hand for everyone to be ready (0: for ever)."""
     spectators: bool = True
     """Whether people may watch without a seat."""
+    coach: bool = True
+    """Whether players may ask the coach for a suggestion (`--no-coach` turns it off)."""
 
 
 def hello_decoder(limits: Limits, clock: Callable[[], float]) -> FrameDecoder:

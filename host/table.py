@@ -242,6 +242,8 @@ class TableOptions:
     """Seconds the table waits after a hand for everyone to be ready (0: for ever)."""
     spectators: bool = True
     """Whether people may watch without a seat."""
+    coach: bool = True
+    """Whether players may ask the coach what the `hard` bot would do (`c`)."""
 
 
 class Table:
@@ -1036,6 +1038,7 @@ class Table:
             target=self.settings.target,
             rules=self.settings.rules.to_wire(),
             bot_level=self.options.bot_level,
+            coach=self.options.coach,
             seats=[
                 SeatInfo(
                     name=s.name,

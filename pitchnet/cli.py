@@ -296,6 +296,11 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--no-spectators", action="store_true", help="refuse people who only want to watch"
     )
+    host.add_argument(
+        "--no-coach",
+        action="store_true",
+        help="players may not ask the coach (c) what the hard bot would do",
+    )
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
     _add_web(host)

@@ -689,6 +689,8 @@ class TableInfo:
     """Matches started at this table (1 during the first; 0 in the first lobby)."""
     bot_level: str = ""
     """How well the table's bots play (`easy`, `normal`, `hard`); "" from an older host."""
+    coach: bool = True
+    """Whether the table lets players ask the coach what the `hard` bot would do."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}

@@ -390,9 +390,16 @@ def settled(values: list[list[float]], done: int) -> bool:
 
 def choose_play(view: SeatView, budget: Budget, rng: random.Random) -> str:
     """The card to play (its text), by the average outcome over sampled deals."""
+    return rank_plays(view, budget, rng)[0][0]
+
+
+def rank_plays(view: SeatView, budget: Budget, rng: random.Random) -> list[tuple[str, float]]:
+    """Every legal card (its text) with its average outcome over the sampled deals, the
+    best first (ties: the first card in text order). A forced card is worth 0.0: it is
+    played without a search."""
     options = sorted(view.legal_plays)
     if len(options) == 1:
-        return options[0]
+        return [(options[0], 0.0)]
     knowledge = Knowledge.of(view)
     codes = [code_of(text) for text in options]
     if knowledge.trump is not None:
@@ -410,20 +417,39 @@ def choose_play(view: SeatView, budget: Budget, rng: random.Random) -> str:
         if budget.settle and settled(values, done):
             break
     totals = [sum(series) for series in values]
-    best = max(range(len(codes)), key=lambda i: (totals[i], -i))
-    return options[best]
+    order = sorted(range(len(codes)), key=lambda i: (-totals[i], i))
+    return [(options[i], totals[i] / done) for i in order]
 
 
 def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None:
-    """The bid with the best average outcome over sampled deals. For each bid (or a
-    pass) the rest of the auction is played by the bidding model on the sampled hands
-    of the seats still to bid, and the contract it ends in is played out: ours in each
-    suit we could name (the best suit counts), or another seat's in its best suit."""
+    """The bid with the best average outcome over sampled deals (`rank_bids`)."""
+    return rank_bids(view, budget, rng).choice
+
+
+@dataclass(frozen=True, slots=True)
+class BidRanking:
+    """What the search found of each bid: `worth` (average outcome per legal bid, pass as
+    None), the `choice`, and for the suit we would name with it (`suit`, a letter of
+    SUIT_LETTERS, None for a pass) the points our side took in the deals in which we
+    pitched (`points`) and how often that made the bid (`made`, a share)."""
+
+    worth: dict[int | None, float]
+    choice: int | None
+    suit: str | None = None
+    points: float | None = None
+    made: float | None = None
+
+
+def rank_bids(view: SeatView, budget: Budget, rng: random.Random) -> BidRanking:
+    """For each bid (or a pass) the rest of the auction is played by the bidding model on
+    the sampled hands of the seats still to bid, and the contract it ends in is played
+    out: ours in each suit we could name (the best suit counts), or another seat's in its
+    best suit. The choice is the bid with the best average outcome."""
     knowledge = Knowledge.of(view)
     # Five takes every point, the joker among them: bid only holding it.
     legal = [b for b in view.legal_bids if b != 5 or JOKER in knowledge.hand]
     if len(legal) == 1:
-        return legal[0]
+        return BidRanking({legal[0]: 0.0}, legal[0])
     seat = knowledge.seat
     suits = sorted({c >> 4 for c in knowledge.hand if c != JOKER})
     if JOKER in knowledge.hand:
@@ -431,6 +457,8 @@ def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None
     values: dict[tuple[int, int | None], list[float]] = {
         (suit, bid): [] for suit in suits for bid in legal
     }
+    pitched: dict[tuple[int, int | None], list[int]] = {}  # our side's points, as pitcher
+    mine = knowledge.sides[seat]
     clock, done = Clock(budget), 0
     while clock.more(done):
         hands = knowledge.sample(rng)
@@ -450,6 +478,7 @@ def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None
                     if suit not in ours:
                         ours[suit] = knowledge.play_hand(hands, seat, suit, random.Random(seed))
                     values[suit, bid].append(knowledge.utility(ours[suit], seat, amount))
+                    pitched.setdefault((suit, bid), []).append(ours[suit][mine] - amount)
                 continue
             if contract not in theirs:
                 earned = knowledge.play_hand(hands, pitcher, trump, random.Random(seed))
@@ -460,8 +489,17 @@ def choose_bid(view: SeatView, budget: Budget, rng: random.Random) -> int | None
         if budget.settle and settled(_best_suits(values, suits, legal), done):
             break
     series = _best_suits(values, suits, legal)
-    worth = {bid: sum(series[i]) for i, bid in enumerate(legal)}
-    return max(legal, key=lambda b: (worth[b], -(b or 0)))
+    worth = {bid: sum(series[i]) / done for i, bid in enumerate(legal)}
+    choice = max(legal, key=lambda b: (worth[b], -(b or 0)))
+    if choice is None:
+        return BidRanking(worth, None)
+    suit = max(suits, key=lambda s: sum(values[s, choice]))
+    margins = pitched.get((suit, choice), [])
+    if not margins:  # in no deal did the auction end with us
+        return BidRanking(worth, choice, SUIT_LETTERS[suit])
+    points = sum(m + choice for m in margins) / len(margins)
+    made = sum(m >= 0 for m in margins) / len(margins)
+    return BidRanking(worth, choice, SUIT_LETTERS[suit], points, made)
 
 
 def _best_suits(

@@ -9,8 +9,9 @@ the one-press setting, the number key alone does); a click bids or plays at once
 
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -28,6 +29,10 @@ from client.widgets.felt import Felt
 from client.widgets.hand import HandView
 from client.widgets.log import HandLog
 from pitchnet.rules import Phase
+from pitchnet.views import SeatView
+
+if TYPE_CHECKING:
+    from pitchnet.coach import Advice
 
 NO_PICK = ""
 """No bid picked yet (None is a pick: it is a pass)."""
@@ -42,6 +47,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
         Binding("p", "number(0)", "Pass"),
         Binding("exclamation_mark", "pitch", "Pitch card", show=False),
         *(Binding(str(n), f"number({n})", f"Key {n}", show=False) for n in range(1, 7)),
+        Binding("c", "coach", "Coach", show=False),
         Binding("t", "last_trick", "Last trick"),
         Binding("l", "toggle_log", "Log"),
         Binding("escape", "leave", "Leave"),
@@ -56,6 +62,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
         ("1-6", "pick that card; press it again or Enter to play it"),
         ("click", "play the card; a dashed card says why it can't be played"),
         ("Table", ""),
+        ("c", "the coach: what the hard bot would do now, and why (on your turn)"),
         ("t", "show the last trick (again to go back)"),
         ("l", "show or hide the log"),
         ("Esc", "leave the table (asks first)"),
@@ -71,6 +78,10 @@ class TableScreen(FirstShow, PitchScreen[None]):
         self._bid_pick: int | str | None = NO_PICK
         self._log_wanted: bool | None = None
         """Shown or hidden by `l`; None until then: shown only on a wide terminal."""
+        self._advice: Advice | None = None
+        """The coach's last advice: asked again for the same decision, it is shown again."""
+        self._coaching: tuple[int, int] | None = None
+        """The decision the coach is thinking about (None: it is not)."""
 
     @property
     def game(self) -> GameState:
@@ -290,6 +301,43 @@ class TableScreen(FirstShow, PitchScreen[None]):
             return False
         self._waiting_since_seq = self.game.seq
         return True
+
+    def action_coach(self) -> None:
+        """What the `hard` bot would do now, and why, from our own view (pitchnet.coach):
+        thought out off the screen's loop, once per decision (asked again, the same line)."""
+        game, view = self.game, self.game.view
+        if game.table is not None and not game.table.coach:
+            self.notify("This table's host has turned the coach off.", markup=False)
+            return
+        if view is None or view.spectator or game.me is None:
+            self.notify("The coach helps players on their turn; you are watching.", markup=False)
+            return
+        if view.turn != view.seat or not (view.legal_bids or view.legal_plays):
+            self.notify("The coach helps on your turn.", markup=False)
+            return
+        from pitchnet.coach import moment  # the search loads only when asked for
+
+        decision = moment(view)
+        if self._advice is not None and self._advice.moment == decision:
+            self._show_advice(self._advice)
+        elif self._coaching != decision:
+            self._coaching = decision
+            self.run_worker(self._think(view), group="coach", exclusive=True)
+
+    async def _think(self, view: SeatView) -> None:
+        from pitchnet.coach import advise, moment
+
+        try:
+            advice = await asyncio.to_thread(advise, view)
+        finally:
+            self._coaching = None
+        now = self.game.view
+        if advice is not None and now is not None and moment(now) == advice.moment:
+            self._advice = advice
+            self._show_advice(advice)
+
+    def _show_advice(self, advice: Advice) -> None:
+        self.notify(advice.line, title="Coach", timeout=12, markup=False)
 
     def action_last_trick(self) -> None:
         felt = self.query_one(Felt)
