@@ -78,6 +78,8 @@ class FoundTable:
     """The advert's house rules (`HouseRules.short()`), as sent: "" for the rule book."""
     bot_level: str = ""
     """How well the table's bots play (one of `LEVELS`); "" if its host does not say."""
+    turn_timer: int = 0
+    """Seconds a person has to move before a bot moves for them once (0: no timer)."""
 
     @property
     def rules_label(self) -> str:
@@ -124,6 +126,7 @@ def table_from_record(
         target=_short_int(txt, "target") if "target" in txt else 7,
         rules=printable(txt.get("rules", ""), 120),
         bot_level=txt["bots"] if txt.get("bots") in LEVELS else "",
+        turn_timer=min(_short_int(txt, "timer"), 3600) if "timer" in txt else 0,
     )
 
 

@@ -29,6 +29,7 @@ from pitchnet.events import (
     Rotated,
     SeatChanged,
     StoodIn,
+    TimedOut,
     TookOver,
     TrickWon,
 )
@@ -174,6 +175,8 @@ def _describe(game: GameState, event: Event) -> Text | None:
             return plain(game.who(seat)).append(" lost the connection")
         case StoodIn(seat=seat):
             return plain(game.who(seat)).append(": a bot plays for now")
+        case TimedOut(seat=seat):
+            return plain(game.who(seat)).append(": time ran out; a bot made this one move")
         case Claimed(seat=seat, name=name):
             line = plain(printable(name, MAX_NAME), style="bold")
             return line.append(" takes over from ").append_text(

@@ -52,6 +52,8 @@ class Advert:
     """The house rules that differ from the defaults, short (`HouseRules.short()`)."""
     bots: str = ""
     """How well the table's bots play (`easy`, `normal`, `hard`)."""
+    timer: int = 0
+    """The turn timer in seconds (0: none)."""
 
     def txt(self) -> dict[str, str]:
         """The TXT keys documented in PROTOCOL.md; every entry stays far below 255 bytes
@@ -69,6 +71,7 @@ class Advert:
             "target": str(self.target),
             "rules": self.rules,
             "bots": self.bots,
+            "timer": str(self.timer),
         }
 
 

@@ -59,6 +59,7 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         ready_limit=args.ready,
         spectators=not args.no_spectators,
         coach=not args.no_coach,
+        turn_timer=args.turn_timer,
     )
 
 

@@ -278,6 +278,12 @@ class Referee:
         self.journal_down: float | None = None
         """Since when the journal has failed to write (None: it writes)."""
         self.retry_at: float | None = None
+        self.turn_since = 0.0
+        """When the turn of the person now to act began (the turn timer counts from it)."""
+        self._turn: tuple[int, int, int] | None = None
+        """That turn (`Table.person_turn`); None when no person is to act or no timer."""
+        self._turn_spent: tuple[int, int, int] | None = None
+        """A turn whose timer has run out already (its one bot move is under way)."""
         self._now = 0.0
         self._writes_when_down = 0
         self.arrivals = Arrivals(self.limits.connects_per_second, self.limits.connect_burst)
@@ -372,8 +378,41 @@ class Referee:
         if ready_by is not None and ready_by <= now and self._guarded(self.table.ready_expired):
             log.info("table %s: the ready limit passed; dealing on", self.table.id)
             self._broadcast(now)
+        turn_by = self._turn_deadline()
+        if turn_by is not None and turn_by <= now:
+            self._time_out(now)
         self._soonest = self._earliest()
         return self._flush()
+
+    def _turn_deadline(self) -> float | None:
+        """When the person now to act runs out of time (None: no timer, nobody, or their
+        one bot move is under way already)."""
+        if self.shut or self._turn is None or self._turn == self._turn_spent:
+            return None
+        return self.turn_since + self.table.options.turn_timer
+
+    def _note_turn(self, now: float) -> None:
+        """After every change: a new person's turn starts its timer now."""
+        turn = self.table.person_turn()
+        if turn != self._turn:
+            self._turn, self.turn_since = turn, now
+            if turn is not None:
+                self._due(now + self.table.options.turn_timer)
+
+    def _time_out(self, now: float) -> None:
+        """The turn timer ran out: a bot of the table's level makes this one move for the
+        person (the seat stays theirs; everyone's log says so). A bot that thinks long
+        thinks off the loop, as a bot's own turn does."""
+        self._turn_spent = self._turn
+        turn = self.table.overdue_turn()
+        if turn is None:
+            return
+        log.info("seat %d's turn timer ran out; a bot makes this one move", turn.seat)
+        if turn.bot.thinks_long:
+            self.thinking = turn
+            self._out.append(Think(turn))
+        elif self._guarded(self.table.play_bot_turn, turn, turn.bot.decide(turn.view)):
+            self._broadcast(now)
 
     def thought(self, turn: BotTurn, action: Action, now: float) -> list[Effect]:
         """A bot that was told to `Think` has decided. Its action is applied if the turn
@@ -450,6 +489,9 @@ class Referee:
         ready_by = None if self.shut else self.table.ready_deadline()
         if ready_by is not None:
             times.append(ready_by)
+        turn_by = self._turn_deadline()
+        if turn_by is not None:
+            times.append(turn_by)
         for peer in self.peers.values():
             if peer.phase is Phase.CLOSING:
                 if peer.cut_at is not None:
@@ -936,6 +978,7 @@ class Referee:
         ready_by = table.ready_deadline()
         if ready_by is not None:
             self._due(ready_by)  # the ready limit between hands
+        self._note_turn(now)
 
     def _flush(self) -> list[Effect]:
         out, self._out = self._out, []

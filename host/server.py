@@ -106,6 +106,8 @@ class HostConfig:
     """Whether people may watch without a seat."""
     coach: bool = True
     """Whether players may ask the coach for a suggestion (`--no-coach` turns it off)."""
+    turn_timer: float = 0.0
+    """Seconds a person has to move before a bot moves for them once (0: no timer)."""
 
 
 def hello_decoder(limits: Limits, clock: Callable[[], float]) -> FrameDecoder:
@@ -475,5 +477,6 @@ class HostServer:
             target=self.table.settings.target,
             rules=self.table.settings.rules.short(),
             bots=self.table.options.bot_level,
+            timer=round(self.table.options.turn_timer),
             version=self.table.version,
         )

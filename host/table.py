@@ -53,6 +53,7 @@ from pitchnet.events import (
     SeatChanged,
     SeatReady,
     StoodIn,
+    TimedOut,
     TookOver,
     TrickWon,
 )
@@ -204,6 +205,8 @@ class BotTurn:
     step: int
     view: SeatView
     bot: Bot
+    overdue: bool = False
+    """A person's turn whose timer ran out: the bot makes this one move for them."""
 
 
 def check_version(version: int) -> None:
@@ -244,6 +247,9 @@ class TableOptions:
     """Whether people may watch without a seat."""
     coach: bool = True
     """Whether players may ask the coach what the `hard` bot would do (`c`)."""
+    turn_timer: float = 0.0
+    """Seconds a person has for a bid or a card before a bot of the table's level makes
+    that one move for them (0: no timer)."""
 
 
 class Table:
@@ -985,25 +991,55 @@ class Table:
         view = seat_view(self.match, seat)
         return BotTurn(seat, self.match.hand_number, self.match.hand.step, view, bot)
 
+    def person_turn(self) -> tuple[int, int, int] | None:
+        """With a turn timer: (seat, hand number, step) of the person whose turn it is, one
+        key per turn, so the referee can tell when a new one began; None without a timer,
+        or when no person is to act (the lobby, between hands, a bot's turn)."""
+        match = self.match
+        if self.options.turn_timer <= 0 or match is None or self.state != TableState.PLAYING:
+            return None
+        seat = match.turn
+        if seat is None or self.seats[seat].played_by_bot or match.hand is None:
+            return None
+        return seat, match.hand_number, match.hand.step
+
+    def overdue_turn(self) -> BotTurn | None:
+        """The person whose turn it is (`person_turn`), with the bot of the table's level
+        that makes one move for them when their time runs out (the referee keeps the
+        time); None when no person is to act."""
+        match, key = self.match, self.person_turn()
+        if key is None or match is None or match.hand is None:
+            return None
+        seat = key[0]
+        bot = self._bots.get(-1 - seat)  # the stand-in's own, apart from a bot's seat
+        if bot is None:
+            bot = self._bots[-1 - seat] = make_bot(
+                self.options.bot_level, seed=seat, budget=TABLE_BUDGET
+            )
+        view = seat_view(match, seat)
+        return BotTurn(seat, match.hand_number, match.hand.step, view, bot, overdue=True)
+
     @one_change
     def play_bot_turn(self, turn: BotTurn, action: Action) -> bool:
         """Apply a bot's decision for `turn`, if that turn is still the table's (a bot that
-        thought off the loop may come back after its player has returned). Returns
-        whether it was applied."""
+        thought off the loop may come back after its player has returned, or after the
+        person whose time ran out has moved). Returns whether it was applied."""
         if self.bot_turn_is_current(turn):
+            if turn.overdue:
+                self._event(TimedOut(turn.seat))
             self._apply(turn.seat, action.kind, action.bid if action.kind == "bid" else action.card)
             return True
         return False
 
     def bot_turn_is_current(self, turn: BotTurn) -> bool:
         match = self.match
-        return (
-            match is not None
-            and match.hand is not None
-            and self.bot_to_act() == turn.seat
-            and match.hand_number == turn.hand_number
-            and match.hand.step == turn.step
-        )
+        if match is None or match.hand is None or self.state != TableState.PLAYING:
+            return False
+        if turn.overdue:
+            acting = match.turn == turn.seat and not self.seats[turn.seat].played_by_bot
+        else:
+            acting = self.bot_to_act() == turn.seat
+        return acting and match.hand_number == turn.hand_number and match.hand.step == turn.step
 
     @one_change
     def act_for_bot(self) -> bool:
@@ -1039,6 +1075,7 @@ class Table:
             rules=self.settings.rules.to_wire(),
             bot_level=self.options.bot_level,
             coach=self.options.coach,
+            turn_timer=self.options.turn_timer,
             seats=[
                 SeatInfo(
                     name=s.name,

@@ -19,6 +19,8 @@ from pitchnet.protocol import DEFAULT_PORT
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, TARGETS
 from pitchnet.search import Budget
 
+TURN_TIMERS = (0, 15, 30, 60)
+"""The turn timer's choices, in seconds (0: off)."""
 ASCII_HELP = "plain ASCII: suits as letters, no symbols or box lines"
 
 
@@ -295,6 +297,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--no-spectators", action="store_true", help="refuse people who only want to watch"
+    )
+    host.add_argument(
+        "--turn-timer",
+        type=int,
+        choices=TURN_TIMERS,
+        default=0,
+        metavar="SECONDS",
+        help="seconds a person has for a bid or a card before a bot makes that one move "
+        "for them: 0 (off, the default), 15, 30 or 60",
     )
     host.add_argument(
         "--no-coach",

@@ -66,6 +66,15 @@ class StoodIn(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """The turn timer ran out on the person in `seat`: a bot of the table's level made
+    this one move for them (the move follows as its own event); the seat stays theirs."""
+
+    KIND: ClassVar[str] = "timed_out"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Dealt(Event):
     """Hand number `hand` was dealt by `dealer` (hand 1 starts a match)."""
 
@@ -190,6 +199,7 @@ EVENTS: dict[str, type[Event]] = {
         Reconnected,
         Disconnected,
         StoodIn,
+        TimedOut,
         Dealt,
         Bid,
         Played,

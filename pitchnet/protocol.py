@@ -691,6 +691,8 @@ class TableInfo:
     """How well the table's bots play (`easy`, `normal`, `hard`); "" from an older host."""
     coach: bool = True
     """Whether the table lets players ask the coach what the `hard` bot would do."""
+    turn_timer: float = 0.0
+    """Seconds a person has for a bid or a card before a bot moves for them (0: none)."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}

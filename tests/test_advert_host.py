@@ -135,6 +135,7 @@ async def test_the_raw_txt_record_has_every_documented_key(multicast: None, host
             b"target": b"7",
             b"rules": b"",
             b"bots": b"normal",
+            b"timer": b"0",
         }
     finally:
         await zc.async_close()

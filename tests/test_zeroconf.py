@@ -282,6 +282,7 @@ async def test_update_reregisters_only_when_the_txt_changes() -> None:
         "target": "7",
         "rules": "",
         "bots": "",
+        "timer": "0",
     }
     await host.update(advert("abc", "Den"))
     assert zc.methods() == ["register"]

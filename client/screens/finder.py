@@ -109,7 +109,10 @@ def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Tex
     if state.startswith("too "):
         colour = "red"
     # Under the state, how well the table's bots play (a host too old to say: nothing).
+    # With a turn timer, how long a person has to move ("normal, 30s": the column is 11).
     level = f"\n{found.bot_level} bots" if found.bot_level else ""
+    if found.turn_timer:
+        level = f"\n{found.bot_level or 'turns'}, {found.turn_timer}s"
     return (
         Text(lock),
         # The name, and under it the house rules ("joker, to 10"): a row is two lines high.

@@ -50,6 +50,8 @@ def lobby_title(game: GameState, narrow: bool = False) -> Text:
             title.append(f"{gap}{key}", style="dim")
         if table.bot_level:  # a host from before bot levels does not say
             title.append(f"{gap}{table.bot_level} bots", style="dim")
+        if table.turn_timer:  # after this long a bot makes the move for a person, once
+            title.append(f"{gap}{table.turn_timer:.0f} s turns", style="dim")
     return title
 
 
