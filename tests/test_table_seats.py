@@ -233,7 +233,7 @@ def test_spectators_are_refused_when_the_table_says_so() -> None:
 def test_the_ready_limit_never_starts_a_new_match() -> None:
     """Issue 25: after a match the table waits for the people to say "play again"; the
     ready limit paces hands between hands, and a match end is not one of them."""
-    table, clock, _ = make(3, bots=1, ready_limit=20.0, target=7)  # the bot bids: it ends
+    table, _ = make(3, bots=1, ready_limit=20.0, target=7)  # the bot bids: it ends
     ann = table.join(hello("Ann"))
     bob = table.join(hello("Bob"))
     assert table.match is not None
@@ -242,14 +242,14 @@ def test_the_ready_limit_never_starts_a_new_match() -> None:
             break
         play_out_hand(table)
         if table.match.phase is Phase.HAND_OVER:
-            clock.now += 20.0  # nobody says ready: the limit deals the next hand
+            table.now += 20.0  # nobody says ready: the limit deals the next hand
             assert table.ready_expired()
     assert table.waiting_for() == [ann, bob]
     assert table.ready_deadline() is None and table.info().ready_left is None
-    clock.now += 10_000
+    table.now += 10_000
     assert not table.ready_expired() and table.match.phase is Phase.MATCH_OVER
     table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
-    clock.now += 10_000
+    table.now += 10_000
     assert not table.ready_expired() and table.match.phase is Phase.MATCH_OVER
     table.handle(bob, Ready(id=table.seats[bob].last_id + 1))
     assert table.match.phase is Phase.BIDDING and table.match.hand_number == 1  # asked for
