@@ -56,6 +56,10 @@ class JournalInUse(JournalError):
         super().__init__(f"table {table_id} is being hosted already (its journal is in use)")
 
 
+class JournalDamaged(JournalError):
+    """The journal's file is damaged (SQLite cannot read it whole)."""
+
+
 class JournalWriteError(JournalError):
     """A write failed (a full disk, a file gone read-only): nothing of it was written."""
 
@@ -129,8 +133,11 @@ class SqliteJournal:
         *,
         create: bool = False,
         lock: bool = True,
+        repair: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`repair`: a damaged main file is salvaged (host/salvage.py: the damaged file
+        kept beside it, the intact entries written to a fresh one) rather than refused."""
         self.path = path
         if not create and not path.exists():
             raise JournalError(f"no journal at {path}")
@@ -156,6 +163,25 @@ class SqliteJournal:
         self._meta_written: dict[str, str] = {}
         """What `set_meta` has written, key by key, as stored."""
         try:
+            self._open(create)
+        except JournalDamaged:
+            if not repair:
+                raise
+            self._close_db()
+            from host.salvage import salvage
+
+            saved = salvage(path, path)
+            if saved is None:
+                raise
+            self._open(False)
+            self.damage = (
+                f"the journal's file was damaged (a copy is kept as {saved.kept.name}); "
+                f"the table resumes from the {saved.entries} entries before the damage"
+            )
+
+    def _open(self, create: bool) -> None:
+        path = self.path
+        try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if create:
                 # Small pages: each entry commits alone, and a commit writes whole pages.
@@ -171,9 +197,15 @@ class SqliteJournal:
         except sqlite3.OperationalError as exc:
             if "readonly" in str(exc) or "unable to open" in str(exc):
                 raise unwritable(path.parent, exc) from None
-            raise JournalError(f"{path} is not a pitchnet journal ({exc})") from None
+            raise JournalDamaged(f"{path} is not a pitchnet journal ({exc})") from None
         except sqlite3.DatabaseError as exc:
-            raise JournalError(f"{path} is not a pitchnet journal ({exc})") from None
+            raise JournalDamaged(f"{path} is not a pitchnet journal ({exc})") from None
+
+    def _close_db(self) -> None:
+        db = getattr(self, "db", None)
+        if db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                db.close()
 
     def _create(self) -> None:
         self.db.executescript(
@@ -193,7 +225,7 @@ class SqliteJournal:
 
     def _check(self) -> None:
         if self.db.execute("PRAGMA quick_check").fetchone() != ("ok",):
-            raise JournalError(f"{self.path} is damaged (integrity check failed)")
+            raise JournalDamaged(f"{self.path} is damaged (integrity check failed)")
         names = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master")}
         if not {"meta", "entries"} <= names:
             raise JournalError(f"{self.path} is not a pitchnet journal")
