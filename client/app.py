@@ -456,7 +456,9 @@ class PitchApp(App[None]):
             while self._alone_here():
                 seen = [t for t in browser.tables if (t.table_id, t.host, t.port) not in declined]
                 target = self.older_open_table(seen)
-                if target is not None:
+                if target is not None and self.current_mode == "lobby":
+                    # Asked on the lobby's own screen (a question pushed while the
+                    # window still dials its table would stay behind the lobby).
                     # Never without the creator's key press: any laptop can advertise an
                     # "older open table", so the screen names it and its address first.
                     from client.screens.prompts import MoveOffer

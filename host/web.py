@@ -48,7 +48,7 @@ from textual_serve.download_manager import DownloadManager
 
 from client.tokens import TokenStore
 from client.web_session import NAME_ENV, PASSWORD_ENV, REGIONS_ENV, SEATS_ENV, TABLE_ENV
-from host.limits import Guesses, RateLimiter, RefusalLog, address_key
+from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
@@ -104,6 +104,10 @@ INPUT_BYTES_PER_SECOND, INPUT_BYTES_BURST = 16 * 1024, 64 * 1024
 decode budget for a seated client."""
 INPUT_STRIKES = 10
 """Messages dropped for outrunning the budgets before the session is ended."""
+STARTS_PER_SECOND, STARTS_BURST = 0.2, 8
+"""Browser sessions started from one address: bursts of 8, then one per 5 s. Each is
+a client process on the host laptop (about a second of CPU to start), so a browser
+that is cut off for flooding cannot make the host start one after another."""
 
 PAGES = Path(__file__).with_name("web_pages")
 TEXTUAL_SERVE_STATIC = Path(textual_serve.__file__).with_name("static")
@@ -288,6 +292,8 @@ class WebServer:
         """Open HTTP connections by address (`address_key`)."""
         self.refusals = RefusalLog()
         """Refusals are logged once per address per interval (a flood fills no disk)."""
+        self.starts = Arrivals(STARTS_PER_SECOND, STARTS_BURST)
+        """Session starts per address (a token bucket each)."""
         self._admitting = asyncio.Lock()
         """Held while a websocket is checked against the caps and its session counted:
         twenty at once from one browser are taken one after another."""
@@ -675,6 +681,8 @@ class WebServer:
             return websocket
         async with self._admitting:  # checked and counted as one step
             refusal = self._refusal(identity, address)
+            if refusal is None and not self.starts.allow(address_key(address), time.monotonic()):
+                refusal = "This device opened the table too often; wait a few seconds, then reload."
             if refusal is not None:
                 self._log_refusal(address, "browser session cap", time.monotonic())
                 await websocket.close(code=CLOSE_REFUSED, message=refusal.encode()[:120])

@@ -19,6 +19,7 @@ from host.web import (
     INPUT_BURST,
     MAX_IDENTITIES,
     MAX_UNSEATED_PER_ADDRESS,
+    STARTS_BURST,
     WebConfig,
     WebServer,
 )
@@ -152,8 +153,10 @@ async def test_twenty_websockets_at_once_from_one_browser_start_one_session(
                 *(tab.ws_connect(address(web) + "ws") for _ in range(20))
             )
             closes = [asyncio.create_task(close_code(socket)) for socket in sockets]
-            await until_true(lambda: sum(c.done() for c in closes) >= 19, "19 replaced")
-            assert [c.result() for c in closes if c.done()] == [CLOSE_REPLACED] * 19
+            await until_true(lambda: sum(c.done() for c in closes) >= 19, "19 closed")
+            codes = [c.result() for c in closes if c.done()]
+            # Replaced by the next, or refused: one address starts 8 sessions at once at most.
+            assert set(codes) <= {CLOSE_REPLACED, CLOSE_REFUSED} and len(codes) == 19
             for waiting in closes:
                 waiting.cancel()
             await until_true(lambda: sessions_running(marker) == 1, "one client process")
@@ -227,5 +230,36 @@ async def test_a_browser_flooding_its_websocket_is_charged_like_a_terminal_clien
                 await asyncio.sleep(0)  # let the read side see the close
             assert await asyncio.wait_for(closing, 30) == CLOSE_REFUSED
             assert INPUT_BURST <= sent < 5 * INPUT_BURST
+    finally:
+        await web.close()
+
+
+async def test_one_address_starts_at_most_a_burst_of_sessions_then_one_per_interval(
+    tmp_path: Path,
+) -> None:
+    """Issue 27 item 5: a browser cut off for flooding that opens its websocket again
+    and again cannot make the host start a client process each time."""
+    marker = f"pitchnet-test-{tmp_path.name}"
+    config = WebConfig(
+        port=0, table_port=1, table_id=TABLE_ID, interface="127.0.0.1",
+        keep_dir=tmp_path / "keep", client_command=[sys.executable, "-c", STAND_IN, marker],
+    )  # fmt: skip
+    web = WebServer(config)
+    await web.start()
+    try:
+        secret = await sign_in(web, "Ann")
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as tab:
+            tab.cookie_jar.update_cookies({COOKIE: secret})
+            refused = []
+            for _ in range(STARTS_BURST + 1):
+                socket = await tab.ws_connect(address(web) + "ws")
+                closing = asyncio.create_task(close_code(socket))
+                await until_true(lambda c=closing: web.sessions or c.done(), "a session or a no")
+                if closing.done():
+                    refused.append(closing.result())
+                closing.cancel()
+                await socket.close()
+                await until_true(lambda: not web.sessions, "the session over")
+            assert refused == [CLOSE_REFUSED]  # the 9th, a moment after the 8th
     finally:
         await web.close()

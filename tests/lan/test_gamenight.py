@@ -36,7 +36,7 @@ def people_at(journal: Path) -> set[str]:
     return set(seated.values())
 
 
-MOVE_OFFER = "An older table is open on the network"
+MOVE_OFFER = "Move there (m)"
 
 
 def accept_setup_screens(tuis: list[Tui], answered: set[str]) -> None:
