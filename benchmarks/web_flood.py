@@ -11,12 +11,17 @@ Three processes (multiprocessing "spawn"), everything on 127.0.0.1:
 - this one hosts the table (HostServer) and its web join (WebServer, each browser
   session a real `client.web_session` process, as `pitchnet host --web` runs them);
 - one child plays the four seats (tests/netclient.py's bot player);
-- one child is the two browsers, from 127.0.0.2: each signs in (a cookie and a name),
-  opens the websocket and writes `stdin` messages as fast as it can; when the host
-  ends its session it opens another 50 ms later.
+- one child is the two browsers, from 127.0.0.2: each signs in (a cookie and a name)
+  and opens its session before the match; in the flood run each then writes `stdin`
+  messages as fast as its websocket takes them, and when the host ends its session
+  opens another 50 ms later; in the peaceful run they sit idle (the baseline has the
+  same two sessions, so only the flood differs).
 
 The figure is the match's wall time (first hello to the last seat seeing match_over);
-the goal is flood/peace <= 1.5 (medians of `--rounds` each).
+the goal is flood/peace <= 1.5 (medians of `--rounds` each). The two browsers sit in the
+lobby of a second table of the same host process (a table of seven), so the timed match
+is the four bots' alone; the web join, the browsers' client processes and the flood
+cost this process and this laptop as they would with one table.
 
 Run: uv run python benchmarks/web_flood.py [--rounds N] [--target POINTS]
 """
@@ -46,7 +51,17 @@ FLOOD_ADDRESS = "127.0.0.2"
 RECONNECT_PAUSE = 0.05
 
 
-def browsers_main(web_port: int, stop: multiprocessing.Event, stats: multiprocessing.Queue) -> None:
+def browsers_main(
+    web_port: int,
+    flood: bool,
+    ready: multiprocessing.Queue,
+    go: multiprocessing.Event,
+    stop: multiprocessing.Event,
+    stats: multiprocessing.Queue,
+) -> None:
+    """Two browsers seated at the table's web join (each a session, so a client process
+    on the host); once `go` is set they flood their websockets if `flood`, else stay
+    idle. A flooding browser whose session ends opens another 50 ms later."""
     import aiohttp
 
     async def one(n: int, counter: list[int]) -> None:
@@ -58,6 +73,7 @@ def browsers_main(web_port: int, stop: multiprocessing.Event, stats: multiproces
                 pass
             async with browser.post(url + "join", data={"name": f"Flood {n}"}):
                 pass
+            first = True
             while not stop.is_set():
                 try:
                     socket = await browser.ws_connect(url + "ws")
@@ -65,16 +81,23 @@ def browsers_main(web_port: int, stop: multiprocessing.Event, stats: multiproces
                     await asyncio.sleep(RECONNECT_PAUSE)
                     continue
                 counter[1] += 1
+                if first:  # seated: the session's first screen came
+                    await socket.receive()
+                    ready.put(n)
+                    first = False
+                    while not go.is_set():
+                        await asyncio.sleep(0.05)
                 reader = asyncio.create_task(socket.receive())
                 try:
                     while not stop.is_set() and not socket.closed:
-                        await socket.send_str('["stdin", "x"]')
-                        counter[0] += 1
+                        if flood:
+                            await socket.send_str('["stdin", "x"]')
+                            counter[0] += 1
                         if reader.done():  # the screen, or the close
                             if socket.closed:
                                 break
                             reader = asyncio.create_task(socket.receive())
-                        await asyncio.sleep(0)
+                        await asyncio.sleep(0 if flood else 0.05)
                 except (ConnectionError, OSError, aiohttp.ClientError):
                     pass
                 finally:
@@ -102,28 +125,35 @@ async def one_match(state_dir: Path, flood: bool, target: int, cap: float) -> tu
         interface="127.0.0.1", port=0, advertise=False, seed=SEED, target=target,
         bot_delay=0.0, state_dir=state_dir,
     )  # fmt: skip
-    async with HostServer(config) as server:
+    lobby_config = HostConfig(interface="127.0.0.1", port=0, advertise=False, players=7)
+    async with HostServer(config) as server, HostServer(lobby_config) as lobby:
+        # The browsers sit in another table's lobby of this same process, so that the
+        # timed match is the four bots' alone; the web join, its sessions and the flood
+        # run on this host's loop and laptop as they would for one table.
         web = WebServer(
             WebConfig(
                 port=0,
-                table_port=server.port,
-                table_id=server.table_id,
+                table_port=lobby.port,
+                table_id=lobby.table_id,
                 interface="127.0.0.1",
-                table_name=server.name,
+                table_name=lobby.name,
             )
         )
         await web.start()
         try:
-            start, stop = ctx.Event(), ctx.Event()
-            done, stats = ctx.Queue(), ctx.Queue()
+            start, stop, go = ctx.Event(), ctx.Event(), ctx.Event()
+            done, stats, ready = ctx.Queue(), ctx.Queue(), ctx.Queue()
+            browsers = ctx.Process(
+                target=browsers_main, args=(web.port, flood, ready, go, stop, stats)
+            )
+            browsers.start()
+            loop = asyncio.get_running_loop()
+            for _ in range(BROWSERS):  # both seated, their client processes started
+                await loop.run_in_executor(None, ready.get, True, cap)
             players = ctx.Process(target=players_main, args=(server.port, start, done))
             players.start()
-            browsers = None
-            if flood:
-                browsers = ctx.Process(target=browsers_main, args=(web.port, stop, stats))
-                browsers.start()
-            loop = asyncio.get_running_loop()
-            await asyncio.sleep(3.0)  # the children up, the flood under way
+            go.set()
+            await asyncio.sleep(3.0)  # the players' process up, the flood under way
             start.set()
             try:
                 took = await loop.run_in_executor(None, done.get, True, cap)
@@ -131,10 +161,9 @@ async def one_match(state_dir: Path, flood: bool, target: int, cap: float) -> tu
                 took = cap
                 players.terminate()
             stop.set()
-            sent = await loop.run_in_executor(None, stats.get) if browsers else None
+            sent = await loop.run_in_executor(None, stats.get)
             await loop.run_in_executor(None, players.join)
-            if browsers:
-                await loop.run_in_executor(None, browsers.join)
+            await loop.run_in_executor(None, browsers.join)
         finally:
             await web.close()
     return took, sent
@@ -143,7 +172,7 @@ async def one_match(state_dir: Path, flood: bool, target: int, cap: float) -> tu
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--target", type=int, default=11)
+    parser.add_argument("--target", type=int, default=21)
     parser.add_argument("--cap", type=float, default=120.0)
     args = parser.parse_args()
     peace, flood = [], []

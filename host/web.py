@@ -104,6 +104,9 @@ INPUT_BYTES_PER_SECOND, INPUT_BYTES_BURST = 16 * 1024, 64 * 1024
 decode budget for a seated client."""
 INPUT_STRIKES = 10
 """Messages dropped for outrunning the budgets before the session is ended."""
+FLOOD_PAUSE = 30.0
+"""Seconds an address whose session was ended for too much input waits before another
+starts (each would be a client process to start, and flooded in its turn)."""
 STARTS_PER_SECOND, STARTS_BURST = 0.2, 8
 """Browser sessions started from one address: bursts of 8, then one per 5 s. Each is
 a client process on the host laptop (about a second of CPU to start), so a browser
@@ -294,6 +297,8 @@ class WebServer:
         """Refusals are logged once per address per interval (a flood fills no disk)."""
         self.starts = Arrivals(STARTS_PER_SECOND, STARTS_BURST)
         """Session starts per address (a token bucket each)."""
+        self.flooded: dict[str, float] = {}
+        """Address -> until when it may start no session (its last one flooded)."""
         self._admitting = asyncio.Lock()
         """Held while a websocket is checked against the caps and its session counted:
         twenty at once from one browser are taken one after another."""
@@ -673,6 +678,10 @@ class WebServer:
             # A page from elsewhere opening our websocket with the browser's cookie.
             self._log_refusal(address, f"websocket from another page ({origin[:80]!r})")
             raise web.HTTPForbidden(text="Open the address the host shows.\n")
+        if self.flooded.get(address_key(address), 0.0) > time.monotonic():
+            # Refused before the upgrade: a flooding browser's retries cost next to nothing.
+            self._log_refusal(address, "browser session after a flood")
+            raise web.HTTPTooManyRequests(text="Too much input from this device; wait a while.\n")
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_WS_MESSAGE)
         await websocket.prepare(request)
         identity = self._known(request)
@@ -681,7 +690,7 @@ class WebServer:
             return websocket
         async with self._admitting:  # checked and counted as one step
             refusal = self._refusal(identity, address)
-            if refusal is None and not self.starts.allow(address_key(address), time.monotonic()):
+            if refusal is None and not self._may_start(address_key(address)):
                 refusal = "This device opened the table too often; wait a few seconds, then reload."
             if refusal is not None:
                 self._log_refusal(address, "browser session cap", time.monotonic())
@@ -722,6 +731,14 @@ class WebServer:
             log.info("web session for %r ended", identity.name)
         return websocket
 
+    def _may_start(self, address: str) -> bool:
+        """One more session from `address` now: not within FLOOD_PAUSE of a flood of
+        its, and within its share of starts."""
+        now = time.monotonic()
+        if self.flooded.get(address, 0.0) > now:
+            return False
+        return self.starts.allow(address, now)
+
     def _spawn(self, work: Any) -> None:
         """Run `work` beside the caller, kept until it ends (a task nobody awaits)."""
         task = asyncio.ensure_future(work)
@@ -761,6 +778,9 @@ class WebServer:
                 strikes += 1
                 if strikes >= INPUT_STRIKES:
                     self._log_refusal(session.address, "too much websocket input", now)
+                    if len(self.flooded) >= 4096:
+                        self.flooded = {a: t for a, t in self.flooded.items() if t > now}
+                    self.flooded[address_key(session.address)] = now + FLOOD_PAUSE
                     await session.end(CLOSE_REFUSED, "Too much input from this browser.")
                     break
                 continue
