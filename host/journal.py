@@ -16,7 +16,9 @@ import hashlib
 import json
 import math
 import os
+import re
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -142,7 +144,7 @@ class SqliteJournal:
         if not create and not path.exists():
             raise JournalError(f"no journal at {path}")
         try:
-            self._lock = _hold_lock(path) if lock else None
+            self._lock = _hold_lock(path) if lock else []
             if create:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
@@ -401,26 +403,38 @@ class SqliteJournal:
         if self._mark_fd is not None:
             os.close(self._mark_fd)
             self._mark_fd = None
-        if self._lock is not None:
-            self._lock.close()  # closing the file releases the lock
-            self._lock = None
+        for handle in self._lock:
+            handle.close()  # closing the file releases the lock
+        self._lock = []
 
 
-def _hold_lock(path: Path) -> IO[bytes] | None:
+def _hold_lock(path: Path) -> list[IO[bytes]]:
     """One host per journal: a second `--resume` of a table that is still being hosted
-    would write a second history into the same file. The lock lasts while it is open."""
+    would write a second history into the same file. And one host per table id on this
+    laptop: a copy of the journal in another state folder (PITCHNET_STATE_DIR) would run
+    the same table twice, so the id is locked too, in the temporary folder every state
+    folder shares. The locks last while their files are open."""
     try:
         import fcntl
     except ImportError:  # not on this platform: no guard, as before
-        return None
+        return []
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 - held open
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise JournalInUse(path.stem) from None
-    return handle
+    files = [path.with_name(path.name + ".lock")]
+    if re.fullmatch(r"[0-9a-f]{12}", path.stem):  # an id pitchnet made, not a test's name
+        shared = Path(tempfile.gettempdir()) / f"pitchnet-{os.getuid()}-tables"
+        shared.mkdir(mode=0o700, exist_ok=True)
+        files.append(shared / f"{path.stem}.lock")
+    handles: list[IO[bytes]] = []
+    for lock_file in files:
+        handle = open(lock_file, "ab")  # noqa: SIM115 - held open
+        handles.append(handle)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            for held in handles:
+                held.close()
+            raise JournalInUse(path.stem) from None
+    return handles
 
 
 def list_tables(base: Path | None = None, skipped: list[str] | None = None) -> list[TableRecord]:

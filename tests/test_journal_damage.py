@@ -145,3 +145,20 @@ def test_a_journal_whose_table_id_is_not_its_files_is_refused_with_a_sentence(
     path.rename(other)
     with pytest.raises(JournalError, match=f"holds table {path.stem}, not 0123456789ab"):
         resume_table("0123456789ab", tmp_path)
+
+
+def test_two_state_folders_cannot_host_one_table_id_at_once(tmp_path: Path) -> None:
+    """Issue 27 item 6: a copy of a hosted table's journal in another state folder is
+    refused while the table is hosted (the id is locked for the whole laptop), and taken
+    once it is not."""
+    from host.journal import JournalInUse
+
+    table, journal = new_table(TableOptions(players=2, bots=1), "Test", 3, tmp_path / "a")
+    assert journal is not None
+    copy = journal_path(table.id, tmp_path / "b")
+    copy.parent.mkdir(parents=True)
+    journal.db.execute("VACUUM INTO ?", (str(copy),))  # the whole table, WAL included
+    with pytest.raises(JournalInUse, match=table.id):
+        SqliteJournal(copy)
+    journal.close()
+    SqliteJournal(copy).close()
