@@ -443,8 +443,9 @@ class PitchApp(App[None]):
         return min(older, key=lambda t: (t.born, t.table_id), default=None)
 
     async def _yield_to_older_tables(self) -> None:
-        """While we sit alone at the table hosted here, watch the network: if an older
-        table's lobby is open, close ours (nobody else is there) and sit down there."""
+        """While the lobby hosted here has not started, watch the network: if an older
+        table's lobby is open, offer to move there (naming it and its address), and on
+        the creator's key press close ours and sit down there, everyone with us."""
         import asyncio
         import contextlib
 
@@ -453,11 +454,23 @@ class PitchApp(App[None]):
         self._mover = browser
         try:
             await browser.start()
+            declined: set[tuple[str, str, int]] = set()
             while self._alone_here():
-                target = self.older_open_table(list(browser.tables))
-                if target is not None:
-                    await self._move_to(target)
-                    return
+                seen = [t for t in browser.tables if (t.table_id, t.host, t.port) not in declined]
+                target = self.older_open_table(seen)
+                if target is not None and self.current_mode == "lobby":
+                    # Asked on the lobby's own screen (a question pushed while the
+                    # window still dials its table would stay behind the lobby).
+                    # Never without the creator's key press: any laptop can advertise an
+                    # "older open table", so the screen names it and its address first.
+                    from client.screens.prompts import MoveOffer
+
+                    offer = MoveOffer(target.name, f"{target.host}:{target.port}")
+                    if await self.push_screen_wait(offer) and self._alone_here():
+                        await self._move_to(target)
+                        return
+                    declined.add((target.table_id, target.host, target.port))
+                    continue
                 changed.clear()
                 # Woken by the network, or after half a second to look at our own table
                 # again (someone may have sat down, which ends the watch).

@@ -13,13 +13,23 @@ The table's house rules come first: they are part of its options in the journal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 from host.entries import BidMade, BotSeated, CardPlayed, Entry, HandDealt, MatchBegun
-from host.journal import JournalError, SqliteJournal, TableRecord, journal_path, list_tables
+from host.journal import (
+    JournalDamaged,
+    JournalError,
+    SqliteJournal,
+    TableRecord,
+    journal_path,
+    list_tables,
+)
 from host.table import Table
 from host.tables import table_to_read
 from pitchnet.cards import Card
@@ -137,7 +147,26 @@ UNFIT = (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionE
 def print_history(table_id: str, out: TextIO) -> None:
     """Print the history; a journal whose entries stop fitting is printed up to there,
     then JournalError says where (never a traceback)."""
-    journal = SqliteJournal(journal_path(table_id), lock=False)  # reading only
+    path = journal_path(table_id)
+    with contextlib.ExitStack() as stack:
+        try:
+            journal = SqliteJournal(path, lock=False)  # reading only
+        except JournalDamaged:  # read what is intact from a copy; the file is left alone
+            from host.salvage import salvage
+
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            saved = salvage(path, folder / path.name, keep=False)
+            if saved is None:
+                raise
+            journal = SqliteJournal(folder / path.name, lock=False)
+            journal.damage = (
+                f"the journal's file is damaged; what follows stops at its entry "
+                f"{saved.entries}, the last one intact"
+            )
+        _print_journal(journal, table_id, out)
+
+
+def _print_journal(journal: SqliteJournal, table_id: str, out: TextIO) -> None:
     try:
         print(f"Table {printable(journal.meta('name', table_id))!r} ({table_id})", file=out)
         if journal.damage is not None:

@@ -16,7 +16,9 @@ import hashlib
 import json
 import math
 import os
+import re
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -54,6 +56,10 @@ class JournalInUse(JournalError):
 
     def __init__(self, table_id: str) -> None:
         super().__init__(f"table {table_id} is being hosted already (its journal is in use)")
+
+
+class JournalDamaged(JournalError):
+    """The journal's file is damaged (SQLite cannot read it whole)."""
 
 
 class JournalWriteError(JournalError):
@@ -129,13 +135,16 @@ class SqliteJournal:
         *,
         create: bool = False,
         lock: bool = True,
+        repair: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`repair`: a damaged main file is salvaged (host/salvage.py: the damaged file
+        kept beside it, the intact entries written to a fresh one) rather than refused."""
         self.path = path
         if not create and not path.exists():
             raise JournalError(f"no journal at {path}")
         try:
-            self._lock = _hold_lock(path) if lock else None
+            self._lock = _hold_lock(path) if lock else []
             if create:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
@@ -156,6 +165,25 @@ class SqliteJournal:
         self._meta_written: dict[str, str] = {}
         """What `set_meta` has written, key by key, as stored."""
         try:
+            self._open(create)
+        except JournalDamaged:
+            if not repair:
+                raise
+            self._close_db()
+            from host.salvage import salvage
+
+            saved = salvage(path, path)
+            if saved is None:
+                raise
+            self._open(False)
+            self.damage = (
+                f"the journal's file was damaged (a copy is kept as {saved.kept.name}); "
+                f"the table resumes from the {saved.entries} entries before the damage"
+            )
+
+    def _open(self, create: bool) -> None:
+        path = self.path
+        try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if create:
                 # Small pages: each entry commits alone, and a commit writes whole pages.
@@ -171,9 +199,15 @@ class SqliteJournal:
         except sqlite3.OperationalError as exc:
             if "readonly" in str(exc) or "unable to open" in str(exc):
                 raise unwritable(path.parent, exc) from None
-            raise JournalError(f"{path} is not a pitchnet journal ({exc})") from None
+            raise JournalDamaged(f"{path} is not a pitchnet journal ({exc})") from None
         except sqlite3.DatabaseError as exc:
-            raise JournalError(f"{path} is not a pitchnet journal ({exc})") from None
+            raise JournalDamaged(f"{path} is not a pitchnet journal ({exc})") from None
+
+    def _close_db(self) -> None:
+        db = getattr(self, "db", None)
+        if db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                db.close()
 
     def _create(self) -> None:
         self.db.executescript(
@@ -193,7 +227,7 @@ class SqliteJournal:
 
     def _check(self) -> None:
         if self.db.execute("PRAGMA quick_check").fetchone() != ("ok",):
-            raise JournalError(f"{self.path} is damaged (integrity check failed)")
+            raise JournalDamaged(f"{self.path} is damaged (integrity check failed)")
         names = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master")}
         if not {"meta", "entries"} <= names:
             raise JournalError(f"{self.path} is not a pitchnet journal")
@@ -369,26 +403,38 @@ class SqliteJournal:
         if self._mark_fd is not None:
             os.close(self._mark_fd)
             self._mark_fd = None
-        if self._lock is not None:
-            self._lock.close()  # closing the file releases the lock
-            self._lock = None
+        for handle in self._lock:
+            handle.close()  # closing the file releases the lock
+        self._lock = []
 
 
-def _hold_lock(path: Path) -> IO[bytes] | None:
+def _hold_lock(path: Path) -> list[IO[bytes]]:
     """One host per journal: a second `--resume` of a table that is still being hosted
-    would write a second history into the same file. The lock lasts while it is open."""
+    would write a second history into the same file. And one host per table id on this
+    laptop: a copy of the journal in another state folder (PITCHNET_STATE_DIR) would run
+    the same table twice, so the id is locked too, in the temporary folder every state
+    folder shares. The locks last while their files are open."""
     try:
         import fcntl
     except ImportError:  # not on this platform: no guard, as before
-        return None
+        return []
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 - held open
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise JournalInUse(path.stem) from None
-    return handle
+    files = [path.with_name(path.name + ".lock")]
+    if re.fullmatch(r"[0-9a-f]{12}", path.stem):  # an id pitchnet made, not a test's name
+        shared = Path(tempfile.gettempdir()) / f"pitchnet-{os.getuid()}-tables"
+        shared.mkdir(mode=0o700, exist_ok=True)
+        files.append(shared / f"{path.stem}.lock")
+    handles: list[IO[bytes]] = []
+    for lock_file in files:
+        handle = open(lock_file, "ab")  # noqa: SIM115 - held open
+        handles.append(handle)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            for held in handles:
+                held.close()
+            raise JournalInUse(path.stem) from None
+    return handles
 
 
 def list_tables(base: Path | None = None, skipped: list[str] | None = None) -> list[TableRecord]:

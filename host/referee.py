@@ -452,7 +452,8 @@ class Referee:
         if moved_to is not None:
             address, table_id = moved_to
             bye = Bye(
-                reason="This table joined an older one on the network; moving you there.",
+                reason=f"This table joined an older one on the network, at {address}; "
+                "moving you there.",
                 code="moved",
                 address=address,
                 table_id=table_id,

@@ -83,8 +83,15 @@ def find_resumable(table_id: str, state_dir: Path | None) -> Path:
 
 def resume_table(table_id: str, state_dir: Path | None) -> tuple[Table, SqliteJournal, int]:
     """Rebuild a table from its journal; returns it, its journal and its old port."""
-    store = SqliteJournal(find_resumable(table_id, state_dir))
+    path = find_resumable(table_id, state_dir)
+    store = SqliteJournal(path, repair=True)
     try:
+        held = str(store.meta("table_id"))
+        if held != path.stem:  # another table's journal under this name: never run one id twice
+            raise JournalError(
+                f"the journal {path.name} holds table {held}, not {path.stem} (it was copied "
+                "or renamed), so it is not resumed under this id"
+            )
         options = TableOptions(**_options(store.meta("options")))
         table = Table(
             str(store.meta("table_id")),

@@ -55,7 +55,7 @@ from client.web_session import (
     SEATS_ENV,
     TABLE_ENV,
 )
-from host.limits import Guesses, address_key
+from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
@@ -93,6 +93,31 @@ STOP_SECONDS = 1.0
 """How long a session's process has to quit before it is killed. Killing loses
 nothing: the seat token is already on disk, and the kernel closes the process's
 connection to the table, so the host sees the player gone at once."""
+
+HTTP_PER_ADDRESS = 32
+"""Open HTTP connections (websockets included) one address may hold: past it a new
+one is closed at once, so one machine cannot use up the host's open files."""
+HTTP_CONNECTIONS = 512
+"""Open HTTP connections in all."""
+REQUEST_SECONDS = 10.0
+"""A connection must have sent a whole request within this (a slow sender's headers
+too), and an idle keep-alive connection is closed after it: aiohttp's keep-alive
+timer, armed when the connection opens."""
+INPUT_PER_SECOND, INPUT_BURST = 100.0, 400
+"""Websocket messages a second from one browser, and the burst: the table's own rate
+for a terminal client's messages (host/limits.py `Limits`)."""
+INPUT_BYTES_PER_SECOND, INPUT_BYTES_BURST = 16 * 1024, 64 * 1024
+"""Bytes a second of websocket messages from one browser, and the burst: the table's
+decode budget for a seated client."""
+INPUT_STRIKES = 10
+"""Messages dropped for outrunning the budgets before the session is ended."""
+FLOOD_PAUSE = 30.0
+"""Seconds an address whose session was ended for too much input waits before another
+starts (each would be a client process to start, and flooded in its turn)."""
+STARTS_PER_SECOND, STARTS_BURST = 0.2, 8
+"""Browser sessions started from one address: bursts of 8, then one per 5 s. Each is
+a client process on the host laptop (about a second of CPU to start), so a browser
+that is cut off for flooding cannot make the host start one after another."""
 
 PAGES = Path(__file__).with_name("web_pages")
 TEXTUAL_SERVE_STATIC = Path(textual_serve.__file__).with_name("static")
@@ -276,6 +301,18 @@ class WebServer:
         """Where the seat files are (set by start)."""
         self._idle_task: asyncio.Task[None] | None = None
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._listener: asyncio.Server | None = None
+        self._open: dict[str, int] = {}
+        """Open HTTP connections by address (`address_key`)."""
+        self.refusals = RefusalLog()
+        """Refusals are logged once per address per interval (a flood fills no disk)."""
+        self.starts = Arrivals(STARTS_PER_SECOND, STARTS_BURST)
+        """Session starts per address (a token bucket each)."""
+        self.flooded: dict[str, float] = {}
+        """Address -> until when it may start no session (its last one flooded)."""
+        self._admitting = asyncio.Lock()
+        """Held while a websocket is checked against the caps and its session counted:
+        twenty at once from one browser are taken one after another."""
         command = config.client_command or [sys.executable, "-m", "client.web_session"]
         self.command = shlex.join(command)
         self.font = terminal_font()
@@ -306,18 +343,21 @@ class WebServer:
                 web.get("/download/{key}", self.handle_download),
             ]
         )
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, keepalive_timeout=REQUEST_SECONDS
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host=self.config.interface, port=self.config.port)
-        try:
-            await site.start()
+        loop = asyncio.get_running_loop()
+        try:  # aiohttp's handler behind a door that counts connections per address
+            self._listener = await loop.create_server(
+                self._door, self.config.interface, self.config.port, reuse_address=True
+            )
         except OSError:
             await self._runner.cleanup()
             if self._folder is not None:
                 self._folder.cleanup()
             raise
-        server = site._server
-        sockets = getattr(server, "sockets", None) or []
+        sockets = list(self._listener.sockets)
         if sockets:
             self.port = sockets[0].getsockname()[1]
         self._idle_task = asyncio.create_task(self._end_idle_sessions())
@@ -338,6 +378,9 @@ class WebServer:
                 await session.end(CLOSE_TABLE_CLOSED, "The host closed the table.")
             else:
                 await session.end(1001, "The host is closing.")
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()  # waits for the websocket handlers to finish
             self._runner = None
@@ -352,6 +395,39 @@ class WebServer:
 
     def urls(self, addresses: Iterable[str]) -> list[str]:
         return [f"http://{_host_part(a)}:{self.port}/" for a in addresses]
+
+    # ---- the door: connections per address ---------------------------------------------------
+
+    def _door(self) -> asyncio.Protocol:
+        server = self._runner.server if self._runner is not None else None
+        assert server is not None
+        return _Door(self, server())
+
+    def _admit(self, address: str) -> bool:
+        """Count one more open connection from `address`, or refuse it (logged once per
+        address per interval)."""
+        now = time.monotonic()
+        if sum(self._open.values()) >= HTTP_CONNECTIONS:
+            self._log_refusal(address, "too many connections", now)
+            return False
+        if self._open.get(address, 0) >= HTTP_PER_ADDRESS:
+            self._log_refusal(address, f"too many connections from {address}", now)
+            return False
+        self._open[address] = self._open.get(address, 0) + 1
+        return True
+
+    def _release(self, address: str) -> None:
+        left = self._open.get(address, 0) - 1
+        if left > 0:
+            self._open[address] = left
+        else:
+            self._open.pop(address, None)
+
+    def _log_refusal(self, address: str, why: str, now: float | None = None) -> None:
+        stamp = time.monotonic() if now is None else now
+        line = self.refusals.line(address, f"web join refused {address}: {why}", stamp)
+        if line is not None:
+            log.warning("%s", line)
 
     # ---- identities -------------------------------------------------------------------------
 
@@ -607,36 +683,53 @@ class WebServer:
     # ---- sessions ---------------------------------------------------------------------------
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        address = _address(request)
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"http://{request.host}":
+            # A page from elsewhere opening our websocket with the browser's cookie.
+            self._log_refusal(address, f"websocket from another page ({origin[:80]!r})")
+            raise web.HTTPForbidden(text="Open the address the host shows.\n")
+        if self.flooded.get(address_key(address), 0.0) > time.monotonic():
+            # Refused before the upgrade: a flooding browser's retries cost next to nothing.
+            self._log_refusal(address, "browser session after a flood")
+            raise web.HTTPTooManyRequests(text="Too much input from this device; wait a while.\n")
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_WS_MESSAGE)
         await websocket.prepare(request)
         identity = self._known(request)
-        address = _address(request)
         if identity is None or identity.name is None or not self._password_ok(identity.password):
             await websocket.close(code=CLOSE_UNKNOWN, message=b"Who are you?")
             return websocket
-        refusal = self._refusal(identity, address)
-        if refusal is not None:
-            await websocket.close(code=CLOSE_REFUSED, message=refusal.encode()[:120])
-            return websocket
-        previous = identity.session
-        if previous is not None:
-            await previous.end(CLOSE_REPLACED, "This table is open in another tab.")
-            await previous.stop()
-        width = _cells(request.query.get("width"), 80)
-        height = _cells(request.query.get("height"), 24)
-        session = WebSession(
-            self.command,
-            identity=identity,
-            address=address,
-            websocket=websocket,
-            environment=self._environment(identity),
-            download_manager=self.downloads,
-        )
-        self.sessions.add(session)
-        identity.session = session
+        async with self._admitting:  # checked and counted as one step
+            refusal = self._refusal(identity, address)
+            if refusal is None and not self._may_start(address_key(address)):
+                refusal = "This device opened the table too often; wait a few seconds, then reload."
+            if refusal is not None:
+                self._log_refusal(address, "browser session cap", time.monotonic())
+                await websocket.close(code=CLOSE_REFUSED, message=refusal.encode()[:120])
+                return websocket
+            previous = identity.session
+            if previous is not None:  # its own handler stops its process, once closed
+                self.sessions.discard(previous)
+                ending = previous.end(CLOSE_REPLACED, "This table is open in another tab.")
+                self._spawn(ending)
+            width = _cells(request.query.get("width"), 80)
+            height = _cells(request.query.get("height"), 24)
+            session = WebSession(
+                self.command,
+                identity=identity,
+                address=address,
+                websocket=websocket,
+                environment=self._environment(identity),
+                download_manager=self.downloads,
+            )
+            self.sessions.add(session)
+            identity.session = session
         log.info("web session for %r from %s", identity.name, address)
         try:
-            await session.start(width, height)
+            async with self._admitting:  # a process starts only for the session counted
+                if identity.session is not session or websocket.closed:
+                    return websocket  # replaced (another tab) before it started
+                await session.start(width, height)
             await self._relay(websocket, session)
         finally:
             await session.stop()
@@ -648,6 +741,20 @@ class WebServer:
                 self._remember()
             log.info("web session for %r ended", identity.name)
         return websocket
+
+    def _may_start(self, address: str) -> bool:
+        """One more session from `address` now: not within FLOOD_PAUSE of a flood of
+        its, and within its share of starts."""
+        now = time.monotonic()
+        if self.flooded.get(address, 0.0) > now:
+            return False
+        return self.starts.allow(address, now)
+
+    def _spawn(self, work: Any) -> None:
+        """Run `work` beside the caller, kept until it ends (a task nobody awaits)."""
+        task = asyncio.ensure_future(work)
+        self._handlers.add(task)
+        task.add_done_callback(self._handlers.discard)
 
     def _environment(self, identity: Identity) -> dict[str, str]:
         table_host = self.config.interface or "127.0.0.1"
@@ -668,8 +775,26 @@ class WebServer:
         return store.find(identity.name or "", table_id=self.config.table_id) is None
 
     async def _relay(self, websocket: web.WebSocketResponse, session: WebSession) -> None:
-        """The browser's messages to the process; anything malformed is ignored."""
+        """The browser's messages to the process; anything malformed is ignored. Every
+        message is charged to the budgets a terminal client's frames are (messages and
+        bytes a second): past them it is dropped, and the 10th drop ends the session."""
+        now = time.monotonic()
+        messages = RateLimiter(INPUT_PER_SECOND, INPUT_BURST, now)
+        volume = RateLimiter(INPUT_BYTES_PER_SECOND, INPUT_BYTES_BURST, now)
+        strikes = 0
         async for message in websocket:
+            now = time.monotonic()
+            size = len(message.data) if isinstance(message.data, str | bytes) else 0
+            if not (messages.allow(now) and volume.allow(now, size)):
+                strikes += 1
+                if strikes >= INPUT_STRIKES:
+                    self._log_refusal(session.address, "too much websocket input", now)
+                    if len(self.flooded) >= 4096:
+                        self.flooded = {a: t for a, t in self.flooded.items() if t > now}
+                    self.flooded[address_key(session.address)] = now + FLOOD_PAUSE
+                    await session.end(CLOSE_REFUSED, "Too much input from this browser.")
+                    break
+                continue
             if message.type != WSMsgType.TEXT:
                 continue
             try:
@@ -732,3 +857,42 @@ def _cells(value: Any, default: int) -> int:
 
 def _safe(file_name: str) -> str:
     return "".join(c for c in file_name if c.isalnum() or c in "._-")[:100] or "download"
+
+
+class _Door(asyncio.Protocol):
+    """One HTTP connection, counted against the per-address cap before aiohttp's own
+    handler sees it; a connection past the cap is closed at once and never handed on."""
+
+    def __init__(self, server: WebServer, handler: asyncio.Protocol) -> None:
+        self.server, self.handler = server, handler
+        self.address: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = address_key(str(peer[0])) if peer else "?"
+        if not self.server._admit(address):
+            assert isinstance(transport, asyncio.Transport)
+            transport.abort()
+            return
+        self.address = address
+        self.handler.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.address is None:
+            return  # refused: the handler never saw it
+        self.server._release(self.address)
+        self.address = None
+        self.handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.address is not None:
+            self.handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.handler.eof_received() if self.address is not None else None
+
+    def pause_writing(self) -> None:
+        self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.handler.resume_writing()

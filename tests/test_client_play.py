@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from textual.widgets import Input
@@ -1082,3 +1082,72 @@ async def test_the_host_closing_the_table_speaks_of_a_seat_only_to_a_player(
         assert app.finder_note.startswith("The host closed the table (Den).")
         assert ("sit in your seat" in app.finder_note) is not watching, app.finder_note
         assert ("shows in the finder again" in app.finder_note) is watching, app.finder_note
+
+
+class LaterTables:
+    """A table browser that sees nothing until the test shows it `tables` (`appear`):
+    `play` finds an empty LAN and hosts, then an advert turns up."""
+
+    shown: ClassVar[list[Any]] = []
+    watching: ClassVar[list[Any]] = []
+
+    def __init__(self, interface: str | None, on_change: Any) -> None:
+        self.on_change = on_change
+
+    @property
+    def tables(self) -> list[Any]:
+        return list(self.shown)
+
+    async def start(self) -> None:
+        self.watching.append(self)
+        self.on_change(self.tables)
+
+    async def close(self) -> None:
+        self.watching.remove(self)
+
+    @classmethod
+    def appear(cls, table: Any) -> None:
+        cls.shown.append(table)
+        for browser in cls.watching:
+            browser.on_change(browser.tables)
+
+
+async def test_a_lobby_moves_to_an_older_table_only_on_its_creators_key_press() -> None:
+    """Issue 27 item 2: an advert claiming an older open lobby (anyone's laptop can send
+    one) no longer moves a `play` lobby by itself: the screen names the table and its
+    address, and nobody moves until the creator presses `m` (`n` stays, for good)."""
+    from client.discovery import FoundTable
+    from client.screens.prompts import MoveOffer
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    LaterTables.shown, LaterTables.watching = [], []
+    async with running_host(players=2, name="Vic's table") as elsewhere:
+        advert = FoundTable(
+            "Vic's table", elsewhere.table_id, "127.0.0.1", elsewhere.port, PROTOCOL_VERSION,
+            taken=0, seats=2, state="lobby", password=False, open=2, born=1,
+        )  # fmt: skip
+        app = play_on_an_empty_lan(SEED)
+        app.browser_factory = LaterTables
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup")
+                await pilot.press("enter")
+                await until(pilot, lambda: app.game.seat is not None, "seated at our own table")
+                ours = app.hosted
+                LaterTables.appear(advert)
+                await until(pilot, lambda: isinstance(app.screen, MoveOffer), "the offer")
+                text = screen_text(app)
+                assert "Vic's table" in text and f"127.0.0.1:{elsewhere.port}" in text
+                assert app.hosted is ours and not any(
+                    s.kind == "human" for s in elsewhere.table.seats
+                )  # nobody moved on the advert alone
+                await pilot.press("m")
+                await until(
+                    pilot,
+                    lambda: any(s.kind == "human" for s in elsewhere.table.seats),
+                    "seated at the older table",
+                )
+                assert app.hosted is None
+        finally:
+            if app.hosted is not None:
+                await app.hosted.close()

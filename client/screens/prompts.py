@@ -111,6 +111,37 @@ class ConfirmQuit(YesNo):
                 yield Button("Stay (n)", id="no", compact=True)
 
 
+class MoveOffer(YesNo):
+    """An older open table is on the network: move the lobby hosted here to it? Never
+    without this key press, since any laptop on the LAN can advertise a table; the
+    screen names the table and its host's address first."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("m", "answer(True)", "Move there"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+
+    def __init__(self, table_name: str, address: str) -> None:
+        super().__init__()
+        self.table_name, self.address = table_name, address
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(
+                Text.assemble(
+                    "An older table is open on the network: ",
+                    plain(self.table_name, style="bold", limit=MAX_NAME),
+                    " at ",
+                    plain(self.address, style="bold", limit=64),
+                    ". Move your lobby there? Everyone in it moves with you. Ask its host "
+                    "whether that address is theirs.",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Move there (m)", id="yes", variant="primary", compact=True)
+                yield Button("Stay (n)", id="no", compact=True)
+
+
 class HostQuit(ModalScreen[str | None]):
     """The window that hosts the table is about to go: end the table for everyone, or
     keep it running in the background? Dismisses with "end", "keep" or None (stay)."""

@@ -36,12 +36,19 @@ def people_at(journal: Path) -> set[str]:
     return set(seated.values())
 
 
+MOVE_OFFER = "Move there (m)"
+
+
 def accept_setup_screens(tuis: list[Tui], answered: set[str]) -> None:
-    """Whoever sees the setup screen presses Enter once (its defaults), as people would."""
+    """Whoever sees the setup screen presses Enter once (its defaults), as people would;
+    whose lobby is offered a move to an older table accepts it (`m`: a lobby never moves
+    without its creator's key press)."""
     for tui in tuis:
+        screen = tui.screen()
+        if MOVE_OFFER in screen:
+            tui.keys("m")
         if tui.node in answered:
             continue
-        screen = tui.screen()
         if SETUP_TITLE in screen and SETUP_BUTTON in screen:
             tui.keys("Enter")
             answered.add(tui.node)
