@@ -373,21 +373,55 @@ class FinderScreen(PitchScreen[None]):
             return
         self._auto_host_pending = False
         if best_table(list(self.found.values()), self._mine()) is None and self.app.screen is self:
-            unfinished = _unfinished_table()
-            if unfinished is None:
-                self._host_new()
+            full = self._full_match()
+            if full is not None:  # people are playing here: say so before any setup
+                self._offer_full_table(full)
                 return
-
-            def answered(resume: bool | None) -> None:
-                if resume:
-                    self._status(f"Resuming {unfinished.name}...")
-                    self.app.host_here(resume=unfinished.table_id)
-                else:
-                    self._host_new()
-
-            self.app.push_screen(ResumeOffer(unfinished.name), answered)
+            self._host_or_resume()
         elif not self.found:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")
+
+    def _full_match(self) -> Any:
+        """A match on the network whose every seat is a person's (the fullest first)."""
+        disputed = claimed_twice(list(self.found.values()))
+        full = [
+            t
+            for t in self.found.values()
+            if t.state == TableState.PLAYING
+            and t.open == 0
+            and can_join(t.version)
+            and t.table_id not in disputed
+        ]
+        return max(full, key=lambda t: (t.taken, -(t.born or 0)), default=None)
+
+    def _offer_full_table(self, full: Any) -> None:
+        from client.screens.prompts import FullTableOffer
+
+        def answered(choice: str | None) -> None:
+            if choice == "watch":
+                self.join_found(full, watch=True)
+            elif choice == "host":
+                self._host_or_resume()
+            else:
+                self._status("Enter joins the highlighted table, w watches; h hosts your own.")
+
+        self.app.push_screen(FullTableOffer(full.name), answered)
+
+    def _host_or_resume(self) -> None:
+        """No seat to take: set up a table here, or resume the one this laptop left."""
+        unfinished = _unfinished_table()
+        if unfinished is None:
+            self._host_new()
+            return
+
+        def answered(resume: bool | None) -> None:
+            if resume:
+                self._status(f"Resuming {unfinished.name}...")
+                self.app.host_here(resume=unfinished.table_id)
+            else:
+                self._host_new()
+
+        self.app.push_screen(ResumeOffer(unfinished.name), answered)
 
     def _host_new(self, *, from_play: bool = True) -> None:
         """The setup screen, then a table hosted here and its lobby (never a dealt hand)."""
