@@ -34,6 +34,36 @@ WEB_PORT = 8080
 """The web join's port offered by default (0: any free port, as `pitchnet host --web 0`)."""
 
 
+class Tick(Checkbox, inherit_bindings=False):
+    """A checkbox that Space toggles (Enter opens the table, as the dialog says), and
+    whose ticked and unticked states differ in shape, not only colour: "X" or blank
+    (in --ascii, "[X]" or "[ ]")."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_button", "Toggle", show=False),
+    ]
+
+    def on_mount(self) -> None:
+        if self.app.has_class("-ascii"):
+            self.BUTTON_LEFT, self.BUTTON_RIGHT = "[", "]"
+        self._draw_tick(self.value)
+
+    def _watch_value(self, value: bool) -> None:
+        self._draw_tick(value)
+
+    def _draw_tick(self, value: bool) -> None:
+        self.BUTTON_INNER = "X" if value else " "
+        self.refresh()
+
+
+class Choice(Select[Any], inherit_bindings=False):
+    """A list field that opens with Space or the arrows; Enter opens the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,space,up", "show_overlay", "Show menu", show=False),
+    ]
+
+
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
@@ -46,8 +76,10 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back to the finder"),
-        # From any field (Enter in a list opens the list); ctrl+s is the screenshot key.
+        # From any field; ctrl+s is the screenshot key.
         Binding("ctrl+o", "accept", "Open the table", show=False),
+        # Enter from a tick box or a list (which leave it to the screen): open the table.
+        Binding("enter", "accept", "Open the table", show=False),
     ]
 
     def __init__(self, player_name: str, *, note: str = "") -> None:
@@ -72,10 +104,10 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 )
             with Horizontal(classes="setup-row"):
                 yield Static("Partnership", classes="setup-label")
-                yield Checkbox("two teams (4 players)", id="setup-partnership", compact=True)
+                yield Tick("two teams (4 players)", id="setup-partnership", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Static("Target", classes="setup-label")
-                yield Select(
+                yield Choice(
                     [(f"{t} points", t) for t in TARGETS],
                     value=TARGETS[0],
                     allow_blank=False,
@@ -87,7 +119,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 yield Input(placeholder="none", id="setup-password", password=True, compact=True)
             with Horizontal(classes="setup-row"):
                 yield Static("House rules", classes="setup-label")
-                yield Select(
+                yield Choice(
                     [(p, p) for p in self.presets],
                     value=self.presets[0],
                     allow_blank=False,
@@ -97,7 +129,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="setup-row"):
                 yield Static("Bots play", classes="setup-label")
                 default = "normal" if "normal" in self.levels else self.levels[0]
-                yield Select(
+                yield Choice(
                     [(level, level) for level in self.levels],
                     value=default,
                     allow_blank=False,
@@ -106,7 +138,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 )
             with Horizontal(classes="setup-row"):
                 yield Static("Browsers", classes="setup-label")
-                yield Checkbox("serve to phones on port", id="setup-web", compact=True)
+                yield Tick("serve to phones on port", id="setup-web", compact=True)
                 yield Input(
                     value=str(WEB_PORT),
                     id="setup-web-port",
@@ -117,8 +149,9 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 )
             yield Static("", id="setup-error", markup=False)
             yield Static(
-                "Enter opens the table with these settings; you wait in its lobby and "
-                "start the match when you like (bots take the empty seats).  Esc: back.",
+                "Enter opens the table with these settings (Space ticks a box or opens a "
+                "list); you wait in its lobby and start the match when you like (bots "
+                "take the empty seats).  Esc: back.",
                 classes="setup-help",
             )
             with Horizontal(classes="buttons"):
