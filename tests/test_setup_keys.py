@@ -50,3 +50,31 @@ async def test_enter_on_a_list_opens_the_table() -> None:
         await pilot.press("enter")
         await until(pilot, lambda: app.hosted is not None, "the table hosted here")
         await app.close_network()
+
+
+async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> None:
+    """The finder keeps looking while the setup screen shows: a lobby that opens on the
+    network is offered there, and Ctrl+T joins it instead of hosting a second table."""
+    from client.app import ClientOptions, PitchApp
+    from tests.latecomer_fakes import LiveBrowser, lobby_of
+    from tests.netclient import RawClient, running_host
+
+    async with running_host(players=3) as host:
+        alice = await RawClient.connect(host)
+        await alice.hello("Alice")
+        browsers: list[LiveBrowser] = []
+
+        def factory(interface: object, on_change: object) -> LiveBrowser:
+            browsers.append(LiveBrowser(on_change))
+            return browsers[-1]
+
+        options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
+        app = PitchApp(options, browser_factory=factory)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
+            await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
+            await pilot.press("ctrl+t")
+            await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
+            assert app.hosted is None and app.game.table_id == host.table_id
+        await alice.close()

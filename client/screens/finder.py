@@ -142,6 +142,8 @@ class FinderScreen(PitchScreen[None]):
         self._first_look_started = False
         self._narrow: bool | None = None
         self._shown_tables: list[Any] = []
+        self._setting_up = False
+        """The setup screen is open over the finder (which keeps browsing meanwhile)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
@@ -246,6 +248,8 @@ class FinderScreen(PitchScreen[None]):
         self.query_one("#tables", DataTable).focus()
 
     async def on_screen_suspend(self) -> None:
+        if self._setting_up:
+            return  # the setup screen shows over us: keep looking, to offer what opens
         await self.stop_browsing()
 
     async def on_unmount(self) -> None:
@@ -306,6 +310,7 @@ class FinderScreen(PitchScreen[None]):
         if keep in self.found:
             widget.move_cursor(row=list(self.found).index(keep))
         count = len(self.found)
+        self._offer_to_setup()
         if self._auto_host_pending and self.app.screen is self:
             best = best_table(list(self.found.values()), self._mine())
             if best is not None:  # `play`: a seat is there to take, so take it now
@@ -423,14 +428,31 @@ class FinderScreen(PitchScreen[None]):
 
         self.app.push_screen(ResumeOffer(unfinished.name), answered)
 
+    def _offer_to_setup(self) -> None:
+        """While the setup screen shows, a table with a seat for us that appears on the
+        network is offered there ("Alice's table just opened: Ctrl+T joins it")."""
+        from client.screens.setup import SetupScreen
+
+        screen = self.app.screen
+        if not self._setting_up or not isinstance(screen, SetupScreen):
+            return
+        best = best_table(list(self.found.values()), self._mine())
+        if best is not None and (best.state == TableState.LOBBY or best.table_id in self._mine()):
+            screen.offer(best)
+
     def _host_new(self, *, from_play: bool = True) -> None:
         """The setup screen, then a table hosted here and its lobby (never a dealt hand)."""
         from client.screens.setup import SetupScreen
 
         note = "No table on the network has a free seat." if from_play else ""
         self._status("Setting up a table here...")
+        self._setting_up = True
 
         def answered(chosen: dict[str, Any] | None) -> None:
+            self._setting_up = False
+            if chosen is not None and "join" in chosen:
+                self.join_found(chosen["join"])
+                return
             if chosen is None:
                 self._status("No tables found yet. Host one here (h), or enter an address (a).")
                 return
@@ -438,6 +460,7 @@ class FinderScreen(PitchScreen[None]):
             self.app.host_here(settings=chosen, may_move=from_play)
 
         self.app.push_screen(SetupScreen(self.app_options.name, note=note), answered)
+        self.call_after_refresh(self._offer_to_setup)  # one already seen, if any
 
     # ---- joining ----------------------------------------------------------------------------
 

@@ -80,6 +80,8 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         Binding("ctrl+o", "accept", "Open the table", show=False),
         # Enter from a tick box or a list (which leave it to the screen): open the table.
         Binding("enter", "accept", "Open the table", show=False),
+        # Not a letter: the table's name is typed here. Ctrl+T: take that table instead.
+        Binding("ctrl+t", "join_offered", "Join the table that opened", show=False),
     ]
 
     def __init__(self, player_name: str, *, note: str = "") -> None:
@@ -147,6 +149,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                     classes="setup-port",
                 )
+            yield Static("", id="setup-offer", markup=False)
             yield Static("", id="setup-error", markup=False)
             yield Static(
                 "Enter opens the table with these settings (Space ticks a box or opens a "
@@ -167,6 +170,36 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     def on_mount(self) -> None:
         self.query_one("#setup-name", Input).focus()
+        self._show_offer()
+
+    offered: Any = None
+    """A table that opened on the network while this screen showed (the finder keeps
+    looking): Ctrl+T joins it instead of hosting a second one beside it."""
+
+    def offer(self, found: Any) -> None:
+        """Say that `found` (a table with a seat for us) just appeared: Ctrl+T joins it."""
+        if self.offered is not None and self.offered.table_id == found.table_id:
+            return
+        self.offered = found
+        if self.is_mounted:
+            self._show_offer()  # else on_mount shows it
+
+    def _show_offer(self) -> None:
+        found = self.offered
+        line = self.query_one("#setup-offer", Static)
+        line.display = found is not None
+        if found is not None:
+            line.update(
+                Text.assemble(
+                    (printable(found.name, MAX_NAME), "bold"),
+                    " just opened on the network: Ctrl+T joins it (Enter still opens yours).",
+                    style="yellow",
+                )
+            )
+
+    def action_join_offered(self) -> None:
+        if self.offered is not None:
+            self._answer({"join": self.offered})
 
     def choices(self) -> dict[str, Any] | None:
         """The chosen HostConfig fields, or None (with the reason shown) if one is wrong."""
