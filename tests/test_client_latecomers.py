@@ -32,6 +32,12 @@ def advert(host: HostServer, *, open_seats: int) -> FoundTable:
     )  # fmt: skip
 
 
+def _says(app: PitchApp, *phrases: str) -> bool:
+    """The screen shows every phrase at once (one capture: a dialog may be redrawn)."""
+    text = " ".join(screen_text(app).split())
+    return all(phrase in text for phrase in phrases)
+
+
 def play(host: HostServer, open_seats: int) -> PitchApp:
     options = ClientOptions(name="Dee", mode="play", play_browse_seconds=0.1)
     return PitchApp(options, browser_factory=tables_seen([advert(host, open_seats=open_seats)]))
@@ -52,8 +58,8 @@ async def test_a_late_comer_at_a_table_of_people_is_offered_to_watch() -> None:
             await until(pilot, lambda: isinstance(app.screen, SeatOffer), "the question")
             await pilot.press("enter")  # sit: but the seat it saw is no longer free
             await until(pilot, lambda: isinstance(app.screen, WatchOffer), "the offer to watch")
-            text = screen_text(app)
-            assert "a person's" in text and "lost the" in text  # the truth, from the host
+            # The truth, from the host: every seat a person's, one kept for Bob.
+            await until(pilot, lambda: _says(app, "person's", "lost the"), "the truth")
             assert "went away" not in app.finder_note
             await pilot.press("w")
             await until(pilot, lambda: app.game.watching, "watching")
@@ -68,7 +74,7 @@ async def test_play_asks_before_sitting_at_strangers_match() -> None:
         app = play(host, open_seats=1)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, SeatOffer), "the question")
-            assert "is playing a match (one person at it)" in screen_text(app)
+            await until(pilot, lambda: "(one person at it)" in screen_text(app), "the question")
             assert app.connection is None and not any(s.claim_token for s in host.table.seats)
             await pilot.press("enter")
             await until_true(lambda: host.table.claimed(0), "Dee's claim on the bot's seat")
@@ -85,3 +91,25 @@ async def test_play_still_joins_an_open_lobby_at_once() -> None:
             await until(pilot, lambda: app.game.seat is not None, "Dee seated, no question")
             assert not isinstance(app.screen, SeatOffer)
         await ann.close()
+
+
+async def test_play_offers_to_watch_a_match_of_people_before_any_setup() -> None:
+    """No seat anywhere, but people play a match here: `play` says so and offers to
+    watch it (or host a table here), instead of going straight to the setup screen."""
+    from client.screens.prompts import FullTableOffer
+    from client.screens.setup import SetupScreen
+
+    async with running_host(players=2) as host:
+        ann, bob = await RawClient.connect(host), await RawClient.connect(host)
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        await until_true(lambda: host.table.state == "playing", "the match")
+        app = play(host, open_seats=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, FullTableOffer), "the offer")
+            await until(pilot, lambda: "every seat is a" in screen_text(app), "the truth")
+            assert not any(isinstance(s, SetupScreen) for s in app.screen_stack)
+            await pilot.press("w")
+            await until(pilot, lambda: app.game.watching, "watching")
+        await ann.close()
+        await bob.close()

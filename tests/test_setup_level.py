@@ -22,7 +22,7 @@ async def test_the_level_chosen_on_the_setup_screen_is_the_tables() -> None:
             await pilot.pause()
             level = app.screen.query_one("#setup-level", Select)
             level.focus()
-            await pilot.press("enter")  # open the list of levels
+            await pilot.press("space")  # open the list of levels (Enter opens the table)
             await pilot.press("down", "enter")  # normal is chosen: one down is hard
             await until(pilot, lambda: level.value == "hard", "hard chosen")
             app.screen.query_one("#setup-name").focus()

@@ -145,6 +145,8 @@ class FinderScreen(PitchScreen[None]):
         self._first_look_started = False
         self._narrow: bool | None = None
         self._shown_tables: list[Any] = []
+        self._setting_up = False
+        """The setup screen is open over the finder (which keeps browsing meanwhile)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
@@ -249,6 +251,8 @@ class FinderScreen(PitchScreen[None]):
         self.query_one("#tables", DataTable).focus()
 
     async def on_screen_suspend(self) -> None:
+        if self._setting_up:
+            return  # the setup screen shows over us: keep looking, to offer what opens
         await self.stop_browsing()
 
     async def on_unmount(self) -> None:
@@ -309,6 +313,7 @@ class FinderScreen(PitchScreen[None]):
         if keep in self.found:
             widget.move_cursor(row=list(self.found).index(keep))
         count = len(self.found)
+        self._offer_to_setup()
         if self._auto_host_pending and self.app.screen is self:
             best = best_table(list(self.found.values()), self._mine())
             if best is not None:  # `play`: a seat is there to take, so take it now
@@ -376,21 +381,67 @@ class FinderScreen(PitchScreen[None]):
             return
         self._auto_host_pending = False
         if best_table(list(self.found.values()), self._mine()) is None and self.app.screen is self:
-            unfinished = _unfinished_table()
-            if unfinished is None:
-                self._host_new()
+            full = self._full_match()
+            if full is not None:  # people are playing here: say so before any setup
+                self._offer_full_table(full)
                 return
-
-            def answered(resume: bool | None) -> None:
-                if resume:
-                    self._status(f"Resuming {unfinished.name}...")
-                    self.app.host_here(resume=unfinished.table_id)
-                else:
-                    self._host_new()
-
-            self.app.push_screen(ResumeOffer(unfinished.name), answered)
+            self._host_or_resume()
         elif not self.found:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")
+
+    def _full_match(self) -> Any:
+        """A match on the network whose every seat is a person's (the fullest first)."""
+        disputed = claimed_twice(list(self.found.values()))
+        full = [
+            t
+            for t in self.found.values()
+            if t.state == TableState.PLAYING
+            and t.open == 0
+            and can_join(t.version)
+            and t.table_id not in disputed
+        ]
+        return max(full, key=lambda t: (t.taken, -(t.born or 0)), default=None)
+
+    def _offer_full_table(self, full: Any) -> None:
+        from client.screens.prompts import FullTableOffer
+
+        def answered(choice: str | None) -> None:
+            if choice == "watch":
+                self.join_found(full, watch=True)
+            elif choice == "host":
+                self._host_or_resume()
+            else:
+                self._status("Enter joins the highlighted table, w watches; h hosts your own.")
+
+        self.app.push_screen(FullTableOffer(full.name), answered)
+
+    def _host_or_resume(self) -> None:
+        """No seat to take: set up a table here, or resume the one this laptop left."""
+        unfinished = _unfinished_table()
+        if unfinished is None:
+            self._host_new()
+            return
+
+        def answered(resume: bool | None) -> None:
+            if resume:
+                self._status(f"Resuming {unfinished.name}...")
+                self.app.host_here(resume=unfinished.table_id)
+            else:
+                self._host_new()
+
+        self.app.push_screen(ResumeOffer(unfinished.name), answered)
+
+    def _offer_to_setup(self) -> None:
+        """While the setup screen shows, a table with a seat for us that appears on the
+        network is offered there ("Alice's table just opened: Ctrl+T joins it")."""
+        from client.screens.setup import SetupScreen
+
+        screen = self.app.screen
+        if not self._setting_up or not isinstance(screen, SetupScreen):
+            return
+        best = best_table(list(self.found.values()), self._mine())
+        if best is not None and (best.state == TableState.LOBBY or best.table_id in self._mine()):
+            screen.offer(best)
 
     def _host_new(self, *, from_play: bool = True) -> None:
         """The setup screen, then a table hosted here and its lobby (never a dealt hand)."""
@@ -398,8 +449,13 @@ class FinderScreen(PitchScreen[None]):
 
         note = "No table on the network has a free seat." if from_play else ""
         self._status("Setting up a table here...")
+        self._setting_up = True
 
         def answered(chosen: dict[str, Any] | None) -> None:
+            self._setting_up = False
+            if chosen is not None and "join" in chosen:
+                self.join_found(chosen["join"])
+                return
             if chosen is None:
                 self._status("No tables found yet. Host one here (h), or enter an address (a).")
                 return
@@ -407,6 +463,7 @@ class FinderScreen(PitchScreen[None]):
             self.app.host_here(settings=chosen, may_move=from_play)
 
         self.app.push_screen(SetupScreen(self.app_options.name, note=note), answered)
+        self.call_after_refresh(self._offer_to_setup)  # one already seen, if any
 
     # ---- joining ----------------------------------------------------------------------------
 

@@ -267,6 +267,48 @@ class WatchOffer(YesNo):
         narrow_buttons(self, event.size.width, {})
 
 
+class FullTableOffer(PitchModal[str | None]):
+    """`play` found no free seat, but a match among people: watch it, or host a table
+    here? Dismisses with "watch", "host" or None (the table list)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w,enter", "answer('watch')", "Watch"),
+        Binding("h", "answer('host')", "Host a table"),
+        Binding("n,escape", "answer(None)", "Table list"),
+    ]
+
+    def __init__(self, table_name: str) -> None:
+        super().__init__()
+        self.table_name = table_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Every seat is taken", classes="dialog-title")
+            yield Static(
+                Text.assemble(
+                    plain(self.table_name, style="bold", limit=MAX_NAME),
+                    " is playing a match and every seat is a person's (a player whose "
+                    "connection dropped keeps theirs for a while). Watch it, or host a "
+                    "table here?",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Watch (w)", id="watch", variant="primary", compact=True)
+                yield Button("Host here (h)", id="host", compact=True)
+                yield Button("Back (Esc)", id="back", compact=True)
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, {"back": "Back (n)"})
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"watch": "watch", "host": "host"}.get(event.button.id or ""))
+
+
 class SeatOffer(PitchModal[str | None]):
     """`play` found a seat at a match among people this player never sat with: take
     it only on a key press. Dismisses with "sit", "watch" or None (the table list)."""

@@ -34,6 +34,36 @@ WEB_PORT = 8080
 """The web join's port offered by default (0: any free port, as `pitchnet host --web 0`)."""
 
 
+class Tick(Checkbox, inherit_bindings=False):
+    """A checkbox that Space toggles (Enter opens the table, as the dialog says), and
+    whose ticked and unticked states differ in shape, not only colour: "X" or blank
+    (in --ascii, "[X]" or "[ ]")."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_button", "Toggle", show=False),
+    ]
+
+    def on_mount(self) -> None:
+        if self.app.has_class("-ascii"):
+            self.BUTTON_LEFT, self.BUTTON_RIGHT = "[", "]"
+        self._draw_tick(self.value)
+
+    def _watch_value(self, value: bool) -> None:
+        self._draw_tick(value)
+
+    def _draw_tick(self, value: bool) -> None:
+        self.BUTTON_INNER = "X" if value else " "
+        self.refresh()
+
+
+class Choice(Select[Any], inherit_bindings=False):
+    """A list field that opens with Space or the arrows; Enter opens the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,space,up", "show_overlay", "Show menu", show=False),
+    ]
+
+
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
@@ -46,8 +76,12 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back to the finder"),
-        # From any field (Enter in a list opens the list); ctrl+s is the screenshot key.
+        # From any field; ctrl+s is the screenshot key.
         Binding("ctrl+o", "accept", "Open the table", show=False),
+        # Enter from a tick box or a list (which leave it to the screen): open the table.
+        Binding("enter", "accept", "Open the table", show=False),
+        # Not a letter: the table's name is typed here. Ctrl+T: take that table instead.
+        Binding("ctrl+t", "join_offered", "Join the table that opened", show=False),
     ]
 
     def __init__(self, player_name: str, *, note: str = "") -> None:
@@ -72,10 +106,10 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 )
             with Horizontal(classes="setup-row"):
                 yield Static("Partnership", classes="setup-label")
-                yield Checkbox("two teams (4 players)", id="setup-partnership", compact=True)
+                yield Tick("two teams (4 players)", id="setup-partnership", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Static("Target", classes="setup-label")
-                yield Select(
+                yield Choice(
                     [(f"{t} points", t) for t in TARGETS],
                     value=TARGETS[0],
                     allow_blank=False,
@@ -87,7 +121,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 yield Input(placeholder="none", id="setup-password", password=True, compact=True)
             with Horizontal(classes="setup-row"):
                 yield Static("House rules", classes="setup-label")
-                yield Select(
+                yield Choice(
                     [(p, p) for p in self.presets],
                     value=self.presets[0],
                     allow_blank=False,
@@ -97,7 +131,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="setup-row"):
                 yield Static("Bots play", classes="setup-label")
                 default = "normal" if "normal" in self.levels else self.levels[0]
-                yield Select(
+                yield Choice(
                     [(level, level) for level in self.levels],
                     value=default,
                     allow_blank=False,
@@ -106,7 +140,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 )
             with Horizontal(classes="setup-row"):
                 yield Static("Browsers", classes="setup-label")
-                yield Checkbox("serve to phones on port", id="setup-web", compact=True)
+                yield Tick("serve to phones on port", id="setup-web", compact=True)
                 yield Input(
                     value=str(WEB_PORT),
                     id="setup-web-port",
@@ -115,10 +149,12 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                     classes="setup-port",
                 )
+            yield Static("", id="setup-offer", markup=False)
             yield Static("", id="setup-error", markup=False)
             yield Static(
-                "Enter opens the table with these settings; you wait in its lobby and "
-                "start the match when you like (bots take the empty seats).  Esc: back.",
+                "Enter opens the table with these settings (Space ticks a box or opens a "
+                "list); you wait in its lobby and start the match when you like (bots "
+                "take the empty seats).  Esc: back.",
                 classes="setup-help",
             )
             with Horizontal(classes="buttons"):
@@ -134,6 +170,36 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     def on_mount(self) -> None:
         self.query_one("#setup-name", Input).focus()
+        self._show_offer()
+
+    offered: Any = None
+    """A table that opened on the network while this screen showed (the finder keeps
+    looking): Ctrl+T joins it instead of hosting a second one beside it."""
+
+    def offer(self, found: Any) -> None:
+        """Say that `found` (a table with a seat for us) just appeared: Ctrl+T joins it."""
+        if self.offered is not None and self.offered.table_id == found.table_id:
+            return
+        self.offered = found
+        if self.is_mounted:
+            self._show_offer()  # else on_mount shows it
+
+    def _show_offer(self) -> None:
+        found = self.offered
+        line = self.query_one("#setup-offer", Static)
+        line.display = found is not None
+        if found is not None:
+            line.update(
+                Text.assemble(
+                    (printable(found.name, MAX_NAME), "bold"),
+                    " just opened on the network: Ctrl+T joins it (Enter still opens yours).",
+                    style="yellow",
+                )
+            )
+
+    def action_join_offered(self) -> None:
+        if self.offered is not None:
+            self._answer({"join": self.offered})
 
     def choices(self) -> dict[str, Any] | None:
         """The chosen HostConfig fields, or None (with the reason shown) if one is wrong."""

@@ -196,6 +196,8 @@ def test_the_whole_evening(lan: Lan) -> None:
         # A fourth person arrives mid-hand: a bot-played seat is free, taken next hand.
         newcomer = Tui(lan, "p4", ["play", "--name", "P4"], name="p4").start()
         newcomer.started()
+        newcomer.wait_for_text("A match is on")  # strangers' match: `play` asks (issue 25)
+        newcomer.keys("Enter")
         wait_for(lambda: any(e["op"] == "claim" for e in read_entries(journal)), 30, what="a claim")
         people = [tuis[n] for n in names]
 
@@ -222,6 +224,8 @@ def test_the_whole_evening(lan: Lan) -> None:
         tuis[leaver].close()
         back = Tui(lan, tuis[leaver].node, ["play", "--name", leaver], name="back").start()
         back.started()
+        back.wait_for_text("A match is on")  # the seat was given up: one key to sit again
+        back.keys("Enter")
         people = [tuis[n] for n in names if n != leaver] + [newcomer]
 
         def back_in_own_seat() -> bool:

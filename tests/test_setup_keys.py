@@ -1,0 +1,80 @@
+"""The setup screen's keys (issue 25, item 1): Space ticks a box, Enter opens the table
+wherever the focus is (a tick box or a list too), and a ticked box and an unticked one
+differ in shape, not only colour."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from client.screens.setup import Choice, SetupScreen, Tick
+from tests.pilot import play_on_an_empty_lan, screen_text, until
+
+SIZE = (80, 30)
+
+
+@pytest.fixture(autouse=True)
+def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+
+
+async def test_space_ticks_browsers_then_enter_opens_the_table_with_it() -> None:
+    app = play_on_an_empty_lan(5)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        setup = app.screen
+        setup.query_one("#setup-web-port", Input).value = "0"  # any free port
+        web = setup.query_one("#setup-web", Tick)
+        await pilot.pause()
+        web.focus()
+        await until(pilot, lambda: web.has_focus, "the tick box focused")
+        await pilot.press("space")
+        assert web.value
+        await until(pilot, lambda: "▐X▌ serve to phones" in screen_text(app), "a tick")
+        assert "▐ ▌ two teams" in screen_text(app)  # unticked: no X at all
+        await pilot.press("enter")  # from the tick box: opens, never unticks
+        await until(pilot, lambda: app.hosted is not None, "the table hosted here")
+        assert web.value and app.web is not None  # served to browsers, as ticked
+        await app.close_network()
+
+
+async def test_enter_on_a_list_opens_the_table() -> None:
+    app = play_on_an_empty_lan(5)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await pilot.pause()
+        target = app.screen.query_one("#setup-target", Choice)
+        target.focus()
+        await until(pilot, lambda: target.has_focus, "the list focused")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.hosted is not None, "the table hosted here")
+        await app.close_network()
+
+
+async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> None:
+    """The finder keeps looking while the setup screen shows: a lobby that opens on the
+    network is offered there, and Ctrl+T joins it instead of hosting a second table."""
+    from client.app import ClientOptions, PitchApp
+    from tests.latecomer_fakes import LiveBrowser, lobby_of
+    from tests.netclient import RawClient, running_host
+
+    async with running_host(players=3) as host:
+        alice = await RawClient.connect(host)
+        await alice.hello("Alice")
+        browsers: list[LiveBrowser] = []
+
+        def factory(interface: object, on_change: object) -> LiveBrowser:
+            browsers.append(LiveBrowser(on_change))
+            return browsers[-1]
+
+        options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
+        app = PitchApp(options, browser_factory=factory)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
+            await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
+            await pilot.press("ctrl+t")
+            await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
+            assert app.hosted is None and app.game.table_id == host.table_id
+        await alice.close()
