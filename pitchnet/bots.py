@@ -108,10 +108,11 @@ class EasyBot(Heuristic, Bot):
         _, strength = best_suit(cards, view.players, view.partnership, rules)
         joker = any(c.is_joker for c in cards)
         wanted = bid_for(strength + dice.gauss(0.0, 0.7), rules, joker)
-        # A beginner misjudges a hand by a bid, not by a whole contract: the top bid
-        # (every point) only with a hand that is really worth it.
-        if wanted >= rules.top_bid > bid_for(strength, rules, joker):
-            wanted = rules.top_bid - 1
+        # A beginner misjudges a hand by a bid, not by a whole contract: a bid of 4 or
+        # more (nearly every point) only with a hand that is really worth it.
+        worth = bid_for(strength, rules, joker)
+        if wanted >= 4 and wanted > worth:
+            wanted = max(worth, 3)
         return bid_up_to(view, rules, wanted)
 
     def choose_play(self, view: SeatView) -> Card:
