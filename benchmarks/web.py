@@ -27,7 +27,11 @@ The timed browser is a phone by default (`--device phone3`: 360x780 CSS px at a 
 pixel ratio of 3, touch, mobile; its clicks are taps); `--device desktop` is the
 1000x700 window the first figures were taken in.
 
+The web server keeps a spare client process started ahead (host/web_spare.py);
+`--without-spare` times everything again in the same run without it.
+
 Run: uv run python benchmarks/web.py [--runs 10] [--browsers 7] [--device phone3]
+     [--without-spare]
 """
 
 from __future__ import annotations
@@ -316,7 +320,9 @@ def sessions(host_pid: int) -> list[int]:
 # ---- time -----------------------------------------------------------------------------------
 
 
-async def measure_times(runs: int, workdir: Path, env: dict[str, str], device: str) -> None:
+async def measure_times(
+    runs: int, workdir: Path, env: dict[str, str], device: str, spare: bool = True
+) -> None:
     from playwright.async_api import async_playwright
 
     host = HostServer(
@@ -340,6 +346,7 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str], device: s
             interface="127.0.0.1",
             table_name=host.name,
             show_regions=True,
+            spare_client=spare,
         )
     )
     await web.start()
@@ -357,6 +364,7 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str], device: s
             table_id=lobby_host.table_id,
             interface="127.0.0.1",
             table_name=lobby_host.name,
+            spare_client=spare,
         )
     )
     await lobby_web.start()
@@ -438,6 +446,7 @@ async def measure_times(runs: int, workdir: Path, env: dict[str, str], device: s
             f"max {max(values) * 1000:.0f}, n={len(values)})"
         )
 
+    print(f"-- {'with' if spare else 'without'} a spare client process (host/web_spare.py)")
     print(f"URL to the lobby on screen (new browser, name form): {ms(fresh)}")
     print(f"URL to the table on screen (known browser, reload): {ms(lobby)}")
     print(f"  of which until the host seated it again:          {ms(floor_join)}")
@@ -525,6 +534,11 @@ def main() -> int:
     parser.add_argument("--browsers", type=int, default=7)
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument(
+        "--without-spare",
+        action="store_true",
+        help="time the web join a second time in the same run with no spare client process",
+    )
+    parser.add_argument(
         "--device", choices=sorted(DEVICES), default="phone3", help="the browser timed"
     )
     args = parser.parse_args()
@@ -546,6 +560,8 @@ def main() -> int:
         if not args.skip_memory:
             asyncio.run(measure_memory(args.browsers, workdir, env))
         asyncio.run(measure_times(args.runs, workdir, env, args.device))
+        if args.without_spare:
+            asyncio.run(measure_times(args.runs, workdir, env, args.device, spare=False))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0

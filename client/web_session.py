@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,32 @@ async def _run(options: ClientOptions, regions: Path | None = None) -> None:
         await app.close_network()
 
 
+SPARE_FLAG = "--spare"
+"""Run as the web server's spare: import everything now, then wait on stdin for the
+session's environment (one line of JSON), so a browser that arrives does not wait for
+Python and Textual to load (host/web_spare.py)."""
+
+
+def wait_for_session() -> None:
+    """Import the app, then take the session's environment from stdin, byte by byte
+    (nothing read past its newline: what follows is Textual's web driver's input)."""
+    import textual.drivers.web_driver  # noqa: F401
+
+    import client.app  # noqa: F401  (the imports are the point)
+
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        byte = os.read(0, 1)
+        if not byte:
+            raise SystemExit(0)  # the server went without using this spare
+        line += byte
+    environment = json.loads(line)
+    os.environ.update({str(k): str(v) for k, v in environment.items()})
+
+
 def main() -> None:
+    if SPARE_FLAG in sys.argv[1:]:
+        wait_for_session()
     options = options_from_environment(os.environ)
     regions = os.environ.get(REGIONS_ENV)
     asyncio.run(_run(options, Path(regions) if regions else None))

@@ -35,6 +35,7 @@ import shutil
 import sys
 import tempfile
 import time
+from asyncio.subprocess import Process
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,10 +54,12 @@ from client.web_session import (
     PASSWORD_ENV,
     REGIONS_ENV,
     SEATS_ENV,
+    SPARE_FLAG,
     TABLE_ENV,
 )
 from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
+from host.web_spare import SpareClient
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
 
@@ -146,6 +149,9 @@ class WebConfig:
     idle_seconds: float = 1800.0
     client_command: list[str] | None = None
     """The command run per session (default: this Python, `-m client.web_session`)."""
+    spare_client: bool = True
+    """Keep a client process started ahead for the next session (host/web_spare.py);
+    off only to measure what it saves (benchmarks/web.py)."""
     show_regions: bool = False
     """Tests only: each session writes where its cards and buttons are (REGIONS_ENV)."""
     guesses: Guesses | None = None
@@ -185,8 +191,10 @@ class WebSession(AppService):
         websocket: web.WebSocketResponse,
         environment: dict[str, str],
         download_manager: DownloadManager,
+        spare: SpareClient | None = None,
     ) -> None:
         self.websocket = websocket
+        self.spare = spare
         super().__init__(
             command,
             write_bytes=websocket.send_bytes,
@@ -214,6 +222,16 @@ class WebSession(AppService):
         environment.pop("TEXTUAL", None)  # no devtools or debug mode for a guest
         environment.update(self.environment)
         return environment
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+        """The spare process when there is one (its imports done: host/web_spare.py),
+        else a new one as textual-serve starts it."""
+        if self.spare is not None:
+            process = await self.spare.take(self._build_environment(width, height))
+            if process is not None and process.stdin is not None:
+                self._process, self._stdin = process, process.stdin
+                return process
+        return await super()._open_app_process(width, height)
 
     async def send_bytes(self, data: bytes) -> bool:
         self.last_input = time.monotonic()
@@ -315,6 +333,8 @@ class WebServer:
         twenty at once from one browser are taken one after another."""
         command = config.client_command or [sys.executable, "-m", "client.web_session"]
         self.command = shlex.join(command)
+        self.spare: SpareClient | None = None
+        """The next session's process, started ahead (only for pitchnet's own client)."""
         self.font = terminal_font()
 
     # ---- life -------------------------------------------------------------------------------
@@ -361,6 +381,11 @@ class WebServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         self._idle_task = asyncio.create_task(self._end_idle_sessions())
+        if self.config.client_command is None and self.config.spare_client:
+            # exec: the shell becomes the client, so killing the process kills the client.
+            command = f"exec {self.command} {SPARE_FLAG}"
+            self.spare = SpareClient(command, shared_environment())
+            self.spare.start_soon()
         log.info("web join open on port %d", self.port)
 
     async def close(self, *, forget: bool = False, ended: bool = True) -> None:
@@ -373,6 +398,9 @@ class WebServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._idle_task
             self._idle_task = None
+        if self.spare is not None:
+            await self.spare.close()
+            self.spare = None
         for session in list(self.sessions):
             if ended:
                 await session.end(CLOSE_TABLE_CLOSED, "The host closed the table.")
@@ -721,6 +749,7 @@ class WebServer:
                 websocket=websocket,
                 environment=self._environment(identity),
                 download_manager=self.downloads,
+                spare=self.spare,
             )
             self.sessions.add(session)
             identity.session = session
@@ -827,6 +856,30 @@ class WebServer:
                     minutes = max(1, round(idle / 60))
                     log.info("web session for %r idle: ended", session.identity.name)
                     await session.end(CLOSE_IDLE, f"Ended after {minutes} min without a move.")
+
+
+def shared_environment() -> dict[str, str]:
+    """What every session's process is started with before its own values: textual-serve's
+    settings for Textual's web driver (Textual reads some as it is imported, so a spare
+    process needs them from the start), without Textual's devtools."""
+    service = AppService(
+        "",
+        write_bytes=_nowhere,
+        write_str=_nowhere,
+        close=_nothing,
+        download_manager=DownloadManager(),
+    )
+    environment = service._build_environment()
+    environment.pop("TEXTUAL", None)
+    return environment
+
+
+async def _nowhere(data: Any) -> None:
+    return None
+
+
+async def _nothing() -> None:
+    return None
 
 
 def regions_file(identity: Identity) -> Path:

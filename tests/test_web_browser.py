@@ -256,13 +256,14 @@ async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself(
         assert identity is not None
         first = identity.session
         cards = hand_of(host, seat)
-        await context.set_offline(True)
-        # Chromium's offline mode leaves an open websocket be: cut it as a dead Wi-Fi
-        # would, with no close frame (the page sees 1006 and cannot reach the host).
+        # A dead Wi-Fi: the connection cut with no close frame (the page sees 1006), then
+        # no network (it cannot reach the host). Cut first: offline, the page closes
+        # its socket itself (tests/test_web_devices.py has a minute offline alone).
         assert first is not None
         transport = first.websocket._req.transport  # type: ignore[union-attr]
         assert transport is not None
         transport.abort()
+        await context.set_offline(True)
         await page.locator("body.-ended").wait_for(timeout=30_000)
         assert "Reconnecting" in await page.locator("#notice-text").inner_text()
         await context.set_offline(False)  # the page polls the host and reloads itself
