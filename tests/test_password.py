@@ -230,6 +230,7 @@ async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(multicas
                 b"target",
                 b"rules",
                 b"bots",
+                b"timer",
             }
         finally:
             await zc.async_close()

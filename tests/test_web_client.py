@@ -165,11 +165,12 @@ async def test_a_browser_sessions_palette_offers_only_pitchnets_commands() -> No
         app.apply_state(1, table, view, events)
         await pilot.pause()
         titles = {command.title for command in app.get_system_commands(app.screen)}
-    ours = {"Leave the table", "Last trick", "Rules", "Keys", "Deck: four colours"}
+    ours = {"Leave the table", "Last trick", "Coach", "Rules", "Keys", "Deck: four colours"}
     ours |= {"Deck: two colours", "One-press keys on/off", "Turn bell on/off", "Theme"}
     ours |= {"Screenshot", "Quit"}
     assert titles <= ours, titles - ours
     assert "Last trick" in titles and "Screenshot" in titles
+    assert "Coach" in titles  # the coach by a tap: a browser has no `c` key on a phone
 
 
 async def test_a_browser_at_a_table_full_of_people_watches_it(tmp_path: Path) -> None:
