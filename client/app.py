@@ -9,6 +9,7 @@ screen changes.
 
 from __future__ import annotations
 
+import errno
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable
@@ -31,7 +32,7 @@ from client.screens.connecting import ConnectingScreen
 from client.settings import DECKS, Preferences, SessionPreferences, load_preferences
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
-from pitchnet.events import Event, TookOver
+from pitchnet.events import Event, TimedOut, TookOver
 from pitchnet.protocol import MAX_NAME, SeatKind, TableInfo, TableState
 from pitchnet.rules import Phase
 from pitchnet.text import printable
@@ -379,8 +380,14 @@ class PitchApp(App[None]):
         )
         try:
             await web.start()
-        except OSError as exc:
-            text = describe_os_error(exc, host=interface, port=port)
+        except OSError as exc:  # the setup screen's port for browsers, not a --port option
+            if exc.errno == errno.EADDRINUSE:
+                text = (
+                    f"Port {port} is already in use on this computer, so browsers cannot "
+                    "join this table; choose another port for browsers on the setup screen."
+                )
+            else:
+                text = describe_os_error(exc, host=interface, port=port, option="--web")
             self.notify(f"Could not serve browsers. {text}", severity="error", markup=False)
             return
         self.web = web
@@ -910,6 +917,8 @@ class PitchApp(App[None]):
                 game.log.append(line)
             if _took_over(event, game.seat):
                 game.view = view
+            if isinstance(event, TimedOut) and event.seat == game.me:  # the log may be hidden
+                self.notify("Your time ran out: a bot made this one move for you.", markup=False)
         game.view = view
         self._switch("lobby" if table.state == TableState.LOBBY or view is None else "table")
         self.redraw()

@@ -994,12 +994,15 @@ class Table:
     def person_turn(self) -> tuple[int, int, int] | None:
         """With a turn timer: (seat, hand number, step) of the person whose turn it is, one
         key per turn, so the referee can tell when a new one began; None without a timer,
-        or when no person is to act (the lobby, between hands, a bot's turn)."""
+        or when no person is to act (the lobby, between hands, a bot's turn) or the person
+        is away (the timer starts when they come back: after a `--resume` too)."""
         match = self.match
         if self.options.turn_timer <= 0 or match is None or self.state != TableState.PLAYING:
             return None
         seat = match.turn
         if seat is None or self.seats[seat].played_by_bot or match.hand is None:
+            return None
+        if not self.seats[seat].connected:  # away: the grace period is theirs, then a bot
             return None
         return seat, match.hand_number, match.hand.step
 

@@ -82,3 +82,43 @@ def test_the_move_is_the_tables_level_and_legal(level: str) -> None:
     assert moves(pair) == before + 1
     assert not [e for c in clients for e in c.errors()]
     assert pair.table.info().turn_timer == 30.0
+
+
+def test_an_away_person_is_not_timed_until_they_are_back() -> None:
+    """The grace period is an away player's; the timer starts when they come back (after
+    a `--resume` every player is away until they reconnect)."""
+    pair, clients = timed_pair(15.0)
+    match = pair.table.match
+    assert match is not None and match.turn is not None
+    slow = match.turn
+    token = clients[slow].of_type("welcome")[0]["token"]
+    pair.lose(clients[slow])
+    before = moves(pair)
+    pair.advance(40.0)  # within the 60 s grace: nobody moves for them
+    assert moves(pair) == before
+    pair.join("Back", f"10.0.0.{slow + 1}:9", token=token)
+    pair.advance(14.9)
+    assert moves(pair) == before
+    pair.advance(0.2)
+    assert moves(pair) == before + 1
+
+
+async def test_the_player_whose_time_ran_out_is_told_on_screen() -> None:
+    import dataclasses
+
+    from client.app import ClientOptions, PitchApp
+    from client.demo import scene_with_events
+    from pitchnet.events import TimedOut
+    from tests.test_client_table import at_the_table
+
+    table, view, events = scene_with_events("bidding", seed=7)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
+        assert view is not None
+        app.apply_state(2, dataclasses.replace(table), view, [TimedOut(0)])
+        await pilot.pause()
+        notices = [str(n.message) for n in app._notifications]
+        assert "Your time ran out: a bot made this one move for you." in notices
+        app.apply_state(3, table, view, [TimedOut(1)])  # someone else's: the log says it
+        await pilot.pause()
+        assert len([n for n in app._notifications if "time ran out" in str(n.message)]) == 1
