@@ -37,7 +37,8 @@ def _players(text: str) -> int:
     what = f"the players are {MIN_PLAYERS} to {MAX_PLAYERS}."
     value = _whole(text, what)
     if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"{value} players cannot sit at a table; {what}")
+        players = "1 player" if value == 1 else f"{value} players"
+        raise argparse.ArgumentTypeError(f"{players} cannot sit at a table; {what}")
     return value
 
 

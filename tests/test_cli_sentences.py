@@ -78,6 +78,11 @@ def test_bad_arguments_are_sentences(args: list[str]) -> None:
     assert "usage:" not in done.stderr
 
 
+def test_one_player_is_said_in_the_singular() -> None:
+    done = pitchnet("host", "--players", "1")
+    assert done.returncode == 2 and "1 player cannot sit at a table" in done.stderr
+
+
 @pytest.mark.parametrize("table_id", ["nosuch", "a/b"])
 def test_history_of_an_unknown_table_is_one_sentence(table_id: str) -> None:
     done = pitchnet("history", table_id)
