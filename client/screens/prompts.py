@@ -197,7 +197,44 @@ class HostQuit(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class BackgroundOffer(PitchModal[str | None]):
+class Choice(PitchModal[str | None]):
+    """A question with two or three answers, each a button and a key. It dismisses with
+    the pressed button's id, or None for the way back (`BACK`). Subclasses give the
+    title, the sentence and the buttons; their BINDINGS give the keys."""
+
+    TITLE: ClassVar[str] = ""
+    BUTTONS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
+    """(id, label, variant) of each button, left to right."""
+    BACK: ClassVar[str] = "back"
+    """The button that answers None."""
+    SHORT: ClassVar[dict[str, str]] = {}
+    """Shorter labels for a narrow screen (`narrow_buttons`)."""
+
+    def sentence(self) -> Text:
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.TITLE, classes="dialog-title")
+            yield Static(self.sentence())
+            with Horizontal(classes="buttons"):
+                for ident, label, variant in self.BUTTONS:
+                    yield Button(label, id=ident, variant=variant, compact=True)  # type: ignore[arg-type]  # a Literal
+
+    def on_resize(self, event: Resize) -> None:
+        narrow_buttons(self, event.size.width, self.SHORT)
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        ident = event.button.id or self.BACK
+        self.dismiss(None if ident == self.BACK else ident)
+
+
+class BackgroundOffer(Choice):
     """`pitchnet play` found a table this laptop runs in the background: take it back
     into this window, end it, or leave it running? Dismisses with "back", "end" or None."""
 
@@ -206,37 +243,26 @@ class BackgroundOffer(PitchModal[str | None]):
         Binding("e", "answer('end')", "End it"),
         Binding("n,escape", "answer(None)", "Leave it running"),
     ]
+    TITLE = "Running in the background"
+    BUTTONS = (
+        ("back", "Take it back (t)", "primary"),
+        ("end", "End it (e)", "error"),
+        ("leave", "Leave it (n)", "default"),
+    )
+    BACK = "leave"
+    SHORT: ClassVar[dict[str, str]] = {"back": "Back (t)", "leave": "Leave (n)"}
 
     def __init__(self, table_name: str) -> None:
         super().__init__()
         self.table_name = table_name
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static("Running in the background", classes="dialog-title")
-            yield Static(
-                Text.assemble(
-                    "Your table ",
-                    plain(self.table_name, style="bold", limit=MAX_NAME),
-                    " runs in the background on this laptop. Take it back into this "
-                    "window (everyone stays seated), or end it for everyone?",
-                )
-            )
-            with Horizontal(classes="buttons"):
-                yield Button("Take it back (t)", id="back", variant="primary", compact=True)
-                yield Button("End it (e)", id="end", variant="error", compact=True)
-                yield Button("Leave it (n)", id="leave", compact=True)
-
-    def on_resize(self, event: Resize) -> None:
-        narrow_buttons(self, event.size.width, {"back": "Back (t)", "leave": "Leave (n)"})
-
-    def action_answer(self, answer: str | None) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss({"back": "back", "end": "end"}.get(event.button.id or ""))
+    def sentence(self) -> Text:
+        return Text.assemble(
+            "Your table ",
+            plain(self.table_name, style="bold", limit=MAX_NAME),
+            " runs in the background on this laptop. Take it back into this "
+            "window (everyone stays seated), or end it for everyone?",
+        )
 
 
 class WatchOffer(YesNo):
@@ -267,7 +293,7 @@ class WatchOffer(YesNo):
         narrow_buttons(self, event.size.width, {})
 
 
-class FullTableOffer(PitchModal[str | None]):
+class FullTableOffer(Choice):
     """`play` found no free seat, but a match among people: watch it, or host a table
     here? Dismisses with "watch", "host" or None (the table list)."""
 
@@ -276,40 +302,28 @@ class FullTableOffer(PitchModal[str | None]):
         Binding("h", "answer('host')", "Host a table"),
         Binding("n,escape", "answer(None)", "Table list"),
     ]
+    TITLE = "Every seat is taken"
+    BUTTONS = (
+        ("watch", "Watch (w)", "primary"),
+        ("host", "Host here (h)", "default"),
+        ("back", "Back (Esc)", "default"),
+    )
+    SHORT: ClassVar[dict[str, str]] = {"back": "Back (n)"}
 
     def __init__(self, table_name: str) -> None:
         super().__init__()
         self.table_name = table_name
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static("Every seat is taken", classes="dialog-title")
-            yield Static(
-                Text.assemble(
-                    plain(self.table_name, style="bold", limit=MAX_NAME),
-                    " is playing a match and every seat is a person's (a player whose "
-                    "connection dropped keeps theirs for a while). Watch it, or host a "
-                    "table here?",
-                )
-            )
-            with Horizontal(classes="buttons"):
-                yield Button("Watch (w)", id="watch", variant="primary", compact=True)
-                yield Button("Host here (h)", id="host", compact=True)
-                yield Button("Back (Esc)", id="back", compact=True)
-
-    def on_resize(self, event: Resize) -> None:
-        narrow_buttons(self, event.size.width, {"back": "Back (n)"})
-
-    def action_answer(self, answer: str | None) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss({"watch": "watch", "host": "host"}.get(event.button.id or ""))
+    def sentence(self) -> Text:
+        return Text.assemble(
+            plain(self.table_name, style="bold", limit=MAX_NAME),
+            " is playing a match and every seat is a person's (a player whose "
+            "connection dropped keeps theirs for a while). Watch it, or host a "
+            "table here?",
+        )
 
 
-class SeatOffer(PitchModal[str | None]):
+class SeatOffer(Choice):
     """`play` found a seat at a match among people this player never sat with: take
     it only on a key press. Dismisses with "sit", "watch" or None (the table list)."""
 
@@ -318,37 +332,25 @@ class SeatOffer(PitchModal[str | None]):
         Binding("w", "answer('watch')", "Watch"),
         Binding("n,escape", "answer(None)", "Table list"),
     ]
+    TITLE = "A match is on"
+    BUTTONS = (
+        ("sit", "Sit (Enter)", "primary"),
+        ("watch", "Watch (w)", "default"),
+        ("back", "Back (Esc)", "default"),
+    )
+    SHORT: ClassVar[dict[str, str]] = {"back": "Back (n)"}
 
     def __init__(self, table_name: str, people: int) -> None:
         super().__init__()
         self.table_name, self.people = table_name, people
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static("A match is on", classes="dialog-title")
-            who = "one person" if self.people == 1 else f"{self.people} people"
-            yield Static(
-                Text.assemble(
-                    plain(self.table_name, style="bold", limit=MAX_NAME),
-                    f" is playing a match ({who} at it). A bot plays a free seat: take it "
-                    "(from the next hand), watch, or go back to the table list?",
-                )
-            )
-            with Horizontal(classes="buttons"):
-                yield Button("Sit (Enter)", id="sit", variant="primary", compact=True)
-                yield Button("Watch (w)", id="watch", compact=True)
-                yield Button("Back (Esc)", id="back", compact=True)
-
-    def on_resize(self, event: Resize) -> None:
-        narrow_buttons(self, event.size.width, {"back": "Back (n)"})
-
-    def action_answer(self, answer: str | None) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss({"sit": "sit", "watch": "watch"}.get(event.button.id or ""))
+    def sentence(self) -> Text:
+        who = "one person" if self.people == 1 else f"{self.people} people"
+        return Text.assemble(
+            plain(self.table_name, style="bold", limit=MAX_NAME),
+            f" is playing a match ({who} at it). A bot plays a free seat: take it "
+            "(from the next hand), watch, or go back to the table list?",
+        )
 
 
 class ResumeOffer(YesNo):
