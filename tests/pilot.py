@@ -13,6 +13,14 @@ if TYPE_CHECKING:
     from client.app import PitchApp
 
 
+def setup_shown(app: Any) -> bool:
+    """The setup screen is up and composed: its fields can be filled in (the screen is the
+    app's before its widgets are mounted, and a query then finds nothing)."""
+    from client.screens.setup import SetupScreen
+
+    return isinstance(app.screen, SetupScreen) and bool(app.screen.query("#setup-open"))
+
+
 def screen_text(app: Any) -> str:
     """What the terminal shows now, as plain lines."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

@@ -17,11 +17,10 @@ import pytest
 from client.app import ClientOptions, PitchApp
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import BackgroundOffer, ConfirmQuit, HostQuit
-from client.screens.setup import SetupScreen
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import SeatKind
 from tests.netclient import RawClient, until_true
-from tests.pilot import play_on_an_empty_lan, screen_text, until
+from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
 
 SIZE = (80, 24)
 
@@ -84,7 +83,7 @@ async def test_ctrl_q_in_the_lobby_frees_the_seat(host: HostServer) -> None:
 async def _keep_running_from_the_lobby(pilot: Any, app: PitchApp) -> tuple[str, int, str]:
     """Open a table from `play`'s setup screen, seat Bob, quit with "keep it running";
     returns the table id, its port and Bob's token."""
-    await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+    await until(pilot, lambda: setup_shown(app), "the setup screen")
     await pilot.press("enter")
     await until(pilot, lambda: app.game.table is not None, "our lobby")
     hosted = app.hosted

@@ -28,7 +28,7 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Sit, Start
 from pitchnet.rules import Phase, RulesError
 from tests.netclient import running_host, until_true
-from tests.pilot import NoTables, play_on_an_empty_lan, screen_text, tables_seen, until
+from tests.pilot import NoTables, play_on_an_empty_lan, screen_text, setup_shown, tables_seen, until
 
 SEED = 5
 SIZE = (80, 24)
@@ -388,7 +388,7 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
     app = play_on_an_empty_lan(SEED)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
             await until(pilot, lambda: app.game.table is not None, "the lobby's seats")
@@ -411,7 +411,7 @@ async def test_a_table_hosted_here_with_a_password_seats_its_own_window_without_
     app = play_on_an_empty_lan(SEED)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.pause()
             app.screen.query_one("#setup-password", Input).value = "kitchen"
             app.screen.query_one("#setup-name").focus()
@@ -430,7 +430,7 @@ async def test_ctrl_o_opens_the_table_from_any_field_of_the_setup_screen() -> No
     app = play_on_an_empty_lan(SEED)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.pause()
             app.screen.query_one("#setup-level").focus()
             await pilot.press("ctrl+o")
@@ -448,7 +448,7 @@ async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash()
     hosted: list[Any] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
             setup = app.screen
             assert isinstance(setup, SetupScreen)
             await pilot.pause()  # drawn, as when a person presses Enter
@@ -606,7 +606,7 @@ async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyo
 
     app = play_on_an_empty_lan(SEED)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: app.game.table is not None, "our lobby")
         hosted = app.hosted
@@ -682,7 +682,7 @@ async def test_keep_it_running_hands_the_same_table_to_a_background_host() -> No
     app = play_on_an_empty_lan(SEED)
     bob_states: list[dict[str, Any]] = []
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: app.game.table is not None, "our lobby")
         hosted = app.hosted
@@ -996,7 +996,7 @@ async def test_the_hosts_quit_question_outlives_the_hand_summary_it_was_asked_ov
 
     app = play_on_an_empty_lan(SEED)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: app.game.table is not None, "our lobby")
         await pilot.press("s")  # bots in the other seats
@@ -1130,7 +1130,7 @@ async def test_a_lobby_moves_to_an_older_table_only_on_its_creators_key_press() 
         app.browser_factory = LaterTables
         try:
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup")
+                await until(pilot, lambda: setup_shown(app), "the setup")
                 await pilot.press("enter")
                 await until(pilot, lambda: app.game.seat is not None, "seated at our own table")
                 ours = app.hosted

@@ -4,14 +4,13 @@ it, and the player sits back down in their own seat with the same cards."""
 from __future__ import annotations
 
 from client.screens.prompts import ResumeOffer
-from client.screens.setup import SetupScreen
 from client.screens.table import TableScreen
 from client.tokens import SavedSeat, TokenStore
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import Start
 from pitchnet.views import seat_view
 from tests.netclient import RawClient
-from tests.pilot import play_on_an_empty_lan, until
+from tests.pilot import play_on_an_empty_lan, setup_shown, until
 from tests.test_client_play import SIZE
 
 
@@ -60,7 +59,7 @@ async def test_play_can_decline_and_host_a_new_table() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ResumeOffer), "the resume offer")
             await pilot.press("n")
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("enter")
             await until(pilot, lambda: app.game.table is not None, "a new table's lobby")
             assert app.hosted is not None and app.hosted.table_id != table_id

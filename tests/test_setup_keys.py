@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from client.screens.setup import Choice, SetupScreen, Tick
-from tests.pilot import play_on_an_empty_lan, screen_text, until
+from client.screens.setup import Choice, Tick
+from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
 
 SIZE = (80, 30)
 
@@ -22,7 +22,7 @@ def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_space_ticks_browsers_then_enter_opens_the_table_with_it() -> None:
     app = play_on_an_empty_lan(5)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         setup = app.screen
         setup.query_one("#setup-web-port", Input).value = "0"  # any free port
         web = setup.query_one("#setup-web", Tick)
@@ -42,7 +42,7 @@ async def test_space_ticks_browsers_then_enter_opens_the_table_with_it() -> None
 async def test_enter_on_a_list_opens_the_table() -> None:
     app = play_on_an_empty_lan(5)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.pause()
         target = app.screen.query_one("#setup-target", Choice)
         target.focus()
@@ -71,7 +71,7 @@ async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> 
         options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
         app = PitchApp(options, browser_factory=factory)
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
             browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
             await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
             await pilot.press("ctrl+t")

@@ -5,9 +5,8 @@ from __future__ import annotations
 from textual.widgets import Select
 
 from client.screens.lobby import LobbyScreen
-from client.screens.setup import SetupScreen
 from pitchnet.bots import SearchBot
-from tests.pilot import play_on_an_empty_lan, screen_text, until
+from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
 
 SIZE = (80, 24)
 
@@ -18,7 +17,7 @@ async def test_the_level_chosen_on_the_setup_screen_is_the_tables() -> None:
     app = play_on_an_empty_lan(5)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.pause()
             level = app.screen.query_one("#setup-level", Select)
             level.focus()

@@ -6,20 +6,13 @@ from __future__ import annotations
 import aiohttp
 from textual.widgets import Checkbox, Input
 
-from client.app import PitchApp
 from client.background import resume_command
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import HostQuit, WebAddress
-from client.screens.setup import SetupScreen
 from host.web_qr import qr_text
-from tests.pilot import play_on_an_empty_lan, screen_text, until
+from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
 
 SIZE = (80, 24)
-
-
-def setup_shown(app: PitchApp) -> bool:
-    """The setup screen is up and composed (its fields can be filled in)."""
-    return isinstance(app.screen, SetupScreen) and bool(app.screen.query("#setup-open"))
 
 
 async def get(url: str) -> tuple[int, str]:
@@ -66,7 +59,7 @@ async def test_serve_to_browsers_from_setup_shows_the_address_and_its_qr_code() 
 async def test_without_the_choice_no_browsers_are_served() -> None:
     app = play_on_an_empty_lan(seed=3)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
         await until(pilot, lambda: app.game.table is not None, "the lobby's seats")
