@@ -162,12 +162,13 @@ class Card:
         return f"{RANK_NAMES[self.rank]} of {self.suit.plural}"
 
     def pretty(self, ascii_only: bool = False) -> str:
-        """Rank letter and suit symbol ("T♦"), or the plain text form for ASCII terminals.
-        The joker is "J★" (two cells, like every other card), or "JK" in ASCII."""
+        """Rank and suit symbol as a player reads them ("10♦", "A♠"), or with the suit's
+        letter for ASCII terminals ("10D"). A ten is "10", never the wire's "T", which
+        players took for a letter of its own. The joker is "J★", or "JK" in ASCII."""
         if self.suit is None:
             return JOKER_TEXT if ascii_only else JOKER_SYMBOL
-        letter = RANK_LETTERS[self.rank - 2]
-        return letter + (self.suit.value if ascii_only else self.suit.symbol)
+        rank = "10" if self.rank == 10 else RANK_LETTERS[self.rank - 2]
+        return rank + (self.suit.value if ascii_only else self.suit.symbol)
 
 
 JOKER_SYMBOL = "J★"

@@ -122,8 +122,9 @@ def test_game_points(text: str, points: int) -> None:
 def test_names_and_pretty_forms() -> None:
     assert Card.parse("TD").name == "ten of diamonds"
     assert Card.parse("AS").name == "ace of spades"
-    assert Card.parse("TD").pretty() == "T♦"
-    assert Card.parse("TD").pretty(ascii_only=True) == "TD"
+    assert Card.parse("TD").pretty() == "10♦"  # players read "10", not the wire's "T"
+    assert Card.parse("TD").pretty(ascii_only=True) == "10D"
+    assert Card.parse("9D").pretty() == "9♦"
     assert Suit.HEARTS.plural == "hearts"
 
 

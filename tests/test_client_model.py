@@ -60,8 +60,8 @@ def test_escape_and_control_characters_are_dropped() -> None:
 
 
 def test_cards_draw_with_symbols_or_letters() -> None:
-    assert rendered(card_text("TH")) == "T♥"
-    assert rendered(card_text("TH", ascii_only=True)) == "TH"
+    assert rendered(card_text("TH")) == "10♥"  # a ten reads "10", never the wire's "T"
+    assert rendered(card_text("TH", ascii_only=True)) == "10H"
     assert rendered(card_text("nonsense")) == "??"
 
 

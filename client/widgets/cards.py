@@ -23,13 +23,14 @@ def face_text(card: str, ascii_only: bool, *, dim: bool, large: bool) -> Text:
         if dim:
             face.append("x" if ascii_only else "✗", style="dim")
         return face
-    rank, suit = face.plain[0], face.plain[1:]
+    rank, suit = face.plain[:-1], face.plain[-1:]  # "10♦": a ten's rank is two cells
+    if face.plain in ("JK", "J★"):
+        rank, suit = face.plain[0], face.plain[1:]
     style = face.style
-    text = Text(f"{rank}      \n", style=style)
+    text = Text(f"{rank:<7}\n", style=style)
     text.append(f"   {suit}   \n", style=style)
-    text.append(
-        "  ✗   " if dim and not ascii_only else ("  x   " if dim else "      "), style="dim"
-    )
+    mark = ("  ✗" if not ascii_only else "  x") if dim else ""
+    text.append(mark.ljust(7 - len(rank)), style="dim")  # the rank ends at the right edge
     text.append(rank, style=style)
     if dim:
         text.stylize("dim")
@@ -53,6 +54,7 @@ class CardFace(Static):
         margin-right: 1;
     }
     CardFace.-narrow { width: 6; margin-right: 0; }
+    CardFace.-narrow.-ten { width: 7; }
     CardFace.-large { width: 10; height: 5; content-align: left top; padding: 0 0 0 1; }
     CardFace.-playable { border: round $foreground 90%; border-title-color: $foreground; }
     CardFace.-refused { border: dashed $foreground 30%; border-title-color: $foreground 40%; }
@@ -91,6 +93,8 @@ class CardFace(Static):
         self.set_class(large, "-large")
         self.set_class(narrow and not large, "-narrow")
         self.set_class(cursor and card is not None, "-cursor")
+        # "1 10♣" is a cell wider than "1 9♣": a slim ten gets the cell, not a wrapped face.
+        self.set_class(card is not None and card[:1] == "T", "-ten")
         if card is not None:
             face = face_text(card, ascii_only, dim=refused, large=large)
             if narrow and not large:  # no room for the frame's number: it goes inside
