@@ -16,13 +16,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
-from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from client.model import GameState
 from client.screens.summary import HandSummary
 from client.text import plain
-from client.widgets.chart import SIDE_COLOURS, chart_legend, score_chart, side_marker
+from client.widgets.chart import SIDE_COLOURS, side_marker
 
 
 def standings(game: GameState) -> Table:
@@ -83,27 +82,6 @@ def rotation_text(game: GameState) -> Text:
     return text
 
 
-class ScoreChart(Widget):
-    """The score-after-every-hand chart, drawn to the width it is given."""
-
-    DEFAULT_CSS = """
-    ScoreChart { height: 8; width: 1fr; margin-top: 1; }
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.game: GameState | None = None
-
-    def show(self, game: GameState) -> None:
-        self.game = game
-        self.refresh()
-
-    def render(self) -> Text:
-        if self.game is None:
-            return Text("")
-        return score_chart(self.game, self.size.width, self.size.height)
-
-
 class MatchEnd(HandSummary):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "Play again"),
@@ -118,8 +96,7 @@ class MatchEnd(HandSummary):
         with Vertical(classes="dialog wide"):
             with VerticalScroll(id="summary-scroll"):
                 yield Static("", id="summary-body")
-                yield ScoreChart()
-                yield Static("", id="chart-legend")
+                yield from self.chart()
             yield Static("", id="summary-waiting")
             with Horizontal(classes="buttons"):
                 yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
@@ -132,8 +109,6 @@ class MatchEnd(HandSummary):
     def show(self, game: GameState) -> None:
         super().show(game)
         if self._shown:
-            self.query_one(ScoreChart).show(game)
-            self.query_one("#chart-legend", Static).update(chart_legend(game))
             rotate = self.query_one("#rotate", Button)
             rotate.display = self._partnership(game)
             rotate.disabled = self.query_one("#ready", Button).disabled

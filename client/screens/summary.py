@@ -25,6 +25,7 @@ from client.model import GameState
 from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
 from client.text import card_text, plain, signed, suit_text
+from client.widgets.chart import ScoreChart, chart_legend
 from pitchnet.protocol import SeatKind
 from pitchnet.rules import Phase
 
@@ -200,8 +201,15 @@ class HandSummary(FirstShow, PitchModal[None]):
         with Vertical(classes="dialog"):
             with VerticalScroll(id="summary-scroll"):
                 yield Static("", id="summary-body")
+                yield from self.chart()
             yield Static("", id="summary-waiting")
             yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
+
+    @staticmethod
+    def chart() -> ComposeResult:
+        """Every side's score after every hand so far, and its key, under the body."""
+        yield ScoreChart()
+        yield Static("", id="chart-legend")
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)  # the waiting clocks count on
@@ -237,6 +245,8 @@ class HandSummary(FirstShow, PitchModal[None]):
         if not self._shown:
             return
         self.query_one("#summary-body", Static).update(self.body(game))
+        self.query_one(ScoreChart).show(game)
+        self.query_one("#chart-legend", Static).update(chart_legend(game))
         mine = game.table.seats[game.seat] if game.table and game.seat is not None else None
         ready = self.sent_ready or (mine is not None and mine.ready) or game.watching
         waiting = self.query_one("#summary-waiting", Static)
