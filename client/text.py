@@ -89,3 +89,8 @@ def card_text(card: Card | str, ascii_only: bool = False, *, dim: bool = False) 
 def signed(number: int) -> str:
     """A score change with its sign: "+2", "-3", "0"."""
     return f"{number:+d}" if number else "0"
+
+
+def counted(number: int, noun: str, plural: str = "") -> str:
+    """ "1 seat", "2 seats": a count in words a person reads, never "2 seat(s)"."""
+    return f"{number} {noun if number == 1 else (plural or noun + 's')}"

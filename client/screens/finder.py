@@ -24,7 +24,7 @@ from client.connection import parse_address
 from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
 from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer, SeatOffer
-from client.text import plain
+from client.text import counted, plain
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, version_problem
 
 log = logging.getLogger(__name__)
@@ -325,7 +325,9 @@ class FinderScreen(PitchScreen[None]):
             sentence = disputed_sentence(next(iter(disputed.values())))
             self._status(sentence.replace("⚠", "!!") if ascii_only else sentence)
         elif count:
-            self._status(f"{count} table(s) found. Enter joins, w watches; h hosts your own.")
+            self._status(
+                f"{counted(count, 'table')} found. Enter joins, w watches; h hosts your own."
+            )
         elif not self._auto_host_pending:
             self._status("No tables found yet. Host one here (h), or enter an address (a).")
 

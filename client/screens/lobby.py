@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Static
 
 from client.model import GameState
 from client.screens.base import FirstShow, PitchScreen
-from client.text import plain
+from client.text import counted, plain
 from client.widgets.seats import TEAMS, lobby_table
 from pitchnet.house_rules import label
 from pitchnet.protocol import SeatKind
@@ -83,7 +83,7 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
     if game.is_starter:
         so_far = f"; the table has waited{waited}" if waited else ""
         text = Text(
-            f"{free} seat(s) open{so_far}. Press s to start now "
+            f"{counted(free, 'seat')} open{so_far}. Press s to start now "
             "with bots in the empty seats, or wait for friends: the match starts when "
             "every seat is taken."
         )
@@ -97,7 +97,7 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
         text = (
             Text("Waiting for ")
             .append_text(starter)
-            .append(f" to start, or for {free} more player(s) to fill the table{so_far}.")
+            .append(f" to start, or for {counted(free, 'more player')} to fill the table{so_far}.")
         )
     if game.seat is not None and table.partnership:
         text.append(f"\n{side_hint(game)}", style="dim")

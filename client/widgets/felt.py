@@ -296,6 +296,34 @@ def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, 
     return bid, Text(f"{tricks}"), Text(f"{score}"), state
 
 
+def points_text(score: str) -> Text:
+    """ "5 pts", "1 pt", "-3 pts": the score in words, bold."""
+    unit = "pt" if score.lstrip("-") == "1" else "pts"
+    return Text(f"{score} {unit}", style="bold")
+
+
+def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Text]:
+    """A seat's one line of facts in `width` cells, in words a newcomer reads, and its
+    shortest form. The points always show; the bid while it fits; the tricks only where
+    there is room for the word ("tricks 1"): never "b3 1t 0p" or "0tk 0pt", which
+    players could not read."""
+    points = points_text(score)
+    tried = [
+        _join(bid, Text(f"tricks {tricks}"), points, sep=", "),
+        _join(bid, points, sep=", "),
+        _join(bid, points, sep=" "),  # a phone's seat: "bid 4 0 pts", the points in bold
+        _join(  # the narrowest: "bid4 0pts", still words
+            Text(bid.plain.replace(" ", ""), style=bid.style),
+            Text(f"{score}{'pt' if score.lstrip('-') == '1' else 'pts'}", style="bold"),
+            sep=" ",
+        ),
+        points,
+    ]
+    brief = points
+    line = next((t for t in tried if len(t.plain) <= width), points)
+    return line, brief
+
+
 def _join(*parts: Text, sep: str = "  ") -> Text:
     out = Text()
     for part in parts:
@@ -332,24 +360,17 @@ def draw_panel(
                 state,
             ]
         else:
-            word = "tricks" if len(bid.plain) + 9 + len(tricks.plain) <= inner else "tk"
-            first = _join(bid, Text(f"{word} {tricks.plain}"), sep="  ")
-            unit = "pt" if score.plain.lstrip("-") == "1" else "pts"
-            second = _join(Text(f"{score.plain} {unit}", style="bold"), state, sep="  ")
+            first = _join(bid, Text(f"tricks {tricks.plain}"), sep="  ")
+            if len(first.plain) > inner:  # no "tk": the tricks wait for a wider seat
+                first = bid
+            second = _join(points_text(score.plain), state, sep="  ")
             lines = [first, second]
         for row, line in enumerate(lines[: tier.panel_lines]):
             canvas.put_text(rect.x + 1, rect.y + 1 + row, line[:inner])
         return
     line = brief = Text()
     if tier.panel_lines >= 1:
-        points = Text(f"{score.plain}pt", style="bold")
-        line = _join(bid, Text(f"{tricks.plain}tk"), points, sep=" ")
-        short = Text(bid.plain.replace("bid ", "b"), style=bid.style)
-        brief = _join(
-            short, Text(f"{tricks.plain}t"), Text(f"{score.plain}p", style="bold"), sep=" "
-        )
-        if len(line.plain) > rect.w:  # the narrowest seats: "b3 1t 0p" (bid, tricks, points)
-            line = brief
+        line, brief = seat_line(bid, tricks.plain, score.plain, rect.w)
     # A player away (or a bot about to stand in) must show even in the smallest seat:
     # beside the numbers, else beside the name, shortened for it, else in the numbers'
     # place; "bot" only where it fits.
