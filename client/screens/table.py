@@ -123,7 +123,11 @@ class TableScreen(FirstShow, PitchScreen[None]):
         """Cards grow on a big terminal; the log shows beside the felt only when wide."""
         if not self._drawable():
             return
-        self.query_one(HandView).set_size(large=width >= 120 and height >= 40, narrow=width < 56)
+        self.query_one(HandView).set_size(
+            large=width >= 120 and height >= 40,
+            narrow=width < 56,
+            huge=width >= 150 and height >= 52,
+        )
         wide = width >= 110 and height >= 30
         log = self.query_one(HandLog)
         log.display = wide if self._log_wanted is None else self._log_wanted

@@ -16,9 +16,12 @@ from textual.widgets import Static
 from client.text import card_text
 
 
-def face_text(card: str, ascii_only: bool, *, dim: bool, large: bool) -> Text:
-    """The inside of the frame: "A♥" in one line, or rank, big suit and rank when large."""
+def face_text(card: str, ascii_only: bool, *, dim: bool, large: bool, huge: bool = False) -> Text:
+    """The inside of the frame: "A♥" in one line, or rank, big suit and rank when large
+    (and on a huge card, 11 cells by 7, the suit in the middle of a taller face)."""
     face = card_text(card, ascii_only, dim=dim)
+    if huge:
+        return _huge_face(face, ascii_only, dim=dim)
     if not large:
         if dim:
             face.append("x" if ascii_only else "✗", style="dim")
@@ -32,6 +35,19 @@ def face_text(card: str, ascii_only: bool, *, dim: bool, large: bool) -> Text:
     mark = ("  ✗" if not ascii_only else "  x") if dim else ""
     text.append(mark.ljust(7 - len(rank)), style="dim")  # the rank ends at the right edge
     text.append(rank, style=style)
+    if dim:
+        text.stylize("dim")
+    return text
+
+
+def _huge_face(face: Text, ascii_only: bool, *, dim: bool) -> Text:
+    rank, suit = face.plain[:-1], face.plain[-1:]
+    style = face.style
+    width = 11
+    rows = [rank.ljust(width), "", "", suit.center(width), "", "", rank.rjust(width)]
+    if dim:
+        rows[4] = ("x" if ascii_only else "✗").center(width)
+    text = Text("\n".join(row.ljust(width) for row in rows), style=style)
     if dim:
         text.stylize("dim")
     return text
@@ -56,6 +72,7 @@ class CardFace(Static):
     CardFace.-narrow { width: 6; margin-right: 0; }
     CardFace.-narrow.-ten { width: 7; }
     CardFace.-large { width: 10; height: 5; content-align: left top; padding: 0 0 0 1; }
+    CardFace.-huge { width: 14; height: 9; content-align: left top; padding: 0 0 0 1; }
     CardFace.-playable { border: round $foreground 90%; border-title-color: $foreground; }
     CardFace.-refused { border: dashed $foreground 30%; border-title-color: $foreground 40%; }
     CardFace.-cursor { border: heavy $accent; border-title-color: $accent; }
@@ -84,19 +101,21 @@ class CardFace(Static):
         ascii_only: bool,
         large: bool = False,
         narrow: bool = False,
+        huge: bool = False,
     ) -> None:
         """Draw `card` (None hides the slot): `playable` and `refused` only on our turn."""
         self.card = card
         self.set_class(card is None, "-empty")
         self.set_class(playable, "-playable")
         self.set_class(refused, "-refused")
-        self.set_class(large, "-large")
+        self.set_class(large and not huge, "-large")
+        self.set_class(huge, "-huge")
         self.set_class(narrow and not large, "-narrow")
         self.set_class(cursor and card is not None, "-cursor")
         # "1 10♣" is a cell wider than "1 9♣": a slim ten gets the cell, not a wrapped face.
         self.set_class(card is not None and card[:1] == "T", "-ten")
         if card is not None:
-            face = face_text(card, ascii_only, dim=refused, large=large)
+            face = face_text(card, ascii_only, dim=refused, large=large, huge=huge)
             if narrow and not large:  # no room for the frame's number: it goes inside
                 face = face_text(card, ascii_only, dim=False, large=False)
                 face.stylize("dim" if refused else "")

@@ -70,9 +70,14 @@ class Tier:
     card_h: int
     centre_w: int
     centre_h: int
+    min_height: int = 0
+    """Only a felt this tall takes the tier (the huge one is for 200x60, not 120x40)."""
+    ring: float = 1.0
+    """How far the ring of seats may spread, as a share of MAX_RX, MAX_RY."""
 
 
 TIERS = (
+    Tier("huge", 26, 3, True, 9, 7, 21, 7, min_height=44, ring=1.3),
     Tier("large", 22, 3, True, 5, 4, 17, 5),
     Tier("medium", 18, 2, True, 4, 3, 15, 5),
     Tier("flat", 18, 2, True, 4, 1, 15, 3),
@@ -133,11 +138,13 @@ def plan(
 ) -> Layout | None:
     """Place every seat, card and the middle for `tier`, or None if they would overlap
     or leave the felt. `centre_w` widens the middle for its text when there is room."""
+    if height < tier.min_height:
+        return None
     ph = tier.panel_lines + (2 if tier.boxed else 1)
     pw = min(tier.panel_w, width)
     cx, cy = (width - 1) / 2, (height - 1) / 2
-    rx = min(MAX_RX, max(0.0, (width - pw) / 2))
-    ry = min(MAX_RY, max(0.0, (height - ph) / 2))
+    rx = min(MAX_RX * tier.ring, max(0.0, (width - pw) / 2))
+    ry = min(MAX_RY * tier.ring, max(0.0, (height - ph) / 2))
     cw = max(tier.centre_w, centre_w + (2 if tier.boxed else 0))
     centre = Rect(
         round(cx - cw / 2 + 0.5),
@@ -153,6 +160,10 @@ def plan(
         panels[seat] = Rect(round(px - pw / 2 + 0.5), round(py - ph / 2 + 0.5), pw, ph)
     rects = [centre, *panels]
     if not all(r.inside(width, height) for r in rects) or _any_overlap(rects):
+        return None
+    # A blank column between the middle's text and a seat beside it ("0 ptsTrick 2").
+    padded_centre = Rect(centre.x - 1, centre.y, centre.w + 2, centre.h)
+    if any(padded_centre.overlaps(panel) for panel in panels):
         return None
     placed = list(rects)
     cards = []
@@ -324,6 +335,23 @@ def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Tex
     return line, brief
 
 
+def card_backs(game: GameState, seat: int, room: int) -> Text:
+    """The cards another seat holds, face down: one back each ("▮▮▮▮▮", "#####" in
+    ASCII), or "5▮" where a row of them does not fit; nothing for our own seat (the hand
+    below shows it), between hands, or where even the count does not fit."""
+    view = game.view
+    if view is None or seat == game.me or view.phase not in (Phase.BIDDING, Phase.PLAYING):
+        return Text("")
+    held = view.hand_counts[seat] if 0 <= seat < len(view.hand_counts) else 0
+    back = "#" if game.ascii_only else "▮"
+    style = PALETTE["frame"]
+    if 0 < held <= room:
+        return Text(back * held, style=style)
+    if held and len(f"{held}{back}") <= room:
+        return Text(f"{held}{back}", style=style)
+    return Text("")
+
+
 def _join(*parts: Text, sep: str = "  ") -> Text:
     out = Text()
     for part in parts:
@@ -352,6 +380,9 @@ def draw_panel(
         canvas.box(rect, kind, style, None)
         title = _name_line(game, seat, inner - 1, names)
         canvas.put_text(rect.x + 1, rect.y, title)
+        backs = card_backs(game, seat, inner - 2)
+        if backs.plain:  # on the bottom edge, as cards held face down below the name
+            canvas.put_text(rect.x + 2, rect.y + rect.h - 1, backs)
         lines: list[Text]
         if tier.panel_lines >= 3:
             lines = [
@@ -388,6 +419,9 @@ def draw_panel(
     title = _name_line(game, seat, title_room, names)
     if title_room < rect.w:
         title = _join(title, state, sep=" ")
+    backs = card_backs(game, seat, rect.w - len(title.plain) - 1)
+    if backs.plain:
+        title = _join(title, backs, sep=" ")
     canvas.put_text(rect.x, rect.y, title[: rect.w])
     if tier.panel_lines >= 1:
         canvas.put_text(rect.x, rect.y + 1, line[: rect.w])
@@ -406,10 +440,16 @@ def draw_card(
         )
         canvas.box(rect, kind, style)
         inner = rect.w - 2
-        if rect.h >= 4:
-            rank = Text(face.plain[0], style=face.style)
-            suit = Text(face.plain[1:], style=face.style)
-            canvas.put_text(rect.x + 1 + (inner - 1) // 2, rect.y + 1, rank)
+        if rect.h >= 6:  # a big card: its rank in two corners, its suit in the middle
+            rank = Text(face.plain[:-1], style=face.style)
+            suit = Text(face.plain[-1:], style=face.style)
+            canvas.put_text(rect.x + 1, rect.y + 1, rank)
+            canvas.put_text(rect.x + 1 + (inner - 1) // 2, rect.y + rect.h // 2, suit)
+            canvas.put_text(rect.x + rect.w - 1 - len(rank.plain), rect.y + rect.h - 2, rank)
+        elif rect.h >= 4:
+            rank = Text(face.plain[:-1], style=face.style)  # "10" is two cells
+            suit = Text(face.plain[-1:], style=face.style)
+            canvas.put_text(rect.x + 1 + (inner - len(rank.plain)) // 2, rect.y + 1, rank)
             canvas.put_text(rect.x + 1 + (inner - 1) // 2, rect.y + 2, suit)
         else:
             canvas.put_text(rect.x + 1 + (inner - 2) // 2, rect.y + 1, face)

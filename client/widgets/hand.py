@@ -18,6 +18,7 @@ class HandView(Horizontal):
     DEFAULT_CSS = """
     HandView { height: 3; width: 1fr; }
     HandView.-large { height: 5; }
+    HandView.-huge { height: 9; }
     """
 
     class Chosen(Message):
@@ -37,6 +38,7 @@ class HandView(Horizontal):
         """Only on our turn are cards marked as playable or refused."""
         self.large = False
         self.narrow = False
+        self.huge = False
 
     def compose(self) -> ComposeResult:
         for slot in range(HAND_SIZE):
@@ -57,11 +59,13 @@ class HandView(Horizontal):
             self.cursor = first
         self._redraw()
 
-    def set_size(self, *, large: bool, narrow: bool) -> None:
-        """Big cards on a big terminal, slim ones on a narrow one (a phone's browser)."""
-        if (large, narrow) != (self.large, self.narrow):
-            self.large, self.narrow = large, narrow
-            self.set_class(large, "-large")
+    def set_size(self, *, large: bool, narrow: bool, huge: bool = False) -> None:
+        """Big cards on a big terminal (bigger still on a huge one, 200x60), slim ones on
+        a narrow one (a phone's browser)."""
+        if (large, narrow, huge) != (self.large, self.narrow, self.huge):
+            self.large, self.narrow, self.huge = large, narrow, huge
+            self.set_class(large and not huge, "-large")
+            self.set_class(huge, "-huge")
             self._redraw()
 
     @property
@@ -92,6 +96,7 @@ class HandView(Horizontal):
                 ascii_only=self.ascii_only,
                 large=self.large,
                 narrow=self.narrow,
+                huge=self.huge,
             )
 
     def on_card_face_clicked(self, event: CardFace.Clicked) -> None:
