@@ -797,7 +797,7 @@ class PitchApp(App[None]):
         self.notify(f"Cards now use the {name} deck.", markup=False)
 
     def toggle(self, setting: str) -> None:
-        """Flip a yes/no preference (one_press, bell) and say what it now does."""
+        """Flip a yes/no preference (one_press, bell, motion) and say what it now does."""
         value = not getattr(self.prefs, setting)
         setattr(self.prefs, setting, value)
         self.prefs.save()
@@ -806,6 +806,8 @@ class PitchApp(App[None]):
             ("one_press", False): "Number keys pick; Enter confirms.",
             ("bell", True): "The bell rings when it is your turn.",
             ("bell", False): "No bell on your turn.",
+            ("motion", True): "Cards move: to the middle when played, to the trick's winner.",
+            ("motion", False): "Cards no longer move: each change is drawn at once.",
         }
         self.notify(sentences[setting, value], markup=False)
         self.redraw()
@@ -847,6 +849,11 @@ class PitchApp(App[None]):
             "Turn bell on/off",
             "Ring the bell when it becomes your turn",
             partial(self.toggle, "bell"),
+        )
+        yield SystemCommand(
+            "Card motion on/off",
+            "Cards travel to the middle and to the trick's winner",
+            partial(self.toggle, "motion"),
         )
         yield SystemCommand("Theme", "Change the colours (light or dark)", self.action_change_theme)
         yield SystemCommand(

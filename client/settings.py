@@ -55,6 +55,7 @@ class Preferences:
     deck: str = "four"  # "four" (a colour per suit) or "two" (red and black)
     one_press: bool = False  # a number key bids or plays at once, without Enter
     bell: bool = False  # ring the terminal bell (and notify) when it becomes your turn
+    motion: bool = True  # cards travel to the middle and to the trick's winner
 
     def save(self) -> None:
         _save(asdict(self))

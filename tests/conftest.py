@@ -1,6 +1,7 @@
 """Shared test set-up. Every test runs with PITCHNET_INTERFACE=127.0.0.1 so that nothing
-a test starts binds or advertises beyond this machine, and with its own state and
-config folders so that journals, seat tokens and settings never touch the real ones.
+a test starts binds or advertises beyond this machine, with its own state and config
+folders so that journals, seat tokens and settings never touch the real ones, and with
+the cards' motion off (PITCHNET_MOTION=off) unless it asks for it.
 Hypothesis runs under the profile tests/profiles.py chooses (quick `dev`, or `ci`)."""
 
 import os
@@ -19,6 +20,8 @@ def _loopback_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PITCHNET_INTERFACE", "127.0.0.1")
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path / "config"))
+    # Cards do not move in tests (client/widgets/motion.py) unless a test asks for it.
+    monkeypatch.setenv("PITCHNET_MOTION", "off")
 
 
 @pytest.fixture(scope="module")

@@ -203,3 +203,29 @@ def test_seven_players_fit_at_80x24(snap_compare: Any, players: int) -> None:
         await pilot.pause()
 
     assert snap_compare(app(), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60), PHONE], ids=["80x24", "200x60", "phone"])
+def test_a_trick_in_motion(
+    snap_compare: Any, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frame of motion (issue 28): the won trick on its way to its winner while the
+    next lead travels to the middle, drawn at a clock stopped halfway."""
+    from client.widgets.felt import Felt
+    from client.widgets.motion import PLAY_SECONDS
+
+    monkeypatch.delenv("PITCHNET_MOTION", raising=False)
+    moment = [1000.0]
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await showing("trick_won")(pilot)
+        felt = pilot.app.screen.query_one(Felt)
+        felt.clock = lambda: moment[0]
+        table, view, events = scene_with_events("playing", SEED)
+        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target.apply_state(2, table, view, events)
+        moment[0] += PLAY_SECONDS / 3
+        felt.refresh()
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=size, run_before=run_before)

@@ -13,16 +13,20 @@ from the network are cleaned and shortened here, never parsed as markup.
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widget import Widget
 
 from client.model import GameState
 from client.text import card_text, suit_text
 from client.widgets.canvas import Canvas, Rect
+from client.widgets.motion import Flight, Motion, Place, motion_allowed
 from client.widgets.seats import presence
 from pitchnet.rules import Phase
 from pitchnet.views import running_tally
@@ -552,9 +556,16 @@ def _place_corner(layout: Layout, width: int, height: int, w: int, h: int) -> Re
 
 
 def felt_text(
-    game: GameState, width: int, height: int, *, recall: bool = False, since: float = 0.0
+    game: GameState,
+    width: int,
+    height: int,
+    *,
+    recall: bool = False,
+    since: float = 0.0,
+    flights: Sequence[tuple[Flight, float]] = (),
 ) -> Text:
-    """The whole felt, `width` x `height` cells."""
+    """The whole felt, `width` x `height` cells, with any cards in flight (each with its
+    progress) drawn on their way, over the rest."""
     canvas = Canvas(width, height)
     view = game.view
     me = game.seat if game.seat is not None else 0  # a claimed seat at the bottom too
@@ -569,9 +580,10 @@ def felt_text(
     tier = layout.tier
     for seat in range(view.players):
         draw_panel(canvas, game, seat, layout.panels[seat], tier, since)
+    arriving = {f.target[1] for f, _ in flights if f.target[0] == "trick"}
     if shown is not None:
         for index, (seat, card) in enumerate(shown.plays):
-            if 0 <= seat < view.players:
+            if 0 <= seat < view.players and seat not in arriving:
                 draw_card(
                     canvas,
                     game,
@@ -605,7 +617,50 @@ def felt_text(
     for row, line in enumerate(lines[: max(0, centre.h - (2 if boxed else 0))]):
         cut = line[:inner]
         canvas.put_text(left + (inner - len(cut.plain)) // 2, top + row, cut)
+    for flight, progress in flights:
+        draw_flight(canvas, game, layout, flight, progress)
     return canvas.to_text()
+
+
+def _place_rect(layout: Layout, place: Place) -> Rect | None:
+    """A card-sized rect at a seat's panel (centred on it) or at its spot in the trick."""
+    kind, seat = place
+    if not 0 <= seat < len(layout.panels):
+        return None
+    if kind == "trick":
+        return layout.cards[seat]
+    panel, tier = layout.panels[seat], layout.tier
+    return Rect(
+        panel.x + (panel.w - tier.card_w) // 2,
+        panel.y + (panel.h - tier.card_h) // 2,
+        tier.card_w,
+        tier.card_h,
+    )
+
+
+def draw_flight(
+    canvas: Canvas, game: GameState, layout: Layout, flight: Flight, progress: float
+) -> None:
+    """One card on its way, `progress` (0 to 1) from its start to its end."""
+    start, end = _place_rect(layout, flight.source), _place_rect(layout, flight.target)
+    if start is None or end is None:
+        return
+    rect = Rect(
+        round(start.x + (end.x - start.x) * progress),
+        round(start.y + (end.y - start.y) * progress),
+        start.w,
+        start.h,
+    )
+    if flight.card is not None:
+        draw_card(canvas, game, flight.card, rect, winner=flight.winner, led=False)
+        return
+    style = PALETTE["frame"]  # a card face down
+    if rect.h >= 3:
+        canvas.box(rect, "round", style)
+        for row in range(rect.y + 1, rect.y + rect.h - 1):
+            canvas.put(rect.x + 1, row, "▒" * (rect.w - 2), style)
+    else:
+        canvas.put(rect.x, rect.y, "[▒▒]", style)
 
 
 class Felt(Widget):
@@ -618,18 +673,43 @@ class Felt(Widget):
     recall: reactive[bool] = reactive(False)
     since: reactive[float] = reactive(0.0)
 
+    FRAME_SECONDS = 1 / 30
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.game: GameState | None = None
+        self.motion = Motion.idle()
+        self.clock: Callable[[], float] = time.monotonic
+        """The motion's clock (a test that draws a frame of it sets its own)."""
+        self._frames: Timer | None = None
+
+    def motion_on(self, game: GameState) -> bool:
+        wanted = getattr(getattr(self.app, "prefs", None), "motion", True)
+        return motion_allowed(self.app.animation_level, game.ascii_only, bool(wanted))
 
     def show(self, game: GameState, since: float = 0.0) -> None:
         self.game = game
         self.since = since
+        moving = self.motion_on(game)
+        self.motion.update(game, trick_shown(game), self.clock(), moving)
+        if self.motion.flights and self._frames is None:
+            self._frames = self.set_interval(self.FRAME_SECONDS, self._next_frame)
         self.refresh()
+
+    def _next_frame(self) -> None:
+        self.refresh()
+        if not self.motion.flights and self._frames is not None:
+            self._frames.stop()
+            self._frames = None
 
     def render(self) -> Text:
         if self.game is None:
             return Text("")
         return felt_text(
-            self.game, self.size.width, self.size.height, recall=self.recall, since=self.since
+            self.game,
+            self.size.width,
+            self.size.height,
+            recall=self.recall,
+            since=self.since,
+            flights=self.motion.current(self.clock()),
         )

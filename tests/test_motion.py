@@ -1,0 +1,125 @@
+"""Cards that move (issue 28, item 2): a played card travels from its seat to the middle,
+the won trick sweeps to its winner when the next card is led, a new hand is dealt from
+the dealer; never with TEXTUAL_ANIMATIONS=none, the setting off, or an ASCII terminal,
+and the state itself is drawn at once (the flights only draw the way there)."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.app import ClientOptions, PitchApp
+from client.demo import scene_with_events
+from client.screens.table import TableScreen
+from client.widgets.felt import Felt
+from client.widgets.motion import SWEEP_SECONDS
+from tests.pilot import screen_text, until
+
+SIZE = (80, 24)
+
+
+class Clock:
+    """A clock the test moves by hand: no frame depends on how busy the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def motion_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PITCHNET_MOTION", raising=False)
+
+
+async def show(app: PitchApp, pilot, seq: int, name: str) -> None:  # type: ignore[no-untyped-def]
+    app.apply_state(seq, *scene_with_events(name, seed=7))
+    await pilot.pause()
+
+
+async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None) -> None:
+    clock = Clock()
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=SIZE) as pilot:
+        app.game.seat = 0
+        await show(app, pilot, 1, "trick_won")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        felt = app.screen.query_one(Felt)
+        felt.clock = clock
+        won = app.game.view
+        assert won is not None and won.tricks
+        winner = won.tricks[-1]["winner"]
+        await show(app, pilot, 2, "playing")
+        flights = felt.motion.flights
+        sweeps = [f for f in flights if f.target == ("panel", winner)]
+        assert len(sweeps) == len(won.tricks[-1]["plays"])  # the whole trick, to its winner
+        lead = app.game.view.trick[0]
+        assert any(f.card == lead[1] and f.target == ("trick", lead[0]) for f in flights)
+        # The state is there at once: the hand and the prompt do not wait for the cards.
+        assert "YOUR TURN" in screen_text(app) or app.game.view.turn != 0
+        clock.now += SWEEP_SECONDS / 2
+        felt.refresh()
+        await pilot.pause()
+        halfway = screen_text(app)
+        clock.now += 1.0  # every flight has landed
+        felt.refresh()
+        await pilot.pause()
+        landed = screen_text(app)
+        assert felt.motion.flights == []
+        assert halfway != landed
+    # Drawn without motion, the same state gives the landed screen.
+    still = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with still.run_test(size=SIZE) as pilot:
+        still.animation_level = "none"
+        still.game.seat = 0
+        await show(still, pilot, 1, "trick_won")
+        await until(pilot, lambda: isinstance(still.screen, TableScreen), "the table")
+        await show(still, pilot, 2, "playing")
+        assert still.screen.query_one(Felt).motion.flights == []
+        assert screen_text(still) == landed
+
+
+@pytest.mark.parametrize("why", ["TEXTUAL_ANIMATIONS=none", "setting off", "ascii"])
+async def test_no_motion_when_it_is_off(motion_on: None, why: str) -> None:
+    app = PitchApp(ClientOptions(name="Ann", mode="idle", ascii_only=why == "ascii"))
+    async with app.run_test(size=SIZE) as pilot:
+        if why == "TEXTUAL_ANIMATIONS=none":
+            app.animation_level = "none"
+        if why == "setting off":
+            app.prefs.motion = False
+        app.game.seat = 0
+        await show(app, pilot, 1, "trick_won")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await show(app, pilot, 2, "playing")
+        assert app.screen.query_one(Felt).motion.flights == []
+
+
+async def test_the_test_suite_runs_without_motion() -> None:
+    """PITCHNET_MOTION=off (tests/conftest.py) keeps every other test's screens still."""
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=SIZE) as pilot:
+        app.game.seat = 0
+        await show(app, pilot, 1, "trick_won")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await show(app, pilot, 2, "playing")
+        assert app.screen.query_one(Felt).motion.flights == []
+
+
+async def test_a_new_hand_is_dealt_from_the_dealer(motion_on: None) -> None:
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=SIZE) as pilot:
+        app.game.seat = 0
+        await show(app, pilot, 1, "playing")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        felt = app.screen.query_one(Felt)
+        felt.clock = Clock()
+        view = app.game.view
+        assert view is not None
+        # The same table, one hand later: what the felt sees when the next deal comes.
+        import dataclasses
+
+        later = dataclasses.replace(view, hand_number=view.hand_number + 1, trick=[], tricks=[])
+        felt.show(dataclasses.replace(app.game, view=later))
+        deals = [f for f in felt.motion.flights if f.card is None]
+        assert {f.target[1] for f in deals} == set(range(view.players))
+        assert all(f.source == ("panel", view.dealer) for f in deals)
