@@ -543,3 +543,17 @@ async def test_the_other_seats_show_the_backs_of_the_cards_they_hold(
         rows = re.findall(r"(\d*)(▮+)", text)
         shown = sorted(int(count) if count else len(backs) for count, backs in rows)
         assert shown == sorted(others), (shown, others, text)
+
+
+@pytest.mark.parametrize("partnership", [False, True])
+async def test_the_hand_summary_heads_its_rows_team_or_player(partnership: bool) -> None:
+    """Issue 28: partnership rows are teams, under a "Team" heading (not "Player")."""
+    table, view, events = scene_with_events("hand_over", 7, partnership=partnership)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(80, 40)) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, HandSummary), "the summary")
+        await pilot.pause()
+        heading = re.search(r"(Team|Player) +Before +Hand +Score", screen_text(app))
+        assert heading is not None and heading[1] == ("Team" if partnership else "Player")

@@ -101,7 +101,8 @@ def points_table(game: GameState, result: dict[str, Any]) -> Table:
 def scores_table(game: GameState, before: list[int], after: list[int]) -> Table:
     """Each side's score before, the change, and after."""
     grid = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
-    grid.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=30)
+    teams = game.view is not None and game.view.partnership
+    grid.add_column("Team" if teams else "Player", no_wrap=True, overflow="ellipsis", max_width=30)
     for title in ("Before", "Hand", "Score"):
         grid.add_column(title, justify="right")
     for side, score in enumerate(after):
