@@ -31,6 +31,7 @@ from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
     DEFAULT_PORT,
     NONCE_BYTES,
+    SEAT_KEY_BYTES,
     Ack,
     BidMsg,
     Bye,
@@ -228,6 +229,9 @@ class Connection:
         """Where our table welcomed us (proving our token, or giving us a new one)."""
         self._impostors: set[tuple[str, int]] = set()
         """Addresses that took our proof and could not prove our seat back: never again."""
+        self._proposed: str | None = None
+        """The seat token we offered as a newcomer (`hello.seat_key`), until a welcome: if
+        the link drops first, the host may have seated us with it, so we prove it next."""
 
     # ---- actions ---------------------------------------------------------------------------
 
@@ -317,6 +321,7 @@ class Connection:
                     return
             except (Lost, ProtocolError, OSError, TimeoutError) as exc:
                 reason = _reason(exc, self.host, self.port)
+                self._keep_offered_key()
             if self._closing:
                 return
             now = time.monotonic()
@@ -352,6 +357,15 @@ class Connection:
             attempt += 1
             if self.locate is not None and self.table_id and attempt % 3 == 0:
                 await self._relocate()
+
+    def _keep_offered_key(self) -> None:
+        """The link dropped after our hello as a newcomer and before any welcome: the host
+        may have seated us with the key we offered (and died before saying so), so the
+        next hello proves it, as a stored token: a host that does not know it makes us a
+        newcomer again."""
+        if self._proposed is not None and self.token is None and not self.connected:
+            self.token, self._stored = self._proposed, True
+            self.table_id = self.table_id or self._claimed_table
 
     def _back_to_our_table(self) -> bool:
         """After an impostor (a host found by our table's id that could not prove our
@@ -409,6 +423,9 @@ class Connection:
         newcomer. The refused tokens stay remembered (`kept_tokens`)."""
         self.refusal = None
         tried = self._remembered.index(self.token) + 1 if self.token in self._remembered else 0
+        if self.token is not None and self.token == self._proposed:
+            tried = len(self._remembered)  # the key we offered was not taken: a newcomer
+        self._proposed = None
         if tried < len(self._remembered):
             self.token = self._remembered[tried]
             return
@@ -530,6 +547,8 @@ class Connection:
         token = None if self.watch else self.token  # a spectator proves no seat
         table = self._claimed_table = challenge.table_id
         self._proved_seat = (token, table) if token else ("", table)
+        if token is None and not self.watch:  # a newcomer offers its own seat token
+            self._proposed = secrets.token_urlsafe(SEAT_KEY_BYTES)
         self._send(
             answer(
                 challenge,
@@ -540,6 +559,7 @@ class Connection:
                 nonce=self._challenge,
                 watch=self.watch,
                 seen=self._seen,
+                seat_key=self._proposed if token is None else None,
             )
         )
 
@@ -554,7 +574,7 @@ class Connection:
             # It took our proof but cannot show it knows the token: not our table.
             self.refusal = "impostor"
             raise Refused(IMPOSTOR)
-        self.connected, self._stored = True, False
+        self.connected, self._stored, self._proposed = True, False, None
         if first:
             self._table_at = (self.host, self.port)
         self.token = welcome.token or self.token or token or None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import operator
 import secrets
+import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
@@ -61,6 +62,7 @@ from pitchnet.protocol import (
     MAX_NAME,
     PROTOCOL_VERSION,
     ROTATION,
+    SEAT_KEY_BYTES,
     BidMsg,
     Hello,
     Leave,
@@ -94,7 +96,10 @@ from pitchnet.views import (
 P = ParamSpec("P")
 R = TypeVar("R")
 
-TOKEN_BYTES = 24
+TOKEN_BYTES = SEAT_KEY_BYTES  # the same size as a newcomer's own seat_key
+TOKEN_CHARS = len(secrets.token_urlsafe(TOKEN_BYTES))
+TOKEN_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
+"""A seat token's length and alphabet (URL-safe base64): what a `seat_key` must be."""
 """Seat tokens carry 192 random bits from `secrets`."""
 
 
@@ -420,7 +425,7 @@ class Table:
         if seat is None:
             raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
         name = self._unique(player_name(hello.name, f"Player {seat + 1}"), seat)
-        token = secrets.token_urlsafe(TOKEN_BYTES)
+        token = self._new_token(hello.seat_key)
         self._record(HumanSeated(seat, name, token))
         self._seat_human(seat, name, token, connected=True)
         if self._free_seat() is None:
@@ -439,10 +444,23 @@ class Table:
         own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
         seat = (own or free)[0]
         name = self._unique(wanted, seat)
-        token = secrets.token_urlsafe(TOKEN_BYTES)
+        token = self._new_token(hello.seat_key)
         self._record(SeatClaimed(seat, name, token))
         self._claim(seat, name, token)
         return seat
+
+    def _new_token(self, seat_key: str | None) -> str:
+        """A new seat's token: the newcomer's own `seat_key` when it is one (the length
+        and alphabet of ours, and no other seat's), so a host that dies before its
+        welcome arrives has seated it with a token it holds; else a fresh one."""
+        if (
+            isinstance(seat_key, str)
+            and len(seat_key) == TOKEN_CHARS
+            and TOKEN_ALPHABET.issuperset(seat_key)
+            and all(seat_key not in (s.token, s.claim_token) for s in self.seats)
+        ):
+            return seat_key
+        return secrets.token_urlsafe(TOKEN_BYTES)
 
     def _full_sentence(self) -> str:
         """Why a newcomer cannot sit mid-match, truthfully: every seat is a person's,

@@ -88,6 +88,8 @@ MAX_DEPTH = 8
 MAX_PASSWORD = 128
 """Longest table password, in characters (the clients' prompts take no more)."""
 NONCE_BYTES = 16
+SEAT_KEY_BYTES = 24
+"""A newcomer's `seat_key`: as many random bytes as the host's own seat tokens."""
 """Random bytes in each nonce (sent as 32 hex digits)."""
 
 
@@ -273,6 +275,12 @@ class Hello(Message):
     seen: list[int] | None = None
     """With `seat_proof`: how far this client had seen the game at this table, as
     `[table.match, *view.progress]` of the last state it got (PROTOCOL.md section 7)."""
+    seat_key: str | None = None
+    """A newcomer's own choice of seat token (32 URL-safe characters from a secure
+    random source), held before it says hello: a host that journals the new seat and
+    dies before its `welcome` arrives has seated it with a token the client holds, so
+    the client proves it on its next hello and sits again (issue 27). Without one, the
+    host chooses the token, as older clients expect."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -463,6 +471,7 @@ def answer(
     nonce: str | None = None,
     watch: bool = False,
     seen: list[int] | None = None,
+    seat_key: str | None = None,
 ) -> Hello:
     """The `hello` that answers `challenge`: the seat token and the password proven over
     its nonce (never sent), and `nonce`, the client's own challenge to the host."""
@@ -480,6 +489,7 @@ def answer(
         challenge=nonce,
         watch=watch,
         seen=seen if token else None,
+        seat_key=None if token or watch else seat_key,
     )
 
 

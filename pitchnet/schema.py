@@ -33,6 +33,7 @@ STRING_LIMITS = {
     "nonce": 64,
     "challenge": 64,
     "seat_proof": 64,
+    "seat_key": 64,
     "password_proof": 64,
     "proof": 64,
 }

@@ -20,6 +20,7 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
     Challenge,
+    ErrorMsg,
     FrameDecoder,
     Hello,
     Purpose,
@@ -519,3 +520,54 @@ async def test_a_host_of_an_older_protocol_gets_no_hello_and_is_refused_with_a_s
     assert gone.reason.startswith("That host runs an older pitchnet") and not gone.retrying
     assert connection.refusal == "version"
     assert b"hello" not in b"".join(received)
+
+
+async def test_a_newcomer_whose_host_died_before_its_welcome_proves_the_key_it_offered() -> None:
+    """Issue 27: a host that journals a new seat and dies before its welcome reaches the
+    player. The newcomer offered its own seat token (`seat_key`); its next hello proves
+    that key, so the resumed host seats it again instead of leaving a seat nobody holds."""
+    hellos: list[Hello] = []
+
+    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        hello = await Frames(reader).next_of("hello")
+        hellos.append(hello)
+        if n == 1:
+            return  # the host dies: the seat is journaled, the welcome never sent
+        writer.write(welcome(hellos[0].seat_key or "", hello) + lobby_state(n))
+        await reader.read()
+
+    async with fake_host(table) as port:
+        inbox = Inbox()
+        async with running(Connection("127.0.0.1", port, "Ann", inbox.post)):
+            welcomed = await inbox.expect(Welcomed)
+    first, second = hellos
+    assert first.seat_key and len(first.seat_key) == 32 and first.seat_proof is None
+    assert second.seat_key is None  # the second hello proves the key instead
+    assert second.seat_proof == prove(first.seat_key, NONCE, "t1", Purpose.SEAT)
+    assert welcomed.connection.token == first.seat_key
+
+
+async def test_a_key_the_host_never_took_makes_the_newcomer_a_newcomer_again() -> None:
+    """The host died before it journaled the seat: it refuses the key as unknown, and the
+    client says hello again as a newcomer, with a new key."""
+    hellos: list[Hello] = []
+
+    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int) -> None:
+        hello = await Frames(reader).next_of("hello")
+        hellos.append(hello)
+        if n == 1:
+            return
+        if hello.seat_proof:
+            writer.write(ErrorMsg("bad_token", "That seat is not known here.", fatal=True).encode())
+            await writer.drain()
+            return
+        writer.write(welcome(hello.seat_key or "", hello) + lobby_state(n))
+        await reader.read()
+
+    async with fake_host(table) as port:
+        inbox = Inbox()
+        async with running(Connection("127.0.0.1", port, "Ann", inbox.post)):
+            welcomed = await inbox.expect(Welcomed)
+    assert [bool(h.seat_proof) for h in hellos] == [False, True, False]
+    assert hellos[2].seat_key not in (None, hellos[0].seat_key)
+    assert welcomed.connection.token == hellos[2].seat_key
