@@ -63,7 +63,7 @@ class ClientOptions:
     # "web": one table only, served to a browser by host/web.py (leaving ends the session)
     address: tuple[str, int] | None = None
     password: str | None = None
-    play_browse_seconds: float = 1.0
+    play_browse_seconds: float = 0.5  # client.screens.finder.PLAY_BROWSE_SECONDS
     host_options: dict[str, Any] | None = None
     """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
     seats_file: Path | None = None
