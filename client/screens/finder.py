@@ -166,6 +166,7 @@ class FinderScreen(PitchScreen[None]):
         self._shown_tables: list[Any] = []
         self._setting_up = False
         """The setup screen is open over the finder (which keeps browsing meanwhile)."""
+        self._setup_from_play = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
@@ -458,6 +459,12 @@ class FinderScreen(PitchScreen[None]):
         if not self._setting_up or not isinstance(screen, SetupScreen):
             return
         best = best_table(list(self.found.values()), self._mine())
+        # Nothing pressed there yet: the look simply found it a moment late (a busy
+        # laptop, a slow answer), so `play` goes on as if the look had seen it.
+        late = best is not None or self._full_match() is not None
+        if self._setup_from_play and not screen.touched and late:
+            screen.give_way()
+            return
         if best is not None and (best.state == TableState.LOBBY or best.table_id in self._mine()):
             screen.offer(best)
 
@@ -475,9 +482,14 @@ class FinderScreen(PitchScreen[None]):
         note = "No table on the network has a free seat." if from_play else ""
         self._status("Setting up a table here...")
         self._setting_up = True
+        self._setup_from_play = from_play
 
         def answered(chosen: dict[str, Any] | None) -> None:
             self._setting_up = False
+            if chosen is not None and "look" in chosen:
+                self._auto_host_pending = True
+                self.call_after_refresh(self._look_again)
+                return
             if chosen is not None and "join" in chosen:
                 self.join_found(chosen["join"])
                 return
