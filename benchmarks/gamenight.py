@@ -6,8 +6,8 @@ p2. The real client runs in tmux inside each namespace (tests/lan/tui.py), as a 
 would run it, and the screen is read with capture-pane every 20 ms.
   - host:   p1 starts `pitchnet play` on an empty network; when the setup screen shows,
             Enter is pressed at once (its defaults); the clock stops when p1's lobby
-            ("(hosted here)") is on screen. Reported with the time to the setup screen,
-            which is mostly the finder's looking (about 1 s, then a random 0.3-1 s).
+            ("(hosted here)") is on screen. Reported with the time to the setup screen
+            (the finder looks 0.5 s first) and from Enter to the lobby.
   - friend: then p2 starts `pitchnet play`; the clock stops when p2's screen shows the
             same lobby with p2 in it (P2's row marked "you").
   - bare:   the baseline, measured in the same runs: a bare Textual app in tmux on p2,
@@ -65,7 +65,9 @@ def one_run(workdir: Path) -> dict[str, float]:
         host.started()
         figures["setup"] = until_screen(host, "Open the table")
         host.keys("Enter")
+        entered = time.monotonic() - host.started_at
         figures["host"] = until_screen(host, "(hosted here)")
+        figures["enter"] = figures["host"] - entered
 
         friend = Tui(lan, "p2", ["play", "--name", "P2"]).start()
         friend.started()
@@ -92,17 +94,18 @@ def main() -> int:
         shown = "  ".join(f"{k} {v:.2f} s" for k, v in figures.items())
         print(f"run {number + 1}: {shown}", flush=True)
     print(f"median of {len(runs)} runs:")
+    bare = statistics.median(run["bare"] for run in runs)
     for key, label in (
         ("bare", "bare Textual app to its first screen (baseline)"),
         ("setup", "`play` pressed to the setup screen (nobody hosting)"),
         ("host", "`play` pressed to the lobby on screen (Enter at once)"),
+        ("enter", "Enter on the setup screen to the lobby on screen"),
         ("friend", "a friend's `play` pressed to sitting in that lobby"),
     ):
         values = [run[key] for run in runs]
-        print(
-            f"  {label}: {statistics.median(values):.2f} s "
-            f"(min {min(values):.2f}, max {max(values):.2f})"
-        )
+        median = statistics.median(values)
+        over = f", {median - bare:+.2f} s over the bare app" if key in ("setup", "friend") else ""
+        print(f"  {label}: {median:.2f} s (min {min(values):.2f}, max {max(values):.2f}){over}")
     return 0
 
 

@@ -63,7 +63,7 @@ class ClientOptions:
     # "web": one table only, served to a browser by host/web.py (leaving ends the session)
     address: tuple[str, int] | None = None
     password: str | None = None
-    play_browse_seconds: float = 1.0
+    play_browse_seconds: float = 0.5  # client.screens.finder.PLAY_BROWSE_SECONDS
     host_options: dict[str, Any] | None = None
     """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
     seats_file: Path | None = None
@@ -339,7 +339,7 @@ class PitchApp(App[None]):
             table_id=self.hosted.table_id,
             password=self._hosted_password,
         )
-        if self.may_move:
+        if self.may_move or (settings and not resume):
             self.run_worker(self._yield_to_older_tables(), group="mover", exclusive=True)
 
     @property
@@ -414,12 +414,44 @@ class PitchApp(App[None]):
 
     def _alone_here(self) -> bool:
         """Our hosted table (from `play`) is still a lobby nobody has started."""
+        return self.may_move and self._lobby_unstarted()
+
+    def _lobby_unstarted(self) -> bool:
+        """The table hosted here is still a lobby where no match has started."""
         hosted = self.hosted
-        if hosted is None or not self.may_move:
+        if hosted is None:
             return False
         table = hosted.table
-        alone: bool = table.state == TableState.LOBBY and table.matches_started == 0
-        return alone
+        unstarted: bool = table.state == TableState.LOBBY and table.matches_started == 0
+        return unstarted
+
+    def _say_tables_beside(self, tables: list[Any], told: set[str]) -> None:
+        """Another lobby opened beside ours with other settings: both stay (nobody moves
+        between them), so say there are two tables and why, once per table."""
+        from client.screens.finder import settings_differ
+
+        hosted = self.hosted
+        if hosted is None:
+            return
+        config = hosted.config
+        ours = {
+            "players": config.players,
+            "target": config.target,
+            "rules": config.rules,
+            "bot_level": config.bot_level,
+        }
+        for found in tables:
+            if found.table_id in told or found.table_id == hosted.table_id:
+                continue
+            if found.state != TableState.LOBBY or found.password:
+                continue
+            differ = settings_differ(found, ours)
+            if differ:
+                told.add(found.table_id)
+                self.notify(
+                    f"{found.name} is open too, with {', '.join(differ)}: "
+                    "two tables now, each with its own settings."
+                )
 
     def older_open_table(self, tables: list[Any]) -> Any:
         """An older open lobby on the network with a seat for everyone at ours (the
@@ -452,7 +484,8 @@ class PitchApp(App[None]):
     async def _yield_to_older_tables(self) -> None:
         """While the lobby hosted here has not started, watch the network: if an older
         table's lobby is open, offer to move there (naming it and its address), and on
-        the creator's key press close ours and sit down there, everyone with us."""
+        the creator's key press close ours and sit down there, everyone with us. A lobby
+        beside ours with other settings is named, with how they differ."""
         import asyncio
         import contextlib
 
@@ -462,9 +495,11 @@ class PitchApp(App[None]):
         try:
             await browser.start()
             declined: set[tuple[str, str, int]] = set()
-            while self._alone_here():
+            told: set[str] = set()
+            while self._lobby_unstarted():
+                self._say_tables_beside(browser.tables, told)
                 seen = [t for t in browser.tables if (t.table_id, t.host, t.port) not in declined]
-                target = self.older_open_table(seen)
+                target = self.older_open_table(seen) if self._alone_here() else None
                 if target is not None and self.current_mode == "lobby":
                     # Asked on the lobby's own screen (a question pushed while the
                     # window still dials its table would stay behind the lobby).

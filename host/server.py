@@ -288,7 +288,9 @@ class HostServer:
 
             self._advertiser = Advertiser(self.config.interface, self.port)
             self._last_advert = self._advert()
-            await self._advertiser.start(self._last_advert)
+            # Registering probes the network for a name clash (about a second): the table
+            # is open to host:port at once, and the advert appears when zeroconf is done.
+            self._spawn(self._advertiser.start(self._last_advert))
         log.info("table %r (id %s) open on %s:%d", self.name, self.table_id, self.host, self.port)
         self._carry_out(self.referee.start(loop.time()))
 

@@ -4,11 +4,16 @@ differ in shape, not only colour."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import pytest
 from textual.widgets import Input
 
 from client.screens.setup import Choice, Tick
 from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
+
+if TYPE_CHECKING:
+    from client.app import PitchApp
 
 SIZE = (80, 30)
 
@@ -72,9 +77,126 @@ async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> 
         app = PitchApp(options, browser_factory=factory)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
+            await pilot.press("tab")  # Ann is setting hers up
+            await until(pilot, lambda: app.screen.touched, "the setup screen touched")
             browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
             await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
             await pilot.press("ctrl+t")
             await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
             assert app.hosted is None and app.game.table_id == host.table_id
+        await alice.close()
+
+
+async def _enter_while_a_table_opened(players: int) -> PitchApp:
+    """Ann's setup screen shows (defaults: 4 players, to 7, standard rules); Alice's lobby
+    of `players` seats opens meanwhile; Ann presses Enter. Returns Ann's app, closed."""
+    from client.app import ClientOptions, PitchApp
+    from tests.latecomer_fakes import LiveBrowser, lobby_of
+    from tests.netclient import RawClient, running_host
+
+    async with running_host(players=players) as host:
+        alice = await RawClient.connect(host)
+        await alice.hello("Alice")
+        browsers: list[LiveBrowser] = []
+
+        def factory(interface: object, on_change: object) -> LiveBrowser:
+            browsers.append(LiveBrowser(on_change))
+            return browsers[-1]
+
+        options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
+        app = PitchApp(options, browser_factory=factory)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
+            await pilot.press("tab")  # Ann is setting hers up
+            await until(pilot, lambda: app.screen.touched, "the setup screen touched")
+            browsers[-1].show([lobby_of(host, "Alice's table")])
+            await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
+            await pilot.press("enter")
+            await until(pilot, lambda: app.game.seat is not None, "Ann seated")
+            app.seen_table_id = app.game.table_id  # type: ignore[attr-defined]
+            app.alice_table_id = host.table_id  # type: ignore[attr-defined]
+            app.said = [n.message for n in app._notifications]  # type: ignore[attr-defined]
+            await app.close_network()
+        await alice.close()
+    return app
+
+
+async def test_enter_joins_a_table_that_opened_with_the_same_settings() -> None:
+    """Whoever opens first, the second Enter with the same settings ends at that table."""
+    app: Any = await _enter_while_a_table_opened(players=4)
+    assert app.seen_table_id == app.alice_table_id  # not a table of her own
+    assert any("opened first with the same settings" in said for said in app.said)
+
+
+async def test_enter_with_other_settings_opens_a_second_table_and_says_why() -> None:
+    app: Any = await _enter_while_a_table_opened(players=3)
+    assert app.seen_table_id != app.alice_table_id  # Ann sits at her own table
+    assert any(
+        "3 players instead of 4" in said and "two tables now" in said for said in app.said
+    ), app.said
+
+
+async def test_the_first_window_says_a_second_table_opened_with_other_settings() -> None:
+    """Ann opened hers (4 players); Bob's lobby of 3 opens beside it: both stay, and
+    Ann's window says there are two tables and why."""
+    from client.app import ClientOptions, PitchApp
+    from client.discovery import FoundTable
+    from pitchnet.protocol import PROTOCOL_VERSION
+    from tests.latecomer_fakes import LiveBrowser
+
+    browsers: list[LiveBrowser] = []
+
+    def factory(interface: object, on_change: object) -> LiveBrowser:
+        browsers.append(LiveBrowser(on_change))
+        return browsers[-1]
+
+    options = ClientOptions(
+        name="Ann", mode="play", play_browse_seconds=0.1, host_options={"advertise": False}
+    )
+    app = PitchApp(options, browser_factory=factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.hosted is not None and len(browsers) == 2, "watching")
+        bobs = FoundTable(
+            name="Bob's table", table_id="bob", host="127.0.0.1", port=1, taken=1,
+            version=PROTOCOL_VERSION, seats=3, state="lobby", password=False, open=2,
+            born=2**50,
+        )  # fmt: skip
+        browsers[-1].show([bobs])
+
+        def said() -> list[str]:
+            return [n.message for n in app._notifications]
+
+        await until(pilot, lambda: any("two tables now" in m for m in said()), "a word")
+        assert any("Bob's table is open too, with 3 players instead of 4" in m for m in said())
+        assert app.hosted is not None  # nobody moved: both tables stay
+        await app.close_network()
+
+
+async def test_a_table_seen_while_the_setup_screen_is_untouched_is_joined_at_once() -> None:
+    """`play` looked half a second and found nothing; the table it would have joined
+    answers a moment later, before any key on the setup screen: Ann sits there."""
+    from client.app import ClientOptions, PitchApp
+    from tests.latecomer_fakes import LiveBrowser, lobby_of
+    from tests.netclient import RawClient, running_host
+
+    async with running_host(players=3) as host:
+        alice = await RawClient.connect(host)
+        await alice.hello("Alice")
+        browsers: list[LiveBrowser] = []
+
+        def factory(interface: object, on_change: object) -> LiveBrowser:
+            browsers.append(LiveBrowser(on_change))
+            return browsers[-1]
+
+        options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
+        app = PitchApp(options, browser_factory=factory)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
+            await pilot.pause()
+            browsers[-1].show([lobby_of(host, "Alice's table")])
+            await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
+            assert app.hosted is None and app.game.table_id == host.table_id
+            await app.close_network()
         await alice.close()

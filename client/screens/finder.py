@@ -9,7 +9,6 @@ is client.discovery.TableBrowser, imported only when the finder is first shown s
 from __future__ import annotations
 
 import logging
-import random
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -29,13 +28,10 @@ from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, 
 
 log = logging.getLogger(__name__)
 
-PLAY_BROWSE_SECONDS = 1.0
-"""How long `pitchnet play` looks before a second look (discovery answers in about 1 s;
-a table seen sooner is joined at once)."""
-SECOND_LOOK = (0.3, 1.0)
-"""The random extra wait before the second look: two people who start `play` at the
-same moment rarely both find nothing twice; if they do, the younger of the two lone
-tables moves its creator to the older one (client.app)."""
+PLAY_BROWSE_SECONDS = 0.5
+"""How long `pitchnet play` looks before its setup screen (the browser's first query goes
+out at once and answers come within about 0.1 s; a table seen at any time is joined at
+once, and one that opens while the setup screen shows is offered there)."""
 
 
 def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
@@ -62,6 +58,29 @@ def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
             t.table_id,
         ),
     )
+
+
+def settings_differ(found: Any, chosen: dict[str, Any]) -> list[str]:
+    """How the setup screen's `chosen` settings differ from `found`'s advert, in words
+    ("3 players instead of 4"); empty when joining it gives the game that was chosen.
+    Browsers and the table's name are not settings of the game."""
+    differ = []
+    players = chosen.get("players", 4)
+    if found.seats != players:
+        differ.append(f"{found.seats} players instead of {players}")
+    target = chosen.get("target", found.target)
+    if found.target != target:
+        differ.append(f"a game to {found.target} instead of {target}")
+    rules = chosen.get("rules")
+    short = rules.short() if rules is not None else ""
+    if found.rules != short:
+        differ.append(f"{found.rules_label} rules")
+    level = chosen.get("bot_level")
+    if found.bot_level and isinstance(level, str) and found.bot_level != level:
+        differ.append(f"{found.bot_level} bots instead of {level}")
+    if chosen.get("password"):
+        differ.append("no password")
+    return differ
 
 
 def _unfinished_table() -> Any:
@@ -147,6 +166,7 @@ class FinderScreen(PitchScreen[None]):
         self._shown_tables: list[Any] = []
         self._setting_up = False
         """The setup screen is open over the finder (which keeps browsing meanwhile)."""
+        self._setup_from_play = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
@@ -351,11 +371,8 @@ class FinderScreen(PitchScreen[None]):
         if best is not None and self.app.screen is self:
             self._take(best)
             return
-        self._looks += 1
-        if self._looks == 1:
-            self._status("No table with a free seat yet; looking once more...")
-            self.set_timer(random.uniform(*SECOND_LOOK), self._look_again)
-            return
+        # No second, random look: two people on setup screens converge when the second
+        # presses Enter (a table with the same settings already open is joined instead).
         self._auto_host()
 
     def _take(self, best: Any) -> None:
@@ -442,8 +459,21 @@ class FinderScreen(PitchScreen[None]):
         if not self._setting_up or not isinstance(screen, SetupScreen):
             return
         best = best_table(list(self.found.values()), self._mine())
+        # Nothing pressed there yet: the look simply found it a moment late (a busy
+        # laptop, a slow answer), so `play` goes on as if the look had seen it.
+        late = best is not None or self._full_match() is not None
+        if self._setup_from_play and not screen.touched and late:
+            screen.give_way()
+            return
         if best is not None and (best.state == TableState.LOBBY or best.table_id in self._mine()):
             screen.offer(best)
+
+    def _open_lobby(self) -> Any:
+        """The open lobby on the network `play` would join (None if there is none)."""
+        best = best_table(list(self.found.values()), self._mine())
+        if best is None or best.state != TableState.LOBBY or best.password:
+            return None
+        return best
 
     def _host_new(self, *, from_play: bool = True) -> None:
         """The setup screen, then a table hosted here and its lobby (never a dealt hand)."""
@@ -452,17 +482,34 @@ class FinderScreen(PitchScreen[None]):
         note = "No table on the network has a free seat." if from_play else ""
         self._status("Setting up a table here...")
         self._setting_up = True
+        self._setup_from_play = from_play
 
         def answered(chosen: dict[str, Any] | None) -> None:
             self._setting_up = False
+            if chosen is not None and "look" in chosen:
+                self._auto_host_pending = True
+                self.call_after_refresh(self._look_again)
+                return
             if chosen is not None and "join" in chosen:
                 self.join_found(chosen["join"])
                 return
             if chosen is None:
                 self._status("No tables found yet. Host one here (h), or enter an address (a).")
                 return
+            there = self._open_lobby()
+            differ = settings_differ(there, chosen) if there is not None else []
+            if there is not None and not differ:  # it opened first: one table, not two
+                self._status(f"{there.name} opened first with these settings: joining it...")
+                self.app.notify(f"{there.name} opened first with the same settings: joining it.")
+                self.join_found(there)
+                return
             self._status(f"Opening {chosen['name']}...")
-            self.app.host_here(settings=chosen, may_move=from_play)
+            if there is not None:  # both stay: say so, and never move people between them
+                self.app.notify(
+                    f"{there.name} is open too, with {', '.join(differ)}: "
+                    "two tables now, each with its own settings."
+                )
+            self.app.host_here(settings=chosen, may_move=from_play and there is None)
 
         self.app.push_screen(SetupScreen(self.app_options.name, note=note), answered)
         self.call_after_refresh(self._offer_to_setup)  # one already seen, if any

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -171,10 +171,33 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         self.query_one("#setup-name", Input).focus()
         self._show_offer()
+        self.call_after_refresh(self._watch_touches)
 
     offered: Any = None
     """A table that opened on the network while this screen showed (the finder keeps
     looking): Ctrl+T joins it instead of hosting a second one beside it."""
+
+    touched = False
+    """Set by the first key pressed here. Until then, a table `play` would have taken had
+    it been seen a moment sooner is taken instead (the finder dismisses this screen)."""
+
+    _watching = False
+
+    def _watch_touches(self) -> None:
+        self._watching = True  # after the values and focus set up on mount
+
+    def on_key(self, event: events.Key) -> None:
+        self.touched = True
+
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    @on(Select.Changed)
+    @on(events.DescendantFocus)
+    def _changed_by_hand(self, event: object) -> None:
+        """A printable key in a box stops there (never reaching `on_key`): what it
+        changes, or a focus moved, says the person is setting up."""
+        if self._watching:
+            self.touched = True
 
     def offer(self, found: Any) -> None:
         """Say that `found` (a table with a seat for us) just appeared: Ctrl+T joins it."""
@@ -196,6 +219,10 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     style="yellow",
                 )
             )
+
+    def give_way(self) -> None:
+        """Close untouched, for `play` to take a table found a moment late."""
+        self._answer({"look": True})
 
     def action_join_offered(self) -> None:
         if self.offered is not None:
