@@ -13,6 +13,7 @@ from host.server import HostServer
 from pitchnet.protocol import PROTOCOL_VERSION
 from tests.netclient import RawClient, running_host, until_true
 from tests.pilot import screen_text, tables_seen, until
+from tests.tmux import FRAMES
 
 SIZE = (80, 24)
 
@@ -34,7 +35,7 @@ def advert(host: HostServer, *, open_seats: int) -> FoundTable:
 
 def _says(app: PitchApp, *phrases: str) -> bool:
     """The screen shows every phrase at once (one capture: a dialog may be redrawn)."""
-    text = " ".join(screen_text(app).split())
+    text = " ".join(screen_text(app).translate(FRAMES).split())  # a wrapped sentence reads on
     return all(phrase in text for phrase in phrases)
 
 
