@@ -313,6 +313,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="players may not ask the coach (c) what the hard bot would do",
     )
+    host.add_argument(
+        "--no-reactions",
+        action="store_true",
+        help="the table relays no quick reactions (nice play, oops, ...)",
+    )
+    host.add_argument(
+        "--spectator-reactions",
+        action="store_true",
+        help="people watching may send quick reactions too",
+    )
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
     _add_web(host)

@@ -1,0 +1,108 @@
+"""Quick reactions on the wire: relayed to everyone, rate-limited per connection, never
+slowing the game, off per table, and from watchers only where the table allows."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from host.limits import Limits
+from pitchnet.protocol import React, Reacted, parse_client_message, parse_host_message
+from pitchnet.reactions import REACTIONS, Reaction, reaction_of
+from tests.netclient import RawClient, play_as_bot, running_host, until_true
+
+FLOOD = 3000
+"""Reactions a flooding watcher sends in one write."""
+
+
+def reacted(client: RawClient) -> list[dict[str, Any]]:
+    return [p for p in client.received if p["type"] == "reacted"]
+
+
+def codes(client: RawClient) -> list[str]:
+    return [p["code"] for p in client.received if p["type"] == "error"]
+
+
+def test_the_reaction_set_is_fixed_and_unknown_ids_are_none() -> None:
+    assert [str(r) for r in REACTIONS] == ["nice", "oops", "well_bid", "hurry", "gg", "laugh"]
+    assert reaction_of("gg") is Reaction.GG
+    assert reaction_of("you are bad") is None
+    wire = React(reaction="oops").to_wire()
+    assert parse_client_message(wire) == React(reaction="oops")
+    back = parse_host_message(Reacted(reaction="gg", name="Ann", seat=1).to_wire())
+    assert back == Reacted(reaction="gg", name="Ann", seat=1)
+
+
+async def test_a_reaction_reaches_every_seat_and_watcher_naming_its_sender() -> None:
+    async with running_host(players=3, bots=1) as host:
+        eve = await RawClient.connect(host)
+        await eve.hello("Eve", watch=True)
+        ann = await RawClient.connect(host)
+        await ann.hello("Ann")
+        bob = await RawClient.connect(host)
+        seat = (await bob.hello("Bob"))["seat"]
+        bob.send(React(reaction="nice"))
+        for client in (ann, bob, eve):
+            frame = await client.expect("reacted")
+            assert frame == {"type": "reacted", "reaction": "nice", "name": "Bob", "seat": seat}
+        for client in (ann, bob, eve):
+            await client.close()
+
+
+async def test_a_flood_from_a_player_relays_three_and_the_match_plays_on_unchanged() -> None:
+    async with running_host(players=3, bots=1) as host:
+        ann, flood = await RawClient.connect(host), await RawClient.connect(host)
+        await ann.hello("Ann")
+        await flood.hello("Flood")
+        flood.send_raw(React(reaction="hurry").encode() * 300)  # under the message burst
+        finals = await asyncio.gather(play_as_bot(ann), play_as_bot(flood))
+        assert all(view.phase == "match_over" for view in finals)
+        burst = Limits().reaction_burst
+        assert len(reacted(ann)) == burst  # the rest reached no one
+        assert codes(flood) == ["reaction_limit"] * (300 - burst)  # refused, never struck
+        for client in (ann, flood):
+            await client.close()
+
+
+async def test_a_watchers_flood_is_cut_off_and_never_holds_the_table_up() -> None:
+    async with running_host(players=3, bots=2, spectator_reactions=True) as host:
+        eve = await RawClient.connect(host, bare=True)
+        await eve.hello("Eve", watch=True)
+        await until_true(lambda: host.table.spectators == 1, "the watcher counted")
+        ann = await RawClient.connect(host)
+        await ann.hello("Ann")  # the last seat: the match starts
+        eve.send_raw(React(reaction="laugh").encode() * FLOOD)
+        final, cut = await asyncio.gather(play_as_bot(ann), eve.closed_by_host())
+        assert final.phase == "match_over" and cut
+        assert len(reacted(ann)) <= Limits().reaction_burst
+        # (a reset may lose the last frames the host queued before it cut the watcher)
+        assert set(codes(eve)) <= {"reaction_limit", "rate_limited"}
+        await ann.close()
+
+
+async def test_reactions_off_means_none_relayed() -> None:
+    async with running_host(players=2, reactions=False) as host:
+        ann, bob = await RawClient.connect(host), await RawClient.connect(host)
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        state = await ann.expect("state")
+        assert state["table"]["reactions"] is False
+        ann.send(React(reaction="gg"))
+        assert (await ann.expect("error"))["code"] == "no_reactions"
+        bob.send(React(reaction="gg"))
+        assert (await bob.expect("error"))["code"] == "no_reactions"
+        assert reacted(ann) == reacted(bob) == []
+        for client in (ann, bob):
+            await client.close()
+
+
+async def test_watchers_see_reactions_but_send_none_unless_the_table_allows() -> None:
+    async with running_host(players=2) as host:
+        eve = await RawClient.connect(host)
+        await eve.hello("Eve", watch=True)
+        eve.send(React(reaction="oops"))
+        assert (await eve.expect("error"))["code"] == "watching"
+        eve.send(React(reaction="no such"))
+        assert (await eve.expect("error"))["code"] == "bad_message"
+        assert reacted(eve) == []
+        await eve.close()
