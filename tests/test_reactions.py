@@ -106,3 +106,73 @@ async def test_watchers_see_reactions_but_send_none_unless_the_table_allows() ->
         assert (await eve.expect("error"))["code"] == "bad_message"
         assert reacted(eve) == []
         await eve.close()
+
+
+# ---- the client: beside the seat, in the log, off per player --------------------------------
+
+
+async def shown_app(reactions: bool = True) -> Any:
+    from client.app import ClientOptions, PitchApp
+
+    app = PitchApp(ClientOptions(name="Ann"))
+    app.prefs.reactions = reactions
+    return app
+
+
+async def test_a_reaction_shows_beside_its_seat_and_in_the_log_then_goes() -> None:
+    from client.demo import scene_with_events
+    from tests.pilot import screen_text, until
+
+    app = await shown_app()
+    moment = [100.0]
+    async with app.run_test(size=(120, 40)) as pilot:
+        table, view, events = scene_with_events("playing", 7)
+        app.game.seat, app.game.clock = 0, lambda: moment[0]
+        app.apply_state(1, table, view, events)
+        await pilot.pause()
+        app.show_reaction(Reaction.OOPS, 1, "")
+        # beside the seat and in the log (shown at 120x40)
+        await until(pilot, lambda: screen_text(app).count("↯ oops") == 2, "the reaction drawn")
+        name = app.game.name(1)
+        assert [line.plain for line in app.game.log[-1:]] == [f"{name}: ↯ oops"]
+        moment[0] += 5.0  # its time is up: the next tick takes it away
+        screen = app.screen
+        screen._tick()  # type: ignore[attr-defined]
+        await until(pilot, lambda: screen_text(app).count("↯ oops") == 1, "only the log's line")
+        assert app.game.reactions == {}
+
+
+async def test_reactions_off_means_none_shown() -> None:
+    from client.demo import scene_with_events
+    from tests.pilot import screen_text
+
+    app = await shown_app(reactions=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table, view, events = scene_with_events("playing", 7)
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await pilot.pause()
+        lines = len(app.game.log)
+        app.show_reaction(Reaction.LAUGH, 1, "")
+        await pilot.pause()
+        assert "ha ha" not in screen_text(app)
+        assert len(app.game.log) == lines and app.game.reactions == {}
+
+
+async def test_r_then_a_number_sends_that_reaction_to_the_table() -> None:
+    from client.app import ClientOptions, PitchApp
+    from tests.pilot import screen_text, until
+
+    async with running_host(players=2, bots=1) as host:
+        options = ClientOptions(name="Ann", mode="join", address=("127.0.0.1", host.port))
+        app = PitchApp(options)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: app.game.view is not None, "the table")
+            await pilot.press("r")
+            await until(pilot, lambda: "React (1-6" in screen_text(app), "the picker")
+            await pilot.press("5")
+            seat = app.game.seat
+            assert seat is not None
+            await until(pilot, lambda: app.game.reaction(seat) is Reaction.GG, "the reaction back")
+            assert screen_text(app).count("♥ good game") == 2  # beside the seat, in the log
+            assert app.game.log[-1].plain == "You: ♥ good game"
