@@ -174,5 +174,32 @@ async def test_r_then_a_number_sends_that_reaction_to_the_table() -> None:
             seat = app.game.seat
             assert seat is not None
             await until(pilot, lambda: app.game.reaction(seat) is Reaction.GG, "the reaction back")
-            assert screen_text(app).count("♥ good game") == 2  # beside the seat, in the log
+
+            # beside the seat ("♥ gg" where "good game" has no room) and in the log
+            def beside() -> bool:
+                return any("(you)" in ln and "♥ g" in ln for ln in screen_text(app).splitlines())
+
+            await until(pilot, beside, "beside the seat")
             assert app.game.log[-1].plain == "You: ♥ good game"
+
+
+async def test_the_setup_screens_tick_box_turns_a_hosted_tables_reactions_off() -> None:
+    from textual.widgets import Checkbox
+
+    from client.screens.lobby import LobbyScreen
+    from tests.pilot import play_on_an_empty_lan, setup_shown, until
+
+    app = play_on_an_empty_lan(5)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
+            await pilot.pause()
+            app.screen.query_one("#setup-reactions", Checkbox).value = False
+            app.screen.query_one("#setup-name").focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
+            await until(pilot, lambda: app.game.table is not None, "the lobby's table")
+            assert app.game.table is not None and app.game.table.reactions is False
+            assert not app._may_react()
+    finally:
+        await app.close_network()
