@@ -203,3 +203,22 @@ async def test_the_setup_screens_tick_box_turns_a_hosted_tables_reactions_off() 
             assert not app._may_react()
     finally:
         await app.close_network()
+
+
+async def test_on_a_phone_the_picker_takes_a_tap() -> None:
+    """A browser has no `r` on a phone keyboard: the palette's React opens the picker,
+    and each reaction is a button on screen at 40x20."""
+    from client.app import ClientOptions, PitchApp
+    from client.screens.react import ReactPicker
+
+    app = PitchApp(ClientOptions(name="Ann", mode="web"))
+    chosen: list[Reaction | None] = []
+    async with app.run_test(size=(40, 20)) as pilot:
+        app.push_screen(ReactPicker(), chosen.append)
+        await pilot.pause()
+        for reaction in REACTIONS:
+            button = app.screen.query_one(f"#react-{reaction}")
+            assert button.region.area > 0 and button.region.bottom <= 20
+        await pilot.click(f"#react-{Reaction.WELL_BID}")
+        await pilot.pause()
+    assert chosen == [Reaction.WELL_BID]
