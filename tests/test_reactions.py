@@ -222,3 +222,13 @@ async def test_on_a_phone_the_picker_takes_a_tap() -> None:
         await pilot.click(f"#react-{Reaction.WELL_BID}")
         await pilot.pause()
     assert chosen == [Reaction.WELL_BID]
+
+
+def test_a_label_fits_its_room_with_whole_words_and_plain_ascii() -> None:
+    from client.reactions import reaction_label
+
+    assert reaction_label(Reaction.NICE) == "★ nice play"
+    assert reaction_label(Reaction.NICE, ascii_only=True) == "* nice play"
+    assert reaction_label(Reaction.NICE, width=8) == "★ nice"
+    assert reaction_label(Reaction.HURRY, ascii_only=True, width=3) == "zz"
+    assert all(label.isascii() for label in (reaction_label(r, True) for r in REACTIONS))
