@@ -76,6 +76,9 @@ class ClientOptions:
     play_browse_seconds: float = 1.0
     host_options: dict[str, Any] | None = None
     """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
+    reactions: bool = True
+    """False (`--no-reactions`): other people's reactions are not shown in this run,
+    whatever the saved setting says (a player who wants quiet for one evening)."""
     seats_file: Path | None = None
     """Where seat tokens are kept (default: the user's state directory). A browser
     session's file is its identity's own, on the host (host/web.py)."""
@@ -906,7 +909,7 @@ class PitchApp(App[None]):
         """Someone reacted: beside their seat for a few seconds and a line in the log,
         unless this player turned reactions off (then nothing at all)."""
         game = self.game
-        if not self.prefs.reactions:
+        if not (self.prefs.reactions and self.options.reactions):
             return
         label = reaction_label(reaction, game.ascii_only)
         who = game.who(seat) if seat is not None else printable(name, MAX_NAME)

@@ -218,6 +218,9 @@ class SentenceParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}{end} `{help_command}` lists the options.\n")
 
 
+NO_REACTIONS_HELP = "show no one's quick reactions (nice play, oops, ...) in this window"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = SentenceParser(
         prog="pitchnet",
@@ -230,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--name", help="your display name (default: remembered, else login name)")
     play.add_argument("--ascii", action="store_true", help=ASCII_HELP)
+    play.add_argument("--no-reactions", action="store_true", help=NO_REACTIONS_HELP)
     _add_password(play, "; a table hosted here never asks its own window")
     _add_bot_level(play, "a table hosted here")
     _add_interface(play)
@@ -238,6 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("address", nargs="?", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your display name (default: remembered, else login name)")
     join.add_argument("--ascii", action="store_true", help=ASCII_HELP)
+    join.add_argument("--no-reactions", action="store_true", help=NO_REACTIONS_HELP)
     _add_password(join, "")
     _add_interface(join)
 

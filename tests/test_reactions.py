@@ -232,3 +232,19 @@ def test_a_label_fits_its_room_with_whole_words_and_plain_ascii() -> None:
     assert reaction_label(Reaction.NICE, width=8) == "★ nice"
     assert reaction_label(Reaction.HURRY, ascii_only=True, width=3) == "zz"
     assert all(label.isascii() for label in (reaction_label(r, True) for r in REACTIONS))
+
+
+async def test_play_no_reactions_means_none_shown_whatever_the_setting() -> None:
+    from client.app import PitchApp
+    from client.main import options_from_args
+    from pitchnet.cli import build_parser
+
+    for command in (["play", "--no-reactions"], ["join", "--no-reactions", "127.0.0.1:1"]):
+        options = options_from_args(build_parser().parse_args([*command, "--name", "Ann"]))
+        assert options.reactions is False
+        app = PitchApp(options)
+        app.prefs.reactions = True  # the saved setting says show them; the flag wins
+        app.show_reaction(Reaction.LAUGH, 1, "")  # off: returns before drawing anything
+        assert app.game.log == [] and app.game.reactions == {}
+    plain = options_from_args(build_parser().parse_args(["play", "--name", "Ann"]))
+    assert plain.reactions is True
