@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -25,8 +26,16 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
-from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
+from client.messages import (
+    Disconnected,
+    HostError,
+    News,
+    ReactionHeard,
+    StateReceived,
+    Welcomed,
+)
 from client.model import GameState, describe_event, top_bid
+from client.reactions import reaction_label
 from client.screens.base import PitchModal
 from client.screens.connecting import ConnectingScreen
 from client.settings import DECKS, Preferences, SessionPreferences, load_preferences
@@ -34,6 +43,7 @@ from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event, TimedOut, TookOver
 from pitchnet.protocol import MAX_NAME, SeatKind, TableInfo, TableState
+from pitchnet.reactions import Reaction
 from pitchnet.rules import Phase
 from pitchnet.text import printable
 from pitchnet.views import SeatView
@@ -66,6 +76,9 @@ class ClientOptions:
     play_browse_seconds: float = 0.5  # client.screens.finder.PLAY_BROWSE_SECONDS
     host_options: dict[str, Any] | None = None
     """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
+    reactions: bool = True
+    """False (`--no-reactions`): other people's reactions are not shown in this run,
+    whatever the saved setting says (a player who wants quiet for one evening)."""
     seats_file: Path | None = None
     """Where seat tokens are kept (default: the user's state directory). A browser
     session's file is its identity's own, on the host (host/web.py)."""
@@ -843,6 +856,8 @@ class PitchApp(App[None]):
             ("bell", False): "No bell on your turn.",
             ("motion", True): "Cards move: to the middle when played, to the trick's winner.",
             ("motion", False): "Cards no longer move: each change is drawn at once.",
+            ("reactions", True): "Reactions show beside each seat and in the log.",
+            ("reactions", False): "Reactions are hidden on this screen.",
         }
         self.notify(sentences[setting, value], markup=False)
         self.redraw()
@@ -890,6 +905,13 @@ class PitchApp(App[None]):
             "Cards travel to the middle and to the trick's winner",
             partial(self.toggle, "motion"),
         )
+        yield SystemCommand(
+            "Reactions on/off",
+            "Show other people's quick reactions (nice play, oops, ...)",
+            partial(self.toggle, "reactions"),
+        )
+        if at_table and self._may_react():
+            yield SystemCommand("React", "Send the table a quick reaction (r)", self.action_react)
         yield SystemCommand("Theme", "Change the colours (light or dark)", self.action_change_theme)
         yield SystemCommand(
             "Screenshot", "Save an SVG of the screen (ctrl+s)", self.action_screenshot_here
@@ -913,8 +935,45 @@ class PitchApp(App[None]):
             self.apply_state(news.seq, news.table, news.view, news.events)
         elif isinstance(news, HostError):
             self._host_error(news)
+        elif isinstance(news, ReactionHeard):
+            self.show_reaction(news.reaction, news.seat, news.name)
         else:
             self._disconnected(news)
+
+    def show_reaction(self, reaction: Reaction, seat: int | None, name: str) -> None:
+        """Someone reacted: beside their seat for a few seconds and a line in the log,
+        unless this player turned reactions off (then nothing at all)."""
+        game = self.game
+        if not (self.prefs.reactions and self.options.reactions):
+            return
+        label = reaction_label(reaction, game.ascii_only)
+        who = game.who(seat) if seat is not None else printable(name, MAX_NAME)
+        game.log.append(Text(f"{who or 'A watcher'}: {label}"))
+        if seat is not None:
+            game.reactions[seat] = (reaction, game.clock())
+        self.redraw()
+
+    def _may_react(self) -> bool:
+        """Whether this player may send a reaction: the table relays them, and a watcher
+        only where the table lets watchers react."""
+        table, game = self.game.table, self.game
+        if self.connection is None or table is None or not table.reactions:
+            return False
+        return game.me is not None or table.spectator_reactions
+
+    def action_react(self) -> None:
+        """Open the reaction picker (r); the chosen one goes to the table."""
+        from client.screens.react import ReactPicker
+
+        if not self._may_react():
+            self.notify("This table takes no reactions from you.", markup=False)
+            return
+
+        def send(reaction: Reaction | None) -> None:
+            if reaction is not None and self.connection is not None:
+                self.connection.react(reaction)
+
+        self.push_screen(ReactPicker(self.game.ascii_only), send)
 
     def _welcomed(self, message: Welcomed) -> None:
         welcome = message.welcome

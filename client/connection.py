@@ -25,7 +25,14 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Protocol
 
-from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
+from client.messages import (
+    Disconnected,
+    HostError,
+    News,
+    ReactionHeard,
+    StateReceived,
+    Welcomed,
+)
 from client.tokens import SavedSeat
 from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
@@ -45,6 +52,8 @@ from pitchnet.protocol import (
     Pong,
     ProtocolError,
     Purpose,
+    React,
+    Reacted,
     Ready,
     Sit,
     Start,
@@ -55,6 +64,7 @@ from pitchnet.protocol import (
     parse_host_message,
     proves,
 )
+from pitchnet.reactions import Reaction, reaction_of
 
 log = logging.getLogger(__name__)
 
@@ -266,6 +276,10 @@ class Connection:
     def pending(self) -> list[int]:
         """Ids sent but not yet acknowledged (resent after a reconnect)."""
         return sorted(self._unacked)
+
+    def react(self, reaction: Reaction) -> None:
+        """Send a quick reaction: not an action (no id, no ack, never resent)."""
+        self._send(React(reaction=str(reaction)))
 
     async def leave(self) -> None:
         """Give the seat up, then close."""
@@ -526,6 +540,10 @@ class Connection:
             self._unacked.pop(message.id, None)
         elif isinstance(message, ErrorMsg):
             self._error(message)
+        elif isinstance(message, Reacted):
+            reaction = reaction_of(message.reaction)
+            if reaction is not None:  # one from a newer pitchnet is left out
+                self._emit(ReactionHeard(self, reaction, message.seat, message.name))
         elif isinstance(message, Bye):
             if message.code == "closed":
                 raise HostClosed("The host closed the table.")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pitchnet.events import Event
 from pitchnet.protocol import TableInfo, Welcome
+from pitchnet.reactions import Reaction
 from pitchnet.views import SeatView
 
 if TYPE_CHECKING:
@@ -70,4 +71,14 @@ class Disconnected:
     """(host, port, table id) of the table this lobby moved to: join it."""
 
 
-News = Welcomed | StateReceived | HostError | Disconnected
+@dataclass(frozen=True, eq=False)
+class ReactionHeard:
+    """Someone at the table reacted (`reaction` checked: one this client knows)."""
+
+    connection: Connection
+    reaction: Reaction
+    seat: int | None
+    name: str
+
+
+News = Welcomed | StateReceived | HostError | Disconnected | ReactionHeard

@@ -7,11 +7,14 @@ data) into plain `Text` for the log and the summaries.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
 
+from client.reactions import SHOW_SECONDS
 from client.text import card_text, plain, suit_text
 from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
@@ -35,6 +38,7 @@ from pitchnet.events import (
 )
 from pitchnet.house_rules import OPTIONS, HouseRules, RulesConfigError, label
 from pitchnet.protocol import MAX_NAME, TableInfo
+from pitchnet.reactions import Reaction
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -60,6 +64,24 @@ class GameState:
     """This window hosts the table (its header says so; quitting asks first)."""
     watching: bool = False
     """A spectator: no seat, no hand, no moves."""
+    reactions: dict[int, tuple[Reaction, float]] = field(default_factory=dict)
+    """The latest reaction from each seat and when it came (`clock`), shown for a while."""
+    clock: Callable[[], float] = time.monotonic
+    """What a reaction's age is read from (tests drive it)."""
+
+    def reaction(self, seat: int) -> Reaction | None:
+        """The reaction to show beside `seat` now: its latest, for `SHOW_SECONDS`."""
+        shown = self.reactions.get(seat)
+        if shown is None or self.clock() - shown[1] >= SHOW_SECONDS:
+            return None
+        return shown[0]
+
+    def forget_old_reactions(self) -> bool:
+        """Drop reactions past their time; True if any was dropped (redraw then)."""
+        old = [seat for seat in self.reactions if self.reaction(seat) is None]
+        for seat in old:
+            del self.reactions[seat]
+        return bool(old)
 
     def name(self, seat: int | None) -> str:
         """A seat's display name, cleaned; "Seat N" if the seat is unknown or unnamed."""

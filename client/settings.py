@@ -56,6 +56,7 @@ class Preferences:
     one_press: bool = False  # a number key bids or plays at once, without Enter
     bell: bool = False  # ring the terminal bell (and notify) when it becomes your turn
     motion: bool = True  # cards travel to the middle and to the trick's winner
+    reactions: bool = True  # show other people's quick reactions (nice play, oops, ...)
 
     def save(self) -> None:
         _save(asdict(self))

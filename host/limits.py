@@ -25,6 +25,11 @@ class Limits:
     burst: int = 400
     """Token bucket per connection: sustained rate and the burst it allows. A person
     sends a few messages a second; a fast bot client a few hundred in a whole match."""
+    reactions_per_second: float = 0.3
+    reaction_burst: int = 3
+    """Token bucket per connection for `react`, inside the one above: three at once, then
+    one every few seconds. Past it a reaction is dropped with a `reaction_limit` refusal
+    (no strike: a keen player meets it), so a flood reaches no one."""
     max_strikes: int = 10
     """Bad (non-fatal) messages tolerated before the connection is closed."""
     max_connections: int = 64

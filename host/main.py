@@ -59,6 +59,8 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         ready_limit=args.ready,
         spectators=not args.no_spectators,
         coach=not args.no_coach,
+        reactions=not args.no_reactions,
+        spectator_reactions=args.spectator_reactions,
         turn_timer=args.turn_timer,
     )
 

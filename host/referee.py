@@ -63,6 +63,8 @@ from pitchnet.protocol import (
     Pong,
     ProtocolError,
     Purpose,
+    React,
+    Reacted,
     SeatKind,
     Sit,
     TableState,
@@ -70,6 +72,7 @@ from pitchnet.protocol import (
     parse_client_message,
     prove,
 )
+from pitchnet.reactions import reaction_of
 from pitchnet.rules import Action, RulesError
 
 log = logging.getLogger("pitchnet.host")
@@ -234,6 +237,8 @@ class Peer:
     spectator: bool = False
     """Watching without a seat (SEATED, `seat` None): gets the spectators' frame of every
     broadcast, may not act, and is cut like any connection that floods or does not read."""
+    reactions: RateLimiter | None = None
+    """This connection's `react` bucket (`Limits.reactions_per_second`), made at its first."""
     nonce: str = ""
     """The challenge sent to this connection: its `hello`'s proofs must cover it."""
 
@@ -771,6 +776,9 @@ class Referee:
             return
         if isinstance(message, Pong):
             return
+        if isinstance(message, React):
+            self._react(peer, message, now)
+            return
         if peer.spectator:
             if isinstance(message, Leave):
                 self._bye(peer, "You stopped watching.", "left", now)
@@ -813,6 +821,35 @@ class Referee:
             self._broadcast(now, lead=(peer, ack))  # the ack rides with the new state
         elif ack:
             self._out.append(Send(peer.id, ack))
+
+    def _react(self, peer: Peer, message: React, now: float) -> None:
+        """Relay a reaction to everyone at the table, or refuse it: an unknown id (a
+        strike), a table or a watcher not allowed to, or past the reaction rate (dropped,
+        no strike). Nothing is journaled and the game's state does not change."""
+        options = self.table.options
+        reaction = reaction_of(message.reaction)
+        if reaction is None:
+            self._refused(peer, "bad_message", "That is not a reaction this table knows.", now)
+            return
+        if not options.reactions:
+            self._refused(peer, "no_reactions", "This table has reactions turned off.", now)
+            return
+        if peer.spectator and not options.spectator_reactions:
+            why = "Watchers may not send reactions at this table."
+            self._refused(peer, "watching", why, now)
+            return
+        if peer.reactions is None:
+            limits = self.limits
+            peer.reactions = RateLimiter(limits.reactions_per_second, limits.reaction_burst, now)
+        if not peer.reactions.allow(now):
+            self._refused(peer, "reaction_limit", "Too many reactions; wait a moment.", now)
+            return
+        seat = peer.seat
+        name = "A watcher" if seat is None else self.table.seats[seat].name
+        frame = Reacted(reaction=str(reaction), name=name, seat=seat).encode()
+        for other in self.peers.values():
+            if other.phase is Phase.SEATED and (other.seat is not None or other.spectator):
+                self._out.append(Send(other.id, frame))
 
     # ---- answers and closes ------------------------------------------------------------------
 

@@ -108,6 +108,10 @@ class HostConfig:
     """Whether players may ask the coach for a suggestion (`--no-coach` turns it off)."""
     turn_timer: float = 0.0
     """Seconds a person has to move before a bot moves for them once (0: no timer)."""
+    reactions: bool = True
+    """Whether the table relays quick reactions (`--no-reactions` turns them off)."""
+    spectator_reactions: bool = False
+    """Whether spectators may send reactions (`--spectator-reactions`)."""
 
 
 def hello_decoder(limits: Limits, clock: Callable[[], float]) -> FrameDecoder:

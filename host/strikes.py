@@ -35,6 +35,10 @@ STRIKES: dict[str, bool] = {
     "not_yet": False,
     # The host could not write its journal: the move may be resent.
     "journal": False,
+    # A reaction past its own rate, or at a table that turned them off: a keen player
+    # or an older client meets these.
+    "reaction_limit": False,
+    "no_reactions": False,
     # What an honest client never sends.
     "bad_message": True,
     "unknown_type": True,

@@ -255,6 +255,10 @@ class TableOptions:
     turn_timer: float = 0.0
     """Seconds a person has for a bid or a card before a bot of the table's level makes
     that one move for them (0: no timer)."""
+    reactions: bool = True
+    """Whether the table relays quick reactions (`--no-reactions` turns them off)."""
+    spectator_reactions: bool = False
+    """Whether spectators may send reactions (`--spectator-reactions`)."""
 
 
 class Table:
@@ -1097,6 +1101,8 @@ class Table:
             bot_level=self.options.bot_level,
             coach=self.options.coach,
             turn_timer=self.options.turn_timer,
+            reactions=self.options.reactions,
+            spectator_reactions=self.options.spectator_reactions,
             seats=[
                 SeatInfo(
                     name=s.name,

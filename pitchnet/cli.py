@@ -218,6 +218,9 @@ class SentenceParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}{end} `{help_command}` lists the options.\n")
 
 
+NO_REACTIONS_HELP = "show no one's quick reactions (nice play, oops, ...) in this window"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = SentenceParser(
         prog="pitchnet",
@@ -230,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--name", help="your display name (default: remembered, else login name)")
     play.add_argument("--ascii", action="store_true", help=ASCII_HELP)
+    play.add_argument("--no-reactions", action="store_true", help=NO_REACTIONS_HELP)
     _add_password(play, "; a table hosted here never asks its own window")
     _add_bot_level(play, "a table hosted here")
     _add_interface(play)
@@ -238,6 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("address", nargs="?", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your display name (default: remembered, else login name)")
     join.add_argument("--ascii", action="store_true", help=ASCII_HELP)
+    join.add_argument("--no-reactions", action="store_true", help=NO_REACTIONS_HELP)
     _add_password(join, "")
     _add_interface(join)
 
@@ -312,6 +317,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-coach",
         action="store_true",
         help="players may not ask the coach (c) what the hard bot would do",
+    )
+    host.add_argument(
+        "--no-reactions",
+        action="store_true",
+        help="the table relays no quick reactions (nice play, oops, ...)",
+    )
+    host.add_argument(
+        "--spectator-reactions",
+        action="store_true",
+        help="people watching may send quick reactions too",
     )
     host.add_argument("--password", help="a password players must give to join")
     host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")

@@ -349,6 +349,15 @@ class Leave(Message):
     TYPE: ClassVar[str] = "leave"
 
 
+@dataclass(frozen=True, slots=True)
+class React(Message):
+    """A quick reaction (an id of `pitchnet.reactions.Reaction`, never free text). Not an
+    action: no id, no ack, not journaled; the host relays it as `reacted` or refuses it."""
+
+    TYPE: ClassVar[str] = "react"
+    reaction: str
+
+
 # Both ways -----------------------------------------------------------------------------------
 
 
@@ -461,6 +470,18 @@ class Bye(Message):
     """With code "moved": that table's id."""
 
 
+@dataclass(frozen=True, slots=True)
+class Reacted(Message):
+    """Someone at the table reacted: `seat` (None for a spectator) and their `name`,
+    sent to every seat and watcher alike. Not game state: a client that misses one
+    misses nothing of the game."""
+
+    TYPE: ClassVar[str] = "reacted"
+    reaction: str
+    name: str
+    seat: int | None = None
+
+
 def answer(
     challenge: Challenge,
     name: str,
@@ -499,6 +520,9 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
 HOST_MESSAGES: dict[str, type[Message]] = {
     m.TYPE: m for m in (Challenge, Welcome, State, Ack, ErrorMsg, Bye, Ping, Pong)
 }
+# Reactions sit apart from the lists above (see pitchnet/reactions.py).
+CLIENT_MESSAGES[React.TYPE] = React
+HOST_MESSAGES[Reacted.TYPE] = Reacted
 ACTIONS = (Start, Sit, BidMsg, PlayMsg, Ready)
 """Messages that carry a client id and are applied at most once per id."""
 
@@ -703,6 +727,10 @@ class TableInfo:
     """Whether the table lets players ask the coach what the `hard` bot would do."""
     turn_timer: float = 0.0
     """Seconds a person has for a bid or a card before a bot moves for them (0: none)."""
+    reactions: bool = True
+    """Whether the table relays quick reactions (`react`) at all."""
+    spectator_reactions: bool = False
+    """Whether spectators may send reactions too (they always see them)."""
 
     def to_wire(self) -> dict[str, Any]:
         wire = {name: getattr(self, name) for name in self.__slots__}

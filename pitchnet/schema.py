@@ -36,6 +36,7 @@ STRING_LIMITS = {
     "seat_key": 64,
     "password_proof": 64,
     "proof": 64,
+    "reaction": 16,
 }
 """Per-field limits on strings, by field name (every string is under `MAX_STR` anyway)."""
 _LIMITED = frozenset({"id", *STRING_LIMITS})

@@ -231,3 +231,21 @@ def test_a_trick_in_motion(
         await pilot.pause()
 
     assert snap_compare(app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [*SIZES, PHONE], ids=[*(f"{w}x{h}" for w, h in SIZES), "phone"])
+def test_reactions_shown(snap_compare: Any, size: tuple[int, int]) -> None:
+    """Two reactions beside their senders' seats (issue 28), and their lines in the log,
+    at a clock stopped a second after they came."""
+    from pitchnet.reactions import Reaction
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await showing("playing")(pilot)
+        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target.game.clock = lambda: 50.0
+        target.show_reaction(Reaction.NICE, 1, "")
+        target.show_reaction(Reaction.HURRY, 2, "")
+        await pilot.pause()
+
+    mode = "web" if size == PHONE else "idle"
+    assert snap_compare(app(mode=mode), terminal_size=size, run_before=run_before)

@@ -44,6 +44,8 @@ from pitchnet.protocol import (
     PlayMsg,
     Pong,
     ProtocolError,
+    React,
+    Reacted,
     Ready,
     SeatInfo,
     Sit,
@@ -142,6 +144,9 @@ HOST_EXAMPLES: list[Message] = [
     Ping(t=1.0),
     Pong(t=1.0),
 ]
+# Reactions (pitchnet/reactions.py), kept apart from the lists above.
+CLIENT_EXAMPLES.append(React(reaction="gg"))
+HOST_EXAMPLES.append(Reacted(reaction="gg", name="Ann", seat=2))
 
 
 def _body(value: Any) -> bytes:
@@ -503,6 +508,8 @@ def test_a_mistyped_host_field_is_a_bad_message(payload: dict[str, Any], name: s
 def _message_with(name: str, value: str) -> tuple[Callable[[dict[str, Any]], Any], dict]:
     if name == "card":
         return parse_client_message, {"type": "play", "id": 1, "card": value}
+    if name == "reaction":
+        return parse_client_message, {"type": "react", "reaction": value}
     if name == "nonce":
         return parse_host_message, {**HOST_EXAMPLES[0].to_wire(), name: value}
     if name in ("token", "proof"):

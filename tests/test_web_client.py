@@ -169,7 +169,7 @@ async def test_a_browser_sessions_palette_offers_only_pitchnets_commands() -> No
         titles = {command.title for command in app.get_system_commands(app.screen)}
     ours = {"Leave the table", "Last trick", "Coach", "Rules", "Keys", "Deck: four colours"}
     ours |= {"Deck: two colours", "One-press keys on/off", "Turn bell on/off", "Theme"}
-    ours |= {"Card motion on/off"}
+    ours |= {"Card motion on/off", "Reactions on/off", "React"}
     ours |= {"Screenshot", "Quit"}
     assert titles <= ours, titles - ours
     assert "Last trick" in titles and "Screenshot" in titles

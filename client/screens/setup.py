@@ -139,6 +139,9 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                 )
             with Horizontal(classes="setup-row"):
+                yield Static("Reactions", classes="setup-label")
+                yield Tick("players may react (r)", value=True, id="setup-reactions", compact=True)
+            with Horizontal(classes="setup-row"):
                 yield Static("Browsers", classes="setup-label")
                 yield Tick("serve to phones on port", id="setup-web", compact=True)
                 yield Input(
@@ -254,6 +257,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         if isinstance(preset, str) and preset in PRESETS:
             chosen["rules"] = resolve(preset)[0]
         chosen["bot_level"] = self.query_one("#setup-level", Select).value
+        chosen["reactions"] = self.query_one("#setup-reactions", Checkbox).value
         chosen["web_port"] = None
         if self.query_one("#setup-web", Checkbox).value:
             port_text = self.query_one("#setup-web-port", Input).value.strip()

@@ -49,6 +49,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
         *(Binding(str(n), f"number({n})", f"Key {n}", show=False) for n in range(1, 7)),
         Binding("c", "coach", "Coach", show=False),
         Binding("t", "last_trick", "Last trick"),
+        Binding("r", "app.react", "React", show=False),
         Binding("l", "toggle_log", "Log"),
         Binding("escape", "leave", "Leave"),
     ]
@@ -64,6 +65,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
         ("Table", ""),
         ("c", "the coach: what the hard bot would do now, and why (on your turn)"),
         ("t", "show the last trick (again to go back)"),
+        ("r", "react: then 1-6 for nice play, oops, well bid, hurry up, good game, ha ha"),
         ("l", "show or hide the log"),
         ("Esc", "leave the table (asks first)"),
     ]
@@ -190,6 +192,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
     def _tick(self) -> None:
         """Count an absent player's time on from the last snapshot, once a second."""
         game = self.game
+        if game.forget_old_reactions() and self._drawable():
+            self.query_one(Felt).show(game, time.monotonic() - game.received_at)
         if self._drawable() and game.table and any(not s.connected for s in game.table.seats):
             since = time.monotonic() - game.received_at
             self.query_one(Felt).show(game, since)

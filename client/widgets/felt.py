@@ -24,6 +24,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from client.model import GameState
+from client.reactions import reaction_label
 from client.text import card_text, suit_text
 from client.widgets.canvas import Canvas, Rect
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
@@ -373,6 +374,10 @@ def draw_panel(
     names = [game.name(s) for s in range(game.view.players)] if game.view else []
     style = _panel_style(game, seat)
     bid, tricks, score, state = _facts(game, seat, since)
+    reaction = game.reaction(seat)
+    if reaction is not None and not tier.boxed:  # for a few seconds in the state's place
+        label = reaction_label(reaction, game.ascii_only, rect.w)
+        state = Text(label, style="bold reverse")
     if tier.boxed:
         inner = rect.w - 2
         heavy = game.view is not None and game.view.turn == seat
@@ -383,6 +388,13 @@ def draw_panel(
         )
         canvas.box(rect, kind, style, None)
         title = _name_line(game, seat, inner - 1, names)
+        if reaction is not None:  # for a few seconds on the top edge, after the name
+            room = inner - 2 - len(title.plain)
+            label = reaction_label(reaction, game.ascii_only, room)
+            if len(label) <= room:
+                title = _join(title, Text(label, style="bold reverse"), sep=" ")
+            else:  # no room beside the name: the reaction has the line for now
+                title = Text(reaction_label(reaction, game.ascii_only, inner - 1), "bold reverse")
         canvas.put_text(rect.x + 1, rect.y, title)
         backs = card_backs(game, seat, inner - 2)
         if backs.plain:  # on the bottom edge, as cards held face down below the name
