@@ -149,7 +149,10 @@ def main() -> int:
     lobby_times: list[float] = []
     try:
         bare_stages = [(b"bare app ready",)]
-        join_stages = [(b"Connecting to", b"seat(s) open"), (b"seat(s) open",)]
+        join_stages = [
+            (b"Connecting to", b"seats open", b"seat open"),
+            (b"seats open", b"seat open"),
+        ]
         time_to_text([sys.executable, str(bare)], bare_stages, env)  # warm the file caches
         time_to_text(join(0), join_stages, env)
         for run in range(1, args.runs + 1):

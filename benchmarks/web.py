@@ -209,7 +209,11 @@ async def measure_memory(browsers: int, workdir: Path, env: dict[str, str]) -> N
         alone = memory_kib(host.pid)
         # Baseline: a terminal client at the lobby, read while it sits there.
         with TerminalClient([*_pitchnet(), "join", f"127.0.0.1:{table_port}"], env) as terminal:
-            await until(lambda: terminal.shows(b"seat(s) open"), "the terminal's lobby", 30)
+            await until(
+                lambda: terminal.shows(b"seats open") or terminal.shows(b"seat open"),
+                "the terminal's lobby",
+                30,
+            )
             await asyncio.sleep(1.0)
             terminal_mem = memory_kib(terminal.pid)
         async with async_playwright() as playwright:
@@ -373,7 +377,7 @@ async def measure_times(
     lobby, floor_join = [], []
     clicks, floor_click = [], []
     terminal_lobby: list[float] = []
-    join_stages = [(b"seat(s) open",)]
+    join_stages = [(b"seats open", b"seat open")]  # the lobby: "2 seats open"
     try:
         async with async_playwright() as playwright:
             chromium = await playwright.chromium.launch(

@@ -54,8 +54,11 @@ async def up_to_date(host: Any, identity: Any) -> None:
     )
 
 
-async def take_turn(page: Any, host: Any, identity: Any, seat: int, *, touch: bool) -> str:
-    """Bid or play once, by clicks (or taps); returns what was done."""
+async def take_turn(
+    page: Any, host: Any, identity: Any, seat: int, *, touch: bool, least: bool = False
+) -> str:
+    """Bid (the most, or with `least` a pass where allowed, else the least) or play once,
+    by clicks (or taps); returns what was done."""
     match = host.table.match
     await until_true(
         lambda: match.turn == seat or match.phase.value not in ("bidding", "playing"),
@@ -68,7 +71,12 @@ async def take_turn(page: Any, host: Any, identity: Any, seat: int, *, touch: bo
     step = match.hand.step
     await up_to_date(host, identity)
     if phase == "bidding":
-        amount = max((b for b in match.legal_bids(seat) if b is not None), default=None)
+        amounts = [b for b in match.legal_bids(seat) if b is not None]
+        if least:
+            passing = None in match.legal_bids(seat)
+            amount = None if passing or not amounts else min(amounts)
+        else:
+            amount = max(amounts, default=None)
         await click(page, identity, f"bid-{amount or 'pass'}", touch=touch)
         done = f"bid {amount}"
     else:

@@ -19,6 +19,7 @@ import pytest
 
 from tests.browser import (
     browser,
+    click,
     identity_of,
     join,
     painted,
@@ -238,4 +239,62 @@ async def test_a_phone_keeps_its_keyboard_shut_until_the_game_asks_for_text() ->
         await page.keyboard.press("Enter")
         await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
         await page.wait_for_function(KEYBOARD, arg="none", timeout=30_000)
+        await context.close()
+
+
+@pytest.mark.timeout(600)
+async def test_a_phone_at_ratio_3_plays_a_whole_match_by_taps_seeing_its_whole_hand() -> None:
+    """Issue 24's "done": the lowest target, bots acting at once, and every bid, card and
+    "next hand" of the phone's seat tapped on the canvas where the client drew it. The
+    phone passes where it may, so that the bots reach the target in few hands. The
+    host's record of each hand then holds the seat's bid each time the auction came to it
+    and its six cards, and the seat was a person's (never a bot's) throughout."""
+    options = DEVICES["phone-3x"]
+    async with web_table({"target": 7}) as (host, web), browser() as chromium:
+        context, page, identity, seat = await seated_with_hand(chromium, web, host, options)
+        hands: list[Any] = []
+        tapped: list[list[str]] = []
+        shots = 0
+        while True:
+            match = host.table.match
+            if match.hand is not None and (not hands or match.hand is not hands[-1]):
+                hands.append(match.hand)
+                tapped.append([])
+                await up_to_date(host, identity)
+                await until_true(
+                    lambda: shown_cards(identity) == hand_of(host, seat), "the new hand drawn"
+                )
+                assert_whole_and_sharp(await drawn(page), 3)
+                assert_hand_on_screen(identity)
+                if shots < 2:
+                    path = screenshot_dir() / f"device-match-hand-{len(hands)}.png"
+                    await page.screenshot(path=str(path))
+                    shots += 1
+            action = await take_turn(page, host, identity, seat, touch=True, least=True)
+            assert host.table.seats[seat].kind == "human", "a bot took the phone's seat"
+            if action == "match_over":
+                break
+            if action == "hand_over":
+                number = match.hand_number
+                await click(page, identity, "ready", touch=True)
+                await until_true(
+                    lambda number=number, match=match: (
+                        match.hand_number > number or match.phase.value == "match_over"
+                    ),
+                    "the next hand after the phone tapped 'next hand'",
+                    timeout=60,
+                )
+                continue
+            tapped[-1].append(action)
+        assert host.table.match.winner is not None
+        assert len(hands) >= 2, "a match to 7 is more than one hand"
+        for hand, actions in zip(hands, tapped, strict=True):
+            ours = [bid for who, bid in hand.bids if who == seat]
+            assert len(ours) == sum(a.startswith("bid") for a in actions), (hand.bids, actions)
+            played = [
+                str(card) for trick in hand.tricks for who, card in trick.plays if who == seat
+            ]
+            assert played == [a.removeprefix("play ") for a in actions if a.startswith("play")]
+            assert len(played) == len(hand.tricks)  # a card in every trick of the hand
+        assert await page.evaluate(KEYBOARD, "none")  # no tap opened the keyboard
         await context.close()
