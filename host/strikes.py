@@ -33,6 +33,7 @@ STRIKES: dict[str, bool] = {
     "bad_seat": False,
     "not_in_lobby": False,
     "not_yet": False,
+    "reclaim_over": False,
     # The host could not write its journal: the move may be resent.
     "journal": False,
     # What an honest client never sends.
