@@ -25,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Protocol
 
-from client.messages import Disconnected, HostError, News, StateReceived, Welcomed
+from client.messages import Disconnected, HostError, News, Reclaiming, StateReceived, Welcomed
 from client.tokens import SavedSeat
 from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
@@ -45,10 +45,14 @@ from pitchnet.protocol import (
     ProtocolError,
     Purpose,
     Ready,
+    Reclaim,
+    ReclaimAsked,
+    ReclaimStatus,
     Sit,
     Start,
     State,
     TableState,
+    Vouch,
     Welcome,
     answer,
     parse_host_message,
@@ -250,6 +254,15 @@ class Connection:
         """Ready for the next hand; at a partnership match's end `rotate` asks to play
         the next match with partners rotated."""
         return self._act(lambda i: Ready(id=i, rotate=rotate))
+
+    def reclaim(self, seat: int) -> None:
+        """Watching: ask for `seat`, an away player's, as ours from this new device
+        (another person at the table must vouch; the answer comes as `Reclaiming`)."""
+        self._send(Reclaim(seat=seat))
+
+    def vouch(self, seat: int, yes: bool) -> None:
+        """Answer the host's question: is the watcher asking for `seat` its player?"""
+        self._send(Vouch(seat=seat, yes=yes))
 
     def _act(self, make: Callable[[int], Message]) -> int:
         self._next_id += 1
@@ -509,6 +522,8 @@ class Connection:
             self._unacked.pop(message.id, None)
         elif isinstance(message, ErrorMsg):
             self._error(message)
+        elif isinstance(message, ReclaimAsked | ReclaimStatus):
+            self._emit(Reclaiming(self, message))
         elif isinstance(message, Bye):
             if message.code == "closed":
                 raise HostClosed("The host closed the table.")
@@ -555,6 +570,8 @@ class Connection:
             self.refusal = "impostor"
             raise Refused(IMPOSTOR)
         self.connected, self._stored = True, False
+        if self.watch and not welcome.spectator:
+            self.watch = False  # a seat taken back on this device: we play from now on
         if first:
             self._table_at = (self.host, self.port)
         self.token = welcome.token or self.token or token or None
