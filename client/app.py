@@ -1036,13 +1036,15 @@ class PitchApp(App[None]):
             # The table hosted here (one resumed from its journal, say) keeps every seat
             # for its own player: watch it, rather than look for another table.
             notice = "Every seat is kept for its player, so you are watching. "
-            notice += "Each gets their seat back on reconnecting."
+            notice += "Each gets their seat back on reconnecting, or from another device "
+            notice += "once another player confirms it."
             self._watch_instead(connection, notice, title=hosted.name)
             return
         if full and self.options.one_table:
             # A browser has no finder to go back to: it watches its one table instead.
-            notice = "Every seat is taken by people, so you are watching. Reload the page "
-            notice += "to take a seat when one is free."
+            notice = "Every seat is a person's, so you are watching. A seat kept for a "
+            notice += "player who lost the connection is offered to you here if it carries "
+            notice += "your name. Reload the page to take a seat when one is free."
             self._watch_instead(connection, notice)
             return
         if full and not message.retrying:

@@ -11,6 +11,7 @@ import pytest
 
 from client.app import ClientOptions, PitchApp
 from client.screens.reclaim import ReclaimOffer, VouchPrompt
+from client.tokens import TokenStore
 from host.server import HostServer
 from pitchnet.protocol import Reclaim, Vouch
 from tests.netclient import RawClient, running_host, until_true
@@ -121,3 +122,30 @@ async def test_the_player_asked_answers_in_a_dialog(tmp_path: Path) -> None:
             assert welcome["seat"] == 1 and welcome["token"]
             await until(pilot, lambda: not isinstance(app.screen, VouchPrompt), "closed")
             await new.close()
+
+
+async def test_in_a_browser_carol_taps_to_ask_and_the_seat_file_keeps_her_new_token(
+    tmp_path: Path,
+) -> None:
+    """The client as host/web.py runs it for a phone: joining finds every seat a
+    person's, so it watches, says why, and offers her away seat; a tap asks for it."""
+    async with running_host(players=2, grace=600) as host:
+        ann, old_token = await _carol_gone(host)
+        seats = tmp_path / "identity-seats.json"
+        options = ClientOptions(
+            name="Carol", mode="web", address=("127.0.0.1", host.port), seats_file=seats
+        )
+        app = PitchApp(options)
+        async with app.run_test(size=(40, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ReclaimOffer), "the offer")
+            assert app.game.watching and _says(app, "so you are watching")
+            await until(pilot, lambda: bool(app.screen.query("#yes")), "its buttons")
+            await pilot.click("#yes")
+            await ann.expect("reclaim_asked")
+            ann.send(Vouch(seat=1, yes=True))
+            await until(pilot, lambda: app.game.me == 1, "her own seat")
+            await until(pilot, lambda: bool(app.game.view and app.game.view.hand), "her hand")
+            saved = TokenStore(seats).find("Carol", table_id=host.table_id)
+            assert saved is not None and saved.token not in ("", old_token)
+            assert saved.token == host.table.seats[1].token
+        await ann.close()
