@@ -469,6 +469,7 @@ class Referee:
         self.bot_at = None
         self.thinking = None
         self.grace_until.clear()
+        self.reclaims.clear()  # everyone is told bye below; no question outlives the table
         if moved_to is not None:
             address, table_id = moved_to
             bye = Bye(
@@ -924,15 +925,17 @@ class Referee:
         self._welcome(claimant, seat, send_token=True)
         self._broadcast(now)
 
-    def _end_reclaim(self, seat: int, sentence: str, status: str = "refused") -> None:
-        """Settle the request for `seat`: the claimant hears `sentence`, the people asked
-        that the question is over."""
+    def _end_reclaim(
+        self, seat: int, sentence: str, status: str = "refused", name: str = ""
+    ) -> None:
+        """Settle the request for `seat` (its player `name`, if not the seat's now): the
+        claimant hears `sentence`, the people asked that the question is over."""
         request = self.reclaims.pop(seat)
         if status == "refused":
             request.claimant.refused_seats.add(seat)
         if self._open(request.claimant):
             self._send(request.claimant, ReclaimStatus(seat, status, sentence))
-        name = self.table.seats[seat].name
+        name = name or self.table.seats[seat].name
         over = ReclaimStatus(seat, "over", f"The request for {name}'s seat is settled.")
         for person in request.asked:
             if self._open(person):
@@ -1055,6 +1058,10 @@ class Referee:
         """Partners were rotated: each connection now acts for its player's new seat,
         and is welcomed to it (the welcome is how a client learns its seat), before the
         snapshot of the new match."""
+        for seat in list(self.reclaims):  # a question about a seat that just moved
+            name = self.table.seats[order.index(seat)].name
+            why = "The seats were rotated for the new match meanwhile; ask again."
+            self._end_reclaim(seat, reclaims.refused(name, why), name=name)
         holders, grace = self.holders, self.grace_until
         self.holders = {new: holders[old] for new, old in enumerate(order) if old in holders}
         self.grace_until = {new: grace[old] for new, old in enumerate(order) if old in grace}
