@@ -76,6 +76,7 @@ from pitchnet.protocol import (
     prove,
 )
 from pitchnet.rules import Action, RulesError
+from pitchnet.text import player_name
 
 log = logging.getLogger("pitchnet.host")
 
@@ -685,7 +686,7 @@ class Referee:
             self._refuse(peer, "no_spectators", text, now)
             return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
-        peer.name = hello.name[:64]
+        peer.name = player_name(hello.name, "someone")  # shown to those asked to vouch
         self._out.append(Seated(peer.id))  # a welcomed connection's limits, as a player's
         table.spectators = sum(p.spectator for p in self.peers.values())
         log.info("%s watches the table as %r", peer.label, hello.name[:24])
