@@ -203,3 +203,13 @@ def test_the_new_token_survives_a_resume_from_the_journal() -> None:
     client = again.open("10.0.0.9:2")
     reply = again.send(client, again.hello(client, "Carol", token=token))
     assert reply[0]["type"] == "welcome" and reply[0]["seat"] == 2
+
+
+def test_the_name_shown_to_those_asked_is_cleaned() -> None:
+    pair, clients = three_playing()
+    carol_away(pair, clients)
+    asker = watcher(pair, "Ca\x1b[2Jrol\u202e", "10.0.0.9:1")
+    pair.send(asker, Reclaim(seat=2))
+    [asked] = clients[0].of_type("reclaim_asked")
+    assert asked["asker"] and all(ch.isprintable() for ch in asked["asker"])
+    assert "\x1b" not in asked["asker"]
