@@ -438,6 +438,7 @@ class Table:
         once between hands, else at the next deal (the bot finishes this hand). A
         player who left finds their own old seat first."""
         wanted = player_name(hello.name, "Player")
+        self._refuse_namesake(wanted)
         free = [i for i, s in enumerate(self.seats) if s.takeable]
         if not free:
             raise ProtocolError("table_full", self._full_sentence(), fatal=True)
@@ -448,6 +449,22 @@ class Table:
         self._record(SeatClaimed(seat, name, token))
         self._claim(seat, name, token)
         return seat
+
+    def _refuse_namesake(self, wanted: str) -> None:
+        """A newcomer with the name of a player who lost the connection is most likely
+        that player on another device: a free seat given to her would be a second seat
+        ("Carol 2") beside her own, played by a bot. So she watches, and may ask for her
+        own seat back (`reclaim`, vouched for by another person: host/reclaims.py)."""
+        folded = wanted.casefold()
+        for s in self.seats:
+            if s.kind == SeatKind.HUMAN and not s.connected and s.name.casefold() == folded:
+                raise ProtocolError(
+                    "table_full",
+                    f"{s.name}'s seat is kept for its player, who lost the connection. If it "
+                    "is yours, watch and ask for it back (another player confirms it); to "
+                    "sit in a free seat instead, join with another name.",
+                    fatal=True,
+                )
 
     def _full_sentence(self) -> str:
         """Why a newcomer cannot sit mid-match, truthfully: every seat is a person's,

@@ -8,7 +8,7 @@ from typing import Any
 
 from host.reclaims import WAIT
 from host.table import Table
-from pitchnet.protocol import BidMsg, PlayMsg, Reclaim, Vouch
+from pitchnet.protocol import BidMsg, Leave, PlayMsg, Reclaim, Vouch
 from tests.pair import PairClient, RefereePair
 
 
@@ -213,3 +213,32 @@ def test_the_name_shown_to_those_asked_is_cleaned() -> None:
     [asked] = clients[0].of_type("reclaim_asked")
     assert asked["asker"] and all(ch.isprintable() for ch in asked["asker"])
     assert "\x1b" not in asked["asker"]
+
+
+def test_a_namesake_is_not_given_a_second_seat_but_watches_and_may_ask() -> None:
+    """The evening in issue 24: Carol's phone died; on another device she was seated as
+    "Carol 2" in a free seat beside her own. Now she is told her seat is kept, watches,
+    and asks for her own."""
+    pair = RefereePair(players=4, grace=30.0)
+    clients = [
+        pair.join(name, f"10.0.0.{n}:1") for n, name in enumerate(["Ann", "Bob", "Carol", "Dan"])
+    ]
+    assert pair.table.state == "playing"
+    pair.send(clients[3], Leave())  # Dan's seat: a bot's for nobody, free to a newcomer
+    pair.lose(clients[2], "reset")
+    newcomer = pair.open("10.0.0.9:1")
+    reply = pair.send(newcomer, pair.hello(newcomer, "CAROL"))
+    assert [(p["code"], p["fatal"]) for p in reply if p["type"] == "error"] == [
+        ("table_full", True)
+    ]
+    assert "Carol's seat is kept for its player" in reply[-1]["message"]
+    assert [s.name for s in pair.table.seats][:3] == ["Ann", "Bob", "Carol"]
+    assert not any(s.claim_token for s in pair.table.seats)  # no "Carol 2" anywhere
+    # Another name still takes the free seat.
+    other = pair.open("10.0.0.10:1")
+    reply = pair.send(other, pair.hello(other, "Eve"))
+    assert reply[0]["type"] == "welcome" and reply[0]["seat"] == 3
+    carol = watcher(pair, "Carol", "10.0.0.9:2")
+    pair.send(carol, Reclaim(seat=2))
+    pair.send(clients[0], Vouch(seat=2, yes=True))
+    assert carol.of_type("welcome")[-1]["seat"] == 2
