@@ -1041,10 +1041,12 @@ class PitchApp(App[None]):
             self._watch_instead(connection, notice, title=hosted.name)
             return
         if full and self.options.one_table:
-            # A browser has no finder to go back to: it watches its one table instead.
-            notice = "Every seat is a person's, so you are watching. A seat kept for a "
-            notice += "player who lost the connection is offered to you here if it carries "
-            notice += "your name. Reload the page to take a seat when one is free."
+            # A browser has no finder to go back to: it watches its one table instead,
+            # saying why in the host's words (every seat a person's, or one kept for a
+            # player with this name: a free seat is then not given, host/table.py).
+            notice = f"{printable(message.reason, 200)} So you are watching. A seat kept "
+            notice += "for a player who lost the connection is offered to you here if it "
+            notice += "carries your name; reload the page to take a seat when one is free."
             self._watch_instead(connection, notice)
             return
         if full and not message.retrying:
