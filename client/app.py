@@ -31,6 +31,7 @@ from client.messages import (
     HostError,
     News,
     ReactionHeard,
+    Reclaiming,
     StateReceived,
     Welcomed,
 )
@@ -42,7 +43,7 @@ from client.settings import DECKS, Preferences, SessionPreferences, load_prefere
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event, TimedOut, TookOver
-from pitchnet.protocol import MAX_NAME, SeatKind, TableInfo, TableState
+from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo, TableState
 from pitchnet.reactions import Reaction
 from pitchnet.rules import Phase
 from pitchnet.text import printable
@@ -203,6 +204,10 @@ class PitchApp(App[None]):
         self.pitch_lead: str | None = None
         """The card to lead once our pitch (bid 4) is taken: one gesture, two frames."""
         self._was_my_turn = False
+        self._reclaim_offered: set[tuple[str, int]] = set()
+        """(table id, seat) whose taking back was offered to us while watching: once."""
+        self._vouching: dict[int, Any] = {}
+        """Seat -> the open question whether a watcher asking for it is its player."""
         self.screenshot_dir: str | None = None
         """Where screenshots go (None: the state directory's screenshots/)."""
         if self.prefs.theme in self.available_themes:
@@ -937,6 +942,8 @@ class PitchApp(App[None]):
             self._host_error(news)
         elif isinstance(news, ReactionHeard):
             self.show_reaction(news.reaction, news.seat, news.name)
+        elif isinstance(news, Reclaiming):
+            self._reclaiming(news)
         else:
             self._disconnected(news)
 
@@ -1025,6 +1032,59 @@ class PitchApp(App[None]):
         self.redraw()
         self._lead_pitched_card()
         self._ring_for_turn()
+        self._offer_reclaim()
+
+    # ---- a seat taken back on another device (client/screens/reclaim.py) --------------------
+
+    def _offer_reclaim(self) -> None:
+        """Watching, with an away seat carrying our name: offer (once) to ask for it."""
+        from client.screens.reclaim import ReclaimOffer, own_away_seat
+
+        game, connection = self.game, self.connection
+        if not game.watching or connection is None:
+            return
+        seat = own_away_seat(game.table, self.options.name)
+        if seat is None or game.table is None or (game.table_id, seat) in self._reclaim_offered:
+            return
+        self._reclaim_offered.add((game.table_id, seat))
+
+        def answered(yes: bool | None) -> None:
+            if yes and connection is self.connection:
+                connection.reclaim(seat)
+
+        self.push_screen(ReclaimOffer(game.table.seats[seat].name), answered)
+
+    def _reclaiming(self, news: Reclaiming) -> None:
+        """Asked to vouch for a watcher (a yes/no question), or told where a request of
+        ours stands (a notice; "over" closes the question it settles)."""
+        from client.screens.reclaim import VouchPrompt
+
+        message, connection = news.message, news.connection
+        if isinstance(message, ReclaimAsked):
+            seat = message.seat
+            prompt = VouchPrompt(message)
+
+            def answered(yes: bool | None) -> None:
+                if self._vouching.get(seat) is prompt:  # not settled meanwhile
+                    del self._vouching[seat]
+                    connection.vouch(seat, bool(yes))
+
+            self._close_question(self._vouching.pop(seat, None))
+            self._vouching[seat] = prompt
+            self.push_screen(prompt, answered)
+            return
+        if message.status == "over":
+            self._close_question(self._vouching.pop(message.seat, None))
+            return
+        severity = "warning" if message.status == "refused" else "information"
+        self.notify(printable(message.message, 300), severity=severity, markup=False, timeout=20)
+
+    def _close_question(self, prompt: Any) -> None:
+        """Close a vouching question that was settled elsewhere (nothing is sent: it is
+        no longer in `_vouching`). One under another dialog stays; answering it later
+        is told it was settled."""
+        if prompt is not None and self.screen is prompt:
+            prompt.dismiss(False)
 
     def redraw(self) -> None:
         for screen in self.screen_stack:
@@ -1064,13 +1124,17 @@ class PitchApp(App[None]):
             # The table hosted here (one resumed from its journal, say) keeps every seat
             # for its own player: watch it, rather than look for another table.
             notice = "Every seat is kept for its player, so you are watching. "
-            notice += "Each gets their seat back on reconnecting."
+            notice += "Each gets their seat back on reconnecting, or from another device "
+            notice += "once another player confirms it."
             self._watch_instead(connection, notice, title=hosted.name)
             return
         if full and self.options.one_table:
-            # A browser has no finder to go back to: it watches its one table instead.
-            notice = "Every seat is taken by people, so you are watching. Reload the page "
-            notice += "to take a seat when one is free."
+            # A browser has no finder to go back to: it watches its one table instead,
+            # saying why in the host's words (every seat a person's, or one kept for a
+            # player with this name: a free seat is then not given, host/table.py).
+            notice = f"{printable(message.reason, 200)} So you are watching. A seat kept "
+            notice += "for a player who lost the connection is offered to you here if it "
+            notice += "carries your name; reload the page to take a seat when one is free."
             self._watch_instead(connection, notice)
             return
         if full and not message.retrying:

@@ -30,6 +30,7 @@ from client.messages import (
     HostError,
     News,
     ReactionHeard,
+    Reclaiming,
     StateReceived,
     Welcomed,
 )
@@ -55,10 +56,14 @@ from pitchnet.protocol import (
     React,
     Reacted,
     Ready,
+    Reclaim,
+    ReclaimAsked,
+    ReclaimStatus,
     Sit,
     Start,
     State,
     TableState,
+    Vouch,
     Welcome,
     answer,
     parse_host_message,
@@ -264,6 +269,15 @@ class Connection:
         """Ready for the next hand; at a partnership match's end `rotate` asks to play
         the next match with partners rotated."""
         return self._act(lambda i: Ready(id=i, rotate=rotate))
+
+    def reclaim(self, seat: int) -> None:
+        """Watching: ask for `seat`, an away player's, as ours from this new device
+        (another person at the table must vouch; the answer comes as `Reclaiming`)."""
+        self._send(Reclaim(seat=seat))
+
+    def vouch(self, seat: int, yes: bool) -> None:
+        """Answer the host's question: is the watcher asking for `seat` its player?"""
+        self._send(Vouch(seat=seat, yes=yes))
 
     def _act(self, make: Callable[[int], Message]) -> int:
         self._next_id += 1
@@ -544,6 +558,8 @@ class Connection:
             reaction = reaction_of(message.reaction)
             if reaction is not None:  # one from a newer pitchnet is left out
                 self._emit(ReactionHeard(self, reaction, message.seat, message.name))
+        elif isinstance(message, ReclaimAsked | ReclaimStatus):
+            self._emit(Reclaiming(self, message))
         elif isinstance(message, Bye):
             if message.code == "closed":
                 raise HostClosed("The host closed the table.")
@@ -593,6 +609,8 @@ class Connection:
             self.refusal = "impostor"
             raise Refused(IMPOSTOR)
         self.connected, self._stored, self._proposed = True, False, None
+        if self.watch and not welcome.spectator:
+            self.watch = False  # a seat taken back on this device: we play from now on
         if first:
             self._table_at = (self.host, self.port)
         self.token = welcome.token or self.token or token or None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pitchnet.events import Event
-from pitchnet.protocol import TableInfo, Welcome
+from pitchnet.protocol import ReclaimAsked, ReclaimStatus, TableInfo, Welcome
 from pitchnet.reactions import Reaction
 from pitchnet.views import SeatView
 
@@ -81,4 +81,13 @@ class ReactionHeard:
     name: str
 
 
-News = Welcomed | StateReceived | HostError | Disconnected | ReactionHeard
+@dataclass(frozen=True, eq=False)
+class Reclaiming:
+    """A seat taken back on another device (PROTOCOL.md section 9): we are asked to vouch
+    for a watcher (`ReclaimAsked`), or told where a request stands (`ReclaimStatus`)."""
+
+    connection: Connection
+    message: ReclaimAsked | ReclaimStatus
+
+
+News = Welcomed | StateReceived | HostError | Disconnected | ReactionHeard | Reclaiming

@@ -142,6 +142,17 @@ class ClaimDropped(Entry):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatReclaimed(Entry):
+    """The away player of `seat` got it back on another device, another player having
+    vouched for them (host/referee.py): `token` is the seat's new secret, the old one is
+    void from now on."""
+
+    OP: ClassVar[str] = "reclaim"
+    seat: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeatMoved(Entry):
     """In the lobby the player in `seat` moved to the open seat `to`."""
 
@@ -166,6 +177,7 @@ ENTRIES: dict[str, type[Entry]] = {
         SeatClaimed,
         ClaimDropped,
         SeatMoved,
+        SeatReclaimed,
     )
 }
 

@@ -38,10 +38,11 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from host import reclaims
 from host.journal import JournalError
 from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
 from host.strikes import is_strike
@@ -65,15 +66,20 @@ from pitchnet.protocol import (
     Purpose,
     React,
     Reacted,
+    Reclaim,
+    ReclaimAsked,
+    ReclaimStatus,
     SeatKind,
     Sit,
     TableState,
+    Vouch,
     Welcome,
     parse_client_message,
     prove,
 )
 from pitchnet.reactions import reaction_of
 from pitchnet.rules import Action, RulesError
+from pitchnet.text import player_name
 
 log = logging.getLogger("pitchnet.host")
 
@@ -241,6 +247,10 @@ class Peer:
     """This connection's `react` bucket (`Limits.reactions_per_second`), made at its first."""
     nonce: str = ""
     """The challenge sent to this connection: its `hello`'s proofs must cover it."""
+    name: str = ""
+    """The name a watcher gave (shown to those asked to vouch for its `reclaim`)."""
+    refused_seats: set[int] = field(default_factory=set)
+    """Seats this connection asked back and was refused: it may not ask again."""
 
 
 # ---- the referee -----------------------------------------------------------------------------
@@ -299,6 +309,12 @@ class Referee:
         self._soonest = INFINITY
         """No later than the earliest deadline (see `_due`)."""
         self._out: list[Effect] = []
+        self.reclaims: dict[int, reclaims.Request] = {}
+        """Seat -> a watcher's pending request to take it back (host/reclaims.py)."""
+        self.reclaim_quiet: dict[int, float] = {}
+        """Seat -> until when nobody may ask for it (after a refusal by a person or by
+        silence), so that asking again and again cannot keep a dialog on the others'
+        screens."""
 
     # ---- inputs ------------------------------------------------------------------------------
 
@@ -386,6 +402,11 @@ class Referee:
         turn_by = self._turn_deadline()
         if turn_by is not None and turn_by <= now:
             self._time_out(now)
+        for seat, request in list(self.reclaims.items()):
+            if request.until <= now:
+                why = "Nobody confirmed it in time."
+                self._end_reclaim(seat, reclaims.refused(self.table.seats[seat].name, why))
+                self.reclaim_quiet[seat] = now + reclaims.QUIET
         self._soonest = self._earliest()
         return self._flush()
 
@@ -454,6 +475,7 @@ class Referee:
         self.bot_at = None
         self.thinking = None
         self.grace_until.clear()
+        self.reclaims.clear()  # everyone is told bye below; no question outlives the table
         if moved_to is not None:
             address, table_id = moved_to
             bye = Bye(
@@ -487,7 +509,7 @@ class Referee:
 
     def _earliest(self) -> float:
         limits = self.limits
-        times = [*self.grace_until.values()]
+        times = [*self.grace_until.values(), *(r.until for r in self.reclaims.values())]
         if self.retry_at is not None:
             times.append(self.retry_at)
         if self.bot_at is not None:
@@ -575,6 +597,7 @@ class Referee:
             log.info("%s is gone: %s", peer.label, error)
         else:
             log.info("%s closed", peer.label)
+        self._forget_in_reclaims(peer)
         if peer.spectator:
             self.table.spectators = sum(p.spectator for p in self.peers.values())
             self._broadcast(now)
@@ -668,6 +691,7 @@ class Referee:
             self._refuse(peer, "no_spectators", text, now)
             return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
+        peer.name = player_name(hello.name, "someone")  # shown to those asked to vouch
         self._out.append(Seated(peer.id))  # a welcomed connection's limits, as a player's
         table.spectators = sum(p.spectator for p in self.peers.values())
         log.info("%s watches the table as %r", peer.label, hello.name[:24])
@@ -718,6 +742,10 @@ class Referee:
         self._due(peer.last_heard + self.limits.dead_after)
         self.holders[seat] = peer
         self.grace_until.pop(seat, None)
+        if seat in self.reclaims:
+            name = table.seats[seat].name
+            why = f"{name} came back on the device that sat there."
+            self._end_reclaim(seat, reclaims.refused(name, why))
         log.info("%s sits at seat %d as %r", peer.label, seat, table.seat_name(seat))
         # A new player learns its token in this welcome (it has no other way to); one
         # that proved its token gets proof that this host knows it too, never the token.
@@ -778,6 +806,12 @@ class Referee:
             return
         if isinstance(message, React):
             self._react(peer, message, now)
+            return
+        if peer.spectator and isinstance(message, Reclaim):
+            self._ask_reclaim(peer, message.seat, now)
+            return
+        if not peer.spectator and isinstance(message, Vouch):
+            self._vouch(peer, message, now)
             return
         if peer.spectator:
             if isinstance(message, Leave):
@@ -850,6 +884,115 @@ class Referee:
         for other in self.peers.values():
             if other.phase is Phase.SEATED and (other.seat is not None or other.spectator):
                 self._out.append(Send(other.id, frame))
+
+    # ---- a seat taken back on another device (host/reclaims.py) ------------------------------
+
+    def _ask_reclaim(self, peer: Peer, seat: int, now: float) -> None:
+        """A watcher asks for an away player's seat: ask the creator, if here, else every
+        player here, to vouch; or refuse at once, saying why."""
+        table = self.table
+        if not table.reclaimable(seat):
+            why = "That seat's player is not away, so it is not free to take back."
+            self._send(peer, ReclaimStatus(seat, "refused", why))
+            return
+        name = table.seats[seat].name
+        if seat in peer.refused_seats:
+            why = f"You were refused {name}'s seat already."
+            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
+            return
+        if seat in self.reclaims:
+            why = f"Someone else is already asking for {name}'s seat."
+            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
+            return
+        quiet = self.reclaim_quiet.get(seat, 0.0) - now
+        if quiet > 0:
+            why = f"{name}'s seat was just refused to someone; ask again in {quiet:.0f} s."
+            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
+            return
+        here = {s: p for s, p in self.holders.items() if p.phase is Phase.SEATED}
+        creator = next(
+            (s for s, p in here.items() if table.seats[s].token == table.creator_token), None
+        )
+        asked = [here[creator]] if creator is not None else list(here.values())
+        if not asked:
+            self._send(peer, ReclaimStatus(seat, "refused", reclaims.nobody(name)))
+            return
+        request = reclaims.Request(seat, peer, asked, now + reclaims.WAIT)
+        self.reclaims[seat] = request
+        self._due(request.until)
+        log.info("%s asks for seat %d (%r) back", peer.label, seat, name)
+        side = table.settings.side_of(seat)
+        points = table.match.scores[side] if table.match is not None else 0
+        ask = ReclaimAsked(seat, name, peer.name, points, reclaims.WAIT)
+        for person in asked:
+            self._send(person, ask)
+        who = table.seats[creator].name if creator is not None else "Another player here"
+        self._send(peer, ReclaimStatus(seat, "waiting", reclaims.waiting(name, who)))
+
+    def _vouch(self, peer: Peer, vouch: Vouch, now: float) -> None:
+        request = self.reclaims.get(vouch.seat)
+        if request is None or peer not in request.asked:
+            self._error(peer, "reclaim_over", "That question was settled already.")
+            return
+        name = self.table.seats[vouch.seat].name
+        if not vouch.yes:  # the first answer settles it, either way
+            assert peer.seat is not None
+            why = f"{self.table.seats[peer.seat].name} said you are not {name}."
+            self._end_reclaim(vouch.seat, reclaims.refused(name, why))
+            self.reclaim_quiet[vouch.seat] = now + reclaims.QUIET
+            return
+        claimant = request.claimant
+        try:
+            self.table.reclaim(vouch.seat)
+        except ValueError:
+            self._end_reclaim(vouch.seat, reclaims.refused(name, "The seat is no longer away."))
+            return
+        except JournalError as exc:
+            self._journal_failed(exc, now)
+            self._error(peer, "journal", "The host could not record that; try again.")
+            return
+        self._end_reclaim(vouch.seat, reclaims.granted(name), status="granted")
+        seat = vouch.seat
+        log.info(
+            "%s takes seat %d (%r) back, vouched for by %s", claimant.label, seat, name, peer.label
+        )
+        claimant.spectator, claimant.seat = False, seat
+        self.table.spectators = sum(p.spectator for p in self.peers.values())
+        self.holders[seat] = claimant
+        self.grace_until.pop(seat, None)
+        self._welcome(claimant, seat, send_token=True)
+        self._broadcast(now)
+
+    def _end_reclaim(
+        self, seat: int, sentence: str, status: str = "refused", name: str = ""
+    ) -> None:
+        """Settle the request for `seat` (its player `name`, if not the seat's now): the
+        claimant hears `sentence`, the people asked that the question is over."""
+        request = self.reclaims.pop(seat)
+        if status == "refused":
+            request.claimant.refused_seats.add(seat)
+        if self._open(request.claimant):
+            self._send(request.claimant, ReclaimStatus(seat, status, sentence))
+        name = name or self.table.seats[seat].name
+        over = ReclaimStatus(seat, "over", f"The request for {name}'s seat is settled.")
+        for person in request.asked:
+            if self._open(person):
+                self._send(person, over)
+
+    def _open(self, peer: Peer) -> bool:
+        return self.peers.get(peer.id) is peer and peer.phase is not Phase.CLOSING
+
+    def _forget_in_reclaims(self, gone: Peer) -> None:
+        """A connection closed: its own request ends; if it was the last one asked to
+        vouch, the request is refused."""
+        for seat, request in list(self.reclaims.items()):
+            if request.claimant is gone:
+                self._end_reclaim(seat, "")
+            elif gone in request.asked:
+                request.asked.remove(gone)
+                if not request.asked:
+                    why = "The player asked to confirm it left."
+                    self._end_reclaim(seat, reclaims.refused(self.table.seats[seat].name, why))
 
     # ---- answers and closes ------------------------------------------------------------------
 
@@ -953,6 +1096,10 @@ class Referee:
         """Partners were rotated: each connection now acts for its player's new seat,
         and is welcomed to it (the welcome is how a client learns its seat), before the
         snapshot of the new match."""
+        for seat in list(self.reclaims):  # a question about a seat that just moved
+            name = self.table.seats[order.index(seat)].name
+            why = "The seats were rotated for the new match meanwhile; ask again."
+            self._end_reclaim(seat, reclaims.refused(name, why), name=name)
         holders, grace = self.holders, self.grace_until
         self.holders = {new: holders[old] for new, old in enumerate(order) if old in holders}
         self.grace_until = {new: grace[old] for new, old in enumerate(order) if old in grace}

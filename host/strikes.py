@@ -33,6 +33,7 @@ STRIKES: dict[str, bool] = {
     "bad_seat": False,
     "not_in_lobby": False,
     "not_yet": False,
+    "reclaim_over": False,
     # The host could not write its journal: the move may be resent.
     "journal": False,
     # A reaction past its own rate, or at a table that turned them off: a keen player

@@ -34,6 +34,7 @@ from host.entries import (
     SeatClaimed,
     SeatLeft,
     SeatMoved,
+    SeatReclaimed,
     StartAsked,
 )
 from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
@@ -317,6 +318,9 @@ class Table:
         self._packed_views = PackedEntries()
         """Each seat's private part of the view, packed, while it stays the same."""
         self.creator_token = ""
+        self.void_tokens: list[str] = []
+        """Tokens of seats taken back on another device (`reclaim`): their old device
+        is told so, not that its token is unknown."""
         self.rotation: list[int] | None = None
         """Set when the seats were just rotated (new seat i holds whoever sat in seat
         rotation[i]), until the referee moves its connections with them."""
@@ -363,6 +367,7 @@ class Table:
 
     def _reset(self) -> None:
         self.seats = [Seat() for _ in range(self.options.players)]
+        self.creator_token, self.void_tokens = "", []
         self.match = None
         self.state = TableState.LOBBY
         self.matches_started = 0
@@ -442,6 +447,7 @@ class Table:
         once between hands, else at the next deal (the bot finishes this hand). A
         player who left finds their own old seat first."""
         wanted = player_name(hello.name, "Player")
+        self._refuse_namesake(wanted)
         free = [i for i, s in enumerate(self.seats) if s.takeable]
         if not free:
             raise ProtocolError("table_full", self._full_sentence(), fatal=True)
@@ -465,6 +471,22 @@ class Table:
         ):
             return seat_key
         return secrets.token_urlsafe(TOKEN_BYTES)
+
+    def _refuse_namesake(self, wanted: str) -> None:
+        """A newcomer with the name of a player who lost the connection is most likely
+        that player on another device: a free seat given to her would be a second seat
+        ("Carol 2") beside her own, played by a bot. So she watches, and may ask for her
+        own seat back (`reclaim`, vouched for by another person: host/reclaims.py)."""
+        folded = wanted.casefold()
+        for s in self.seats:
+            if s.kind == SeatKind.HUMAN and not s.connected and s.name.casefold() == folded:
+                raise ProtocolError(
+                    "table_full",
+                    f"{s.name}'s seat is kept for its player, who lost the connection. If it "
+                    "is yours, watch and ask for it back (another player confirms it); to "
+                    "sit in a free seat instead, join with another name.",
+                    fatal=True,
+                )
 
     def _full_sentence(self) -> str:
         """Why a newcomer cannot sit mid-match, truthfully: every seat is a person's,
@@ -541,7 +563,49 @@ class Table:
                 seat.connected, seat.substitute, seat.away_since = True, False, None
                 self._event(Reconnected(index))
                 return index
+        if any(proves(seat_proof, old, nonce, self.id, Purpose.SEAT) for old in self.void_tokens):
+            raise ProtocolError(
+                "reclaimed",
+                "Your seat was taken back on another device (another player vouched for "
+                "it); this device no longer holds it. You can watch instead.",
+                fatal=True,
+            )
         raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
+
+    def reclaimable(self, seat: int) -> bool:
+        """`seat` is a person's whose player is away (lost the connection, in the grace
+        period or stood in for by a bot): another device may ask for it back."""
+        if not 0 <= seat < len(self.seats) or self.state == TableState.LOBBY:
+            return False
+        s = self.seats[seat]
+        return s.kind == SeatKind.HUMAN and not s.connected
+
+    @one_change
+    def reclaim(self, seat: int) -> str:
+        """Give the away player of `seat` their seat back on a new device, another person
+        having vouched for them: a fresh token (returned, for that device), the old one
+        void, and the seat theirs again at once with its score and hand. Raises
+        ValueError if the seat is not `reclaimable` (the referee checked it just before)."""
+        if not self.reclaimable(seat):
+            raise ValueError(f"seat {seat}'s player is not away")
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        self._record(SeatReclaimed(seat, token))
+        self._reclaim(seat, token)
+        s = self.seats[seat]
+        if s.substitute:
+            s.ready = False  # the stand-in was ready for them; they decide now
+        s.connected, s.substitute, s.away_since = True, False, None
+        self._event(Reconnected(seat))
+        return token
+
+    def _reclaim(self, seat: int, token: str) -> None:
+        s = self.seats[seat]
+        if s.kind != SeatKind.HUMAN:
+            raise ValueError(f"seat {seat} is not a person's to reclaim")
+        if self.creator_token == s.token:
+            self.creator_token = token  # the creator, back on a new device, still starts
+        self.void_tokens.append(s.token)
+        s.token = token
 
     def progress(self) -> tuple[int, int, int, int]:
         """How far the game has got here, as a returning client reports what it saw
@@ -984,6 +1048,8 @@ class Table:
                 self._unclaim(seat)
             case SeatMoved(seat=seat, to=to):
                 self._move(seat, to)
+            case SeatReclaimed(seat=seat, token=token):
+                self._reclaim(seat, token)
             case _:
                 raise ValueError(f"unknown journal entry {entry!r}")
 

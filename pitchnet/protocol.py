@@ -358,6 +358,26 @@ class React(Message):
     reaction: str
 
 
+@dataclass(frozen=True, slots=True)
+class Reclaim(Message):
+    """A watcher asks for the seat of a player who is away (lost the connection): they
+    say it is their own, from another device. Another person at the table must vouch
+    for them (`reclaim_asked`, `vouch`); the answer comes as `reclaim_status`."""
+
+    TYPE: ClassVar[str] = "reclaim"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vouch(Message):
+    """A seated player's answer to `reclaim_asked`: `yes` if the watcher asking for
+    `seat` is its player."""
+
+    TYPE: ClassVar[str] = "vouch"
+    seat: int
+    yes: bool
+
+
 # Both ways -----------------------------------------------------------------------------------
 
 
@@ -482,6 +502,33 @@ class Reacted(Message):
     seat: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ReclaimAsked(Message):
+    """To the people asked to vouch: a watcher who calls themselves `asker` asks for
+    `seat`, whose player `name` is away (with `points`, their side's score). Answer with
+    `vouch` within `wait` seconds; no answer refuses."""
+
+    TYPE: ClassVar[str] = "reclaim_asked"
+    seat: int
+    name: str
+    asker: str
+    points: int = 0
+    wait: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReclaimStatus(Message):
+    """Where a `reclaim` of `seat` stands, with the sentence to show: "waiting" (to the
+    asker: who was asked), "granted" (to the asker, before the `welcome` to its seat),
+    "refused" (to the asker: why, and that they go on watching), and "over" (to those
+    asked to vouch: the question is settled, close it)."""
+
+    TYPE: ClassVar[str] = "reclaim_status"
+    seat: int
+    status: str
+    message: str
+
+
 def answer(
     challenge: Challenge,
     name: str,
@@ -515,10 +562,23 @@ def answer(
 
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {
-    m.TYPE: m for m in (Hello, Start, Sit, BidMsg, PlayMsg, Ready, Leave, Ping, Pong)
+    m.TYPE: m
+    for m in (Hello, Start, Sit, BidMsg, PlayMsg, Ready, Leave, Reclaim, Vouch, Ping, Pong)
 }
 HOST_MESSAGES: dict[str, type[Message]] = {
-    m.TYPE: m for m in (Challenge, Welcome, State, Ack, ErrorMsg, Bye, Ping, Pong)
+    m.TYPE: m
+    for m in (
+        Challenge,
+        Welcome,
+        State,
+        Ack,
+        ErrorMsg,
+        Bye,
+        ReclaimAsked,
+        ReclaimStatus,
+        Ping,
+        Pong,
+    )
 }
 # Reactions sit apart from the lists above (see pitchnet/reactions.py).
 CLIENT_MESSAGES[React.TYPE] = React

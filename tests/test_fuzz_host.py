@@ -122,6 +122,7 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
         st.none(), st.lists(st.integers(min_value=-1, max_value=40), min_size=3, max_size=5)
     ),
     "rotate": st.booleans(),
+    "yes": st.booleans(),  # vouch
 }
 
 

@@ -26,6 +26,7 @@ from host.entries import (
     SeatClaimed,
     SeatLeft,
     SeatMoved,
+    SeatReclaimed,
     StartAsked,
     entry_from_json,
 )
@@ -217,6 +218,7 @@ def test_every_entry_reads_back_as_written_and_nothing_else_does() -> None:
         SeatClaimed(1, "Dee", "u" * 32),
         ClaimDropped(1),
         SeatMoved(0, 2),
+        SeatReclaimed(2, "v" * 32),
     ]
     assert {type(e) for e in written} == set(ENTRIES.values())
     assert [entry_from_json(json.loads(json.dumps(e.to_json()))) for e in written] == written

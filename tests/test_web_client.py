@@ -194,6 +194,7 @@ async def test_a_browser_at_a_table_full_of_people_watches_it(tmp_path: Path) ->
             assert app.game.me is None
             assert not any(isinstance(s, OfflineScreen) for s in app.screen_stack)
             notices = [n.message for n in app._notifications]
-            assert any("so you are watching" in text for text in notices), notices
+            said = " ".join(notices)
+            assert "taken by people" in said and "So you are watching" in said, notices
         for person in people:
             await person.close()
