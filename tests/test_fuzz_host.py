@@ -81,6 +81,8 @@ FUZZ = settings(
 
 # ---- strategies: anything msgpack can carry, and messages that are nearly right --------------
 
+from pitchnet.reactions import Reaction  # noqa: E402
+
 CARD_TEXTS = [str(card) for card in FULL_DECK]
 scalars = st.one_of(
     st.none(),
@@ -123,6 +125,8 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     ),
     "rotate": st.booleans(),
     "yes": st.booleans(),  # vouch
+    "reaction": st.one_of(st.sampled_from([str(r) for r in Reaction]), st.text(max_size=16)),
+    "seat_key": st.one_of(st.none(), st.text(max_size=40)),
 }
 
 
