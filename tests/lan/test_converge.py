@@ -12,8 +12,9 @@ from .harness import Lan, WaitTimeout, wait_for
 from .test_gamenight import accept_setup_screens, people_at, screens
 from .tui import Tui
 
-TABS_TO_BROWSERS = 7
-"""Tab presses from the setup screen's name box to its Browsers tick box."""
+TABS_TO_BROWSERS = 8
+"""Tab presses from the setup screen's name box to its Browsers tick box (past the
+Reactions tick box, which comes before it)."""
 
 
 def drawn(tui: Tui) -> str:
