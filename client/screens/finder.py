@@ -479,7 +479,13 @@ class FinderScreen(PitchScreen[None]):
         """The setup screen, then a table hosted here and its lobby (never a dealt hand)."""
         from client.screens.setup import SetupScreen
 
-        note = "No table on the network has a free seat." if from_play else ""
+        note = ""
+        if from_play:  # why a table is set up here: none found, or none with room
+            note = (
+                "No table on the network has a free seat."
+                if self.found
+                else "No table found on your network yet."
+            )
         self._status("Setting up a table here...")
         self._setting_up = True
         self._setup_from_play = from_play
