@@ -318,7 +318,13 @@ def test_player_back_from_a_stand_in_is_waited_for_before_the_next_deal(
 
 # ---- a real client: the Textual app under tmux --------------------------------------------
 
-CARD = re.compile(r"\b([2-9TJQKA][CDHS])\b")
+CARD = re.compile(r"\b(10|[2-9JQKA])([CDHS])\b")
+"""A card as the ASCII screen draws it ("10D", "QS"); `cards_on` turns it to the wire's
+form ("TD") to compare with the host's deal."""
+
+
+def cards_on(screen: str) -> set[str]:
+    return {("T" if rank == "10" else rank) + suit for rank, suit in CARD.findall(screen)}
 
 
 class Tmux:
@@ -362,7 +368,7 @@ def _dealt_to(table: PitchLan, seat: int, players: int = PLAYERS) -> set[str]:
 def _shows(tmux: Tmux, name: str, cards: set[str]) -> Callable[[], str | None]:
     def check() -> str | None:
         screen = tmux.screen()
-        if f"{name} (you)" in screen and cards <= set(CARD.findall(screen)):
+        if f"{name} (you)" in screen and cards <= cards_on(screen):
             return screen
         return None
 
