@@ -34,6 +34,7 @@ from client.messages import (
     StateReceived,
     Welcomed,
 )
+from client.text import counted
 from client.tokens import SavedSeat
 from pitchnet.events import events_from_wire
 from pitchnet.protocol import (
@@ -372,7 +373,7 @@ class Connection:
                     "when it is back."
                 )
                 reason = (
-                    f"Stopped trying after {minutes} minute{'s' if minutes > 1 else ''}: "
+                    f"Stopped trying after {counted(minutes, 'minute')}: "
                     f"the table did not come back. {come_back}"
                 )
                 self._emit(Disconnected(self, reason, retrying=False, trying_for=trying_for))

@@ -5,6 +5,8 @@ and the state itself is drawn at once (the flights only draw the way there)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from client.app import ClientOptions, PitchApp
@@ -37,19 +39,31 @@ async def show(app: PitchApp, pilot, seq: int, name: str) -> None:  # type: igno
     await pilot.pause()
 
 
+async def won_then_led(app: PitchApp, pilot, clock: Clock | None = None) -> tuple[Felt, Any]:  # type: ignore[no-untyped-def]
+    """Seat 0 sees the first trick won, then the next lead (only the new events, as a
+    host sends them); returns the felt (its clock set first) and the won trick's view."""
+    app.game.seat = 0
+    await show(app, pilot, 1, "trick_won")
+    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+    felt = app.screen.query_one(Felt)
+    if clock is not None:
+        felt.clock = clock
+    won = app.game.view
+    before = scene_with_events("trick_won", seed=7)[2]
+    table, view, events = scene_with_events("playing", seed=7)
+    assert events[: len(before)] == before
+    app.apply_state(2, table, view, events[len(before) :])
+    await pilot.pause()
+    return felt, won
+
+
 async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None) -> None:
     clock = Clock()
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with app.run_test(size=SIZE) as pilot:
-        app.game.seat = 0
-        await show(app, pilot, 1, "trick_won")
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        felt = app.screen.query_one(Felt)
-        felt.clock = clock
-        won = app.game.view
+        felt, won = await won_then_led(app, pilot, clock)
         assert won is not None and won.tricks
         winner = won.tricks[-1]["winner"]
-        await show(app, pilot, 2, "playing")
         flights = felt.motion.flights
         sweeps = [f for f in flights if f.target == ("panel", winner)]
         assert len(sweeps) == len(won.tricks[-1]["plays"])  # the whole trick, to its winner
@@ -71,11 +85,8 @@ async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None)
     still = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with still.run_test(size=SIZE) as pilot:
         still.animation_level = "none"
-        still.game.seat = 0
-        await show(still, pilot, 1, "trick_won")
-        await until(pilot, lambda: isinstance(still.screen, TableScreen), "the table")
-        await show(still, pilot, 2, "playing")
-        assert still.screen.query_one(Felt).motion.flights == []
+        felt, _ = await won_then_led(still, pilot)
+        assert felt.motion.flights == []
         assert screen_text(still) == landed
 
 
@@ -87,22 +98,16 @@ async def test_no_motion_when_it_is_off(motion_on: None, why: str) -> None:
             app.animation_level = "none"
         if why == "setting off":
             app.prefs.motion = False
-        app.game.seat = 0
-        await show(app, pilot, 1, "trick_won")
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await show(app, pilot, 2, "playing")
-        assert app.screen.query_one(Felt).motion.flights == []
+        felt, _ = await won_then_led(app, pilot)
+        assert felt.motion.flights == []
 
 
 async def test_the_test_suite_runs_without_motion() -> None:
     """PITCHNET_MOTION=off (tests/conftest.py) keeps every other test's screens still."""
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with app.run_test(size=SIZE) as pilot:
-        app.game.seat = 0
-        await show(app, pilot, 1, "trick_won")
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await show(app, pilot, 2, "playing")
-        assert app.screen.query_one(Felt).motion.flights == []
+        felt, _ = await won_then_led(app, pilot)
+        assert felt.motion.flights == []
 
 
 async def test_a_new_hand_is_dealt_from_the_dealer(motion_on: None) -> None:

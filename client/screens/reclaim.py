@@ -17,7 +17,7 @@ from textual.events import Resize
 from textual.widgets import Button, Static
 
 from client.screens.prompts import YesNo, narrow_buttons
-from client.text import plain
+from client.text import counted, plain
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo
 
 
@@ -81,7 +81,6 @@ class VouchPrompt(YesNo):
     def compose(self) -> ComposeResult:
         asked = self.asked
         name = plain(asked.name, style="bold", limit=MAX_NAME)
-        points = "point" if asked.points == 1 else "points"
         with Vertical(classes="dialog"):
             yield Static(
                 Text.assemble(
@@ -89,7 +88,7 @@ class VouchPrompt(YesNo):
                     plain(asked.asker, style="bold", limit=MAX_NAME),
                     " asks for ",
                     name,
-                    f"'s seat ({asked.points} {points}) from a new device. Is it ",
+                    f"'s seat ({counted(asked.points, 'point')}) from a new device. Is it ",
                     name.copy(),
                     "? Say yes only if you know it is: anyone can type a name. ",
                     f"No answer in {asked.wait:.0f} s says no.",

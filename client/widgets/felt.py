@@ -312,10 +312,10 @@ def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, 
     return bid, Text(f"{tricks}"), Text(f"{score}"), state
 
 
-def points_text(score: str) -> Text:
-    """ "5 pts", "1 pt", "-3 pts": the score in words, bold."""
+def points_text(score: str, gap: str = " ") -> Text:
+    """ "5 pts", "1 pt", "-3 pts" (or "5pts" with no `gap`): the score in words, bold."""
     unit = "pt" if score.lstrip("-") == "1" else "pts"
-    return Text(f"{score} {unit}", style="bold")
+    return Text(f"{score}{gap}{unit}", style="bold")
 
 
 def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Text]:
@@ -330,7 +330,7 @@ def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Tex
         _join(bid, points, sep=" "),  # a phone's seat: "bid 4 0 pts", the points in bold
         _join(  # the narrowest: "bid4 0pts", still words
             Text(bid.plain.replace(" ", ""), style=bid.style),
-            Text(f"{score}{'pt' if score.lstrip('-') == '1' else 'pts'}", style="bold"),
+            points_text(score, gap=""),
             sep=" ",
         ),
         points,
