@@ -1075,6 +1075,25 @@ class Referee:
             self.grace_until[seat] = now + self.table.options.grace
             self._due(self.grace_until[seat])
 
+    def _grace_for_the_away(self, now: float) -> None:
+        """A deal with a person away and no grace period running (she went between
+        matches, when no grace period starts): hers starts, counted from when she went,
+        so a bot plays for her when it runs out and the table never waits on her seat
+        for ever."""
+        grace = self.table.options.grace
+        for seat, info in enumerate(self.table.seats):
+            if (
+                info.kind == SeatKind.HUMAN
+                and not info.connected
+                and not info.substitute
+                and seat not in self.grace_until
+                and seat not in self.holders
+            ):
+                self._start_grace(seat, now)
+                if seat in self.grace_until and info.away_since is not None:
+                    self.grace_until[seat] = max(now, info.away_since + grace)
+                    self._due(self.grace_until[seat])
+
     def _at(self, now: float) -> None:
         """The host's time for what follows, for the referee and the table alike: one
         clock, read by the adapter (or a test) and passed in; neither reads its own."""
@@ -1160,6 +1179,8 @@ class Referee:
                     log.info("table %s: match started", table.id)
         if dealt_or_won and self.journal is not None:
             self._guarded(self.journal.set_meta, finished=table.state == TableState.OVER)
+        if dealt_or_won:
+            self._grace_for_the_away(now)
         if self.holders or table.spectators:
             frames = table.state_frames(events, spectators=table.spectators > 0)
             for seat, peer in self.holders.items():
