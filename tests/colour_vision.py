@@ -8,6 +8,7 @@ Run it to print the table of the smallest suit-to-suit distance for each deck:
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 MACHADO = {
@@ -61,7 +62,7 @@ def lab(linear: tuple[float, float, float]) -> tuple[float, float, float]:
 
 def delta_e(a: str, b: str, vision: str = "normal") -> float:
     la, lb = lab(simulate(rgb(a), vision)), lab(simulate(rgb(b), vision))
-    return sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5
+    return math.dist(la, lb)
 
 
 def closest_pair(colours: dict[str, str], vision: str) -> tuple[float, str, str]:

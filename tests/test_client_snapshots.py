@@ -17,7 +17,7 @@ from client.demo import scene_with_events, table_info
 from client.discovery import FoundTable
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
-from pitchnet.protocol import PROTOCOL_VERSION
+from pitchnet.protocol import PROTOCOL_VERSION, SeatKind, TableState
 from tests.pilot import tables_seen
 
 SIZE = (80, 24)
@@ -89,8 +89,8 @@ def test_partnership_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
     """Partnership play: the two teams as two groups, and the side this player is on."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        kinds = ["human", "human", "empty", "empty"]
-        table = table_info("lobby", ["Ann", "Cat", "", ""], kinds, partnership=True)
+        kinds = [SeatKind.HUMAN, SeatKind.HUMAN, SeatKind.EMPTY, SeatKind.EMPTY]
+        table = table_info(TableState.LOBBY, ["Ann", "Cat", "", ""], kinds, partnership=True)
         target: PitchApp = pilot.app  # type: ignore[assignment]
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, None, [])

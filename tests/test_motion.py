@@ -14,7 +14,7 @@ from client.demo import scene_with_events
 from client.screens.table import TableScreen
 from client.widgets.felt import Felt
 from client.widgets.motion import SWEEP_SECONDS
-from tests.pilot import screen_text, until
+from tests.pilot import dealt, screen_text, until
 
 SIZE = (80, 24)
 
@@ -67,10 +67,10 @@ async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None)
         flights = felt.motion.flights
         sweeps = [f for f in flights if f.target == ("panel", winner)]
         assert len(sweeps) == len(won.tricks[-1]["plays"])  # the whole trick, to its winner
-        lead = app.game.view.trick[0]
+        lead = dealt(app).trick[0]
         assert any(f.card == lead[1] and f.target == ("trick", lead[0]) for f in flights)
         # The state is there at once: the hand and the prompt do not wait for the cards.
-        assert "YOUR TURN" in screen_text(app) or app.game.view.turn != 0
+        assert "YOUR TURN" in screen_text(app) or dealt(app).turn != 0
         clock.now += SWEEP_SECONDS / 2
         felt.refresh()
         await pilot.pause()

@@ -15,14 +15,18 @@ TABLES = [(players, False) for players in range(2, 8)] + [(4, True)]
 
 
 def _random_rules(rng: random.Random) -> HouseRules:
-    return HouseRules(
-        **{name: rng.choice(values) for name, values in OPTIONS.items() if name != "target"}
+    return HouseRules.from_wire(
+        {name: rng.choice(values) for name, values in OPTIONS.items() if name != "target"}
     )
 
 
 RULES = [
     *(preset.rules for preset in PRESETS.values()),
-    *(HouseRules(**{name: values[1]}) for name, values in OPTIONS.items() if name != "target"),
+    *(
+        HouseRules.from_wire({name: values[1]})
+        for name, values in OPTIONS.items()
+        if name != "target"
+    ),
     *(_random_rules(random.Random(n)) for n in range(4)),
 ]
 

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from host.entries import Entry
 from host.journal import JournalError
 from host.limits import Limits
 from host.referee import HEARTBEAT, Pacing, Phase, Referee, read_frames
+from host.table import Journal
 from pitchnet.events import Bid, Played, TrickWon
 from pitchnet.protocol import (
     HEADER,
@@ -558,16 +560,16 @@ class FailingJournal:
     """Takes over from the pair's journal (keeping what it wrote, for a roll-back) and
     fails every write once told to."""
 
-    def __init__(self, before: Any) -> None:
+    def __init__(self, before: Journal) -> None:
         self.fail = False
-        self.written: list[Any] = list(before.entries)
+        self.written: list[Entry] = before.entries()
 
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
+    def record_all(self, entries: list[Entry]) -> None:
         if self.fail:
             raise JournalError("disk full")
         self.written.extend(entries)
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[Entry]:
         return list(self.written)
 
     def set_meta(self, **values: Any) -> None:

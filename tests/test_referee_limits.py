@@ -9,8 +9,20 @@ from typing import Any
 
 import pytest
 
+from host.entries import Entry
 from host.limits import Limits
-from host.referee import Abort, Changed, Close, Closed, Opened, Received, Referee, Seated, Send
+from host.referee import (
+    Abort,
+    Changed,
+    Close,
+    Closed,
+    Effect,
+    Opened,
+    Received,
+    Referee,
+    Seated,
+    Send,
+)
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, Ack, BidMsg, Hello, PlayMsg, Ready, Start
@@ -73,7 +85,7 @@ def hello_to(ref: Referee, conn: int, name: str, **secrets: Any) -> Hello:
     return hello_at(ref.table, name, ref.peers[conn].nonce, **secrets)
 
 
-def seat_token(ref: Referee, conn: int, name: str, now: float, **hello: Any) -> list[object]:
+def seat_token(ref: Referee, conn: int, name: str, now: float, **hello: Any) -> list[Effect]:
     ref.handle(conn, Opened(f"10.0.1.{conn}:1"), now)
     return ref.handle(conn, Received([hello_to(ref, conn, name, **hello)]), now)
 
@@ -118,12 +130,12 @@ def test_seated_connections_are_never_evicted_and_a_full_seated_house_refuses() 
 
 class Recording:
     def __init__(self) -> None:
-        self.written: list[dict[str, object]] = []
+        self.written: list[Entry] = []
 
-    def record_all(self, entries: list[dict[str, object]]) -> None:
+    def record_all(self, entries: list[Entry]) -> None:
         self.written.extend(entries)
 
-    def entries(self) -> list[dict[str, object]]:
+    def entries(self) -> list[Entry]:
         return list(self.written)
 
 

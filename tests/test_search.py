@@ -34,7 +34,9 @@ def _history(seed: int, settings: Settings) -> tuple[Match, list[Action], list[i
     return match, actions, [a.seat for a in actions]
 
 
-def _replay(settings: Settings, dealer: int, hands: list[list[Card]], actions: list[Action]):
+def _replay(
+    settings: Settings, dealer: int, hands: list[list[Card]], actions: list[Action]
+) -> Match:
     match = Match(settings, dealer=dealer)
     match.start_hand(hands)
     for action in actions:

@@ -4,12 +4,13 @@ differ in shape, not only colour."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from textual.widgets import Input
 
-from client.screens.setup import Choice, Tick
+from client.screens.setup import Choice, SetupScreen, Tick
 from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ SIZE = (80, 30)
 
 
 @pytest.fixture(autouse=True)
-def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
@@ -78,7 +79,11 @@ async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> 
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("tab")  # Ann is setting hers up
-            await until(pilot, lambda: app.screen.touched, "the setup screen touched")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
+                "the setup screen touched",
+            )
             browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
             await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
             await pilot.press("ctrl+t")
@@ -108,7 +113,11 @@ async def _enter_while_a_table_opened(players: int) -> PitchApp:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("tab")  # Ann is setting hers up
-            await until(pilot, lambda: app.screen.touched, "the setup screen touched")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
+                "the setup screen touched",
+            )
             browsers[-1].show([lobby_of(host, "Alice's table")])
             await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
             await pilot.press("enter")

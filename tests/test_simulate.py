@@ -10,6 +10,7 @@ import pytest
 
 from pitchnet import simulate as simulate_module
 from pitchnet.cli import main
+from pitchnet.duplicate import BidTally
 from pitchnet.rules import Settings
 from pitchnet.simulate import parse_kinds, simulate
 
@@ -199,12 +200,12 @@ def test_duplicate_with_the_search_bot_is_reproducible_with_a_count_budget(
 # ---- how each kind bids (benchmarks/bots.py bidding) -------------------------------------------
 
 
-def _auction(bids: list[int | None], dealer: int = 3, made: bool = True) -> dict[str, object]:
+def _auction(bids: list[int | None], dealer: int = 3, made: bool = True) -> dict[str, BidTally]:
     """One hand whose auction is `bids` (from left of the dealer), tallied by seat name."""
     from dataclasses import replace
 
     from pitchnet.cards import deck
-    from pitchnet.duplicate import BidTally, tally_auction
+    from pitchnet.duplicate import tally_auction
     from pitchnet.rules import Match, deal_hands
 
     match = Match(Settings(4), dealer=dealer)

@@ -24,7 +24,8 @@ WIRE_LIMIT = 2048
 
 
 def packed(view: SeatView) -> bytes:
-    return msgpack.packb(view.to_wire())
+    body: bytes = msgpack.packb(view.to_wire())
+    return body
 
 
 def card_strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Card]]:

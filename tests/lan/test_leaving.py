@@ -6,6 +6,7 @@ watch, and `play` asking before it sits anyone at strangers' match."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ def host_table(lan: Lan, *args: str) -> tuple[LanProcess, Path]:
     return proc, state_dir(lan, "host") / "tables" / f"{table_id}.sqlite"
 
 
-def ops(journal: Path) -> list[dict]:
+def ops(journal: Path) -> list[dict[str, Any]]:
     return read_entries(journal)
 
 
