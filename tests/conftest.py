@@ -42,13 +42,20 @@ ADVERTISING_MODULES = {"test_cli_sentences.py", "test_host.py", "test_web.py"}
 """Test modules that start `pitchnet host` processes, which advertise on loopback."""
 
 
+@pytest.hookimpl(trylast=True)  # after tests/lan/conftest.py has marked its tests slow
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`-n ... --dist loadgroup`), every test that uses real
-    multicast on loopback, or starts a host process that advertises there, runs on one
-    worker, one at a time: two at once would each find the other's adverts."""
+    """Under pytest-xdist (`-n ... --dist loadgroup`) some tests must not run beside
+    others of their kind, so each kind runs on one worker, one test at a time:
+    - the `slow` ones (the LAN tests, which build network namespaces and run real
+      processes in them, and the browser tests, which drive chromium): run side by side
+      they starve each other's timers; CI runs them in a serial pass of their own;
+    - every test that uses real multicast on loopback, or starts a host process that
+      advertises there: two at once would each find the other's adverts."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         advertises = item.path.name in ADVERTISING_MODULES
-        if advertises or "multicast" in getattr(item, "fixturenames", ()):
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(pytest.mark.xdist_group("slow"))
+        elif advertises or "multicast" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("multicast"))
