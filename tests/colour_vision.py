@@ -43,8 +43,8 @@ def rgb(hex_colour: str) -> tuple[float, float, float]:
 
 def simulate(linear: tuple[float, float, float], vision: str) -> tuple[float, float, float]:
     m = MACHADO[vision]
-    out = tuple(sum(m[row][k] * linear[k] for k in range(3)) for row in range(3))
-    return tuple(min(1.0, max(0.0, v)) for v in out)  # type: ignore[return-value]
+    r, g, b = (min(1.0, max(0.0, sum(m[row][k] * linear[k] for k in range(3)))) for row in range(3))
+    return r, g, b
 
 
 def lab(linear: tuple[float, float, float]) -> tuple[float, float, float]:

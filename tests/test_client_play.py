@@ -456,7 +456,9 @@ async def test_ctrl_o_opens_the_table_from_any_field_of_the_setup_screen() -> No
         await app.close_network()
 
 
-async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash() -> None:
+async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Enter pressed twice before the setup screen is gone (a double press, a busy
     machine): the second answer is ignored, so one table is hosted and the screen under
     the setup screen is not popped (that was a ScreenStackError traceback)."""
@@ -474,7 +476,7 @@ async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash()
                 hosted.append(args or kwargs)
                 return real_host_here(*args, **kwargs)
 
-            app.host_here = counting_host_here  # type: ignore[method-assign]
+            monkeypatch.setattr(app, "host_here", counting_host_here)
             setup.action_accept()
             setup.action_accept()  # the second Enter, already queued
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")

@@ -207,7 +207,7 @@ async def test_the_bell_rings_on_our_turn_only_when_asked_for(
         assert rung == ([True] if wanted else [])
 
 
-async def test_a_screenshot_is_saved_and_the_place_said(tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_a_screenshot_is_saved_and_the_place_said(tmp_path: Path) -> None:
     table, view, events = dealt_scene("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     app.screenshot_dir = str(tmp_path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from client.app import ClientOptions, PitchApp
 from client.demo import scene_with_events
@@ -34,12 +35,14 @@ def motion_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PITCHNET_MOTION", raising=False)
 
 
-async def show(app: PitchApp, pilot, seq: int, name: str) -> None:  # type: ignore[no-untyped-def]
+async def show(app: PitchApp, pilot: Pilot[Any], seq: int, name: str) -> None:
     app.apply_state(seq, *scene_with_events(name, seed=7))
     await pilot.pause()
 
 
-async def won_then_led(app: PitchApp, pilot, clock: Clock | None = None) -> tuple[Felt, Any]:  # type: ignore[no-untyped-def]
+async def won_then_led(
+    app: PitchApp, pilot: Pilot[Any], clock: Clock | None = None
+) -> tuple[Felt, Any]:
     """Seat 0 sees the first trick won, then the next lead (only the new events, as a
     host sends them); returns the felt (its clock set first) and the won trick's view."""
     app.game.seat = 0

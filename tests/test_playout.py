@@ -74,7 +74,8 @@ def _check_against_engine(players: int, partnership: bool, rules: HouseRules, ha
             card = rng.choice(sorted(match.legal_plays(seat)))
             done = match.play(seat, card)
             if done is not None:
-                trump = "CDHS".index(hand.trump.value)  # type: ignore[union-attr]
+                assert hand.trump is not None  # a trick was played: trump is named
+                trump = "CDHS".index(hand.trump.value)
                 plays = [(s, with_trump(code_of(str(c)), trump)) for s, c in done.plays]
                 assert winner_of(plays, trump) == done.winner
                 tally.take(plays, sides[done.winner], trump, table)

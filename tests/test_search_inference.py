@@ -56,7 +56,8 @@ def test_the_real_deal_always_fits_what_normal_bots_bid(partnership: bool) -> No
             if match.phase is Phase.PLAYING:
                 knowledge = Knowledge.of(view)
                 trump = knowledge.trump
-                hands = match.hand.hands  # type: ignore[union-attr]
+                assert match.hand is not None
+                hands = match.hand.hands
                 real = [[code_of(str(c)) for c in hand] for hand in hands]
                 if trump is not None:
                     real = [[with_trump(c, trump) for c in hand] for hand in real]

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import io
 import math
+import random
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from pitchnet import simulate as simulate_module
+from pitchnet.bots import Bot
 from pitchnet.cli import main
 from pitchnet.duplicate import BidTally
-from pitchnet.rules import Settings
+from pitchnet.rules import Match, Settings
 from pitchnet.simulate import parse_kinds, simulate
 
 
@@ -123,7 +126,9 @@ def test_starting_dealer_rotates_and_every_game_ends(monkeypatch: pytest.MonkeyP
     dealers: list[int] = []
     real = simulate_module.play_match
 
-    def recording(settings, bots, dealer, deck_rng):  # type: ignore[no-untyped-def]
+    def recording(
+        settings: Settings, bots: Sequence[Bot], dealer: int, deck_rng: random.Random | None
+    ) -> tuple[Match, int]:
         dealers.append(dealer)
         return real(settings, bots, dealer, deck_rng)
 

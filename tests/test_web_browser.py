@@ -273,7 +273,9 @@ async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself(
         # no network (it cannot reach the host). Cut first: offline, the page closes
         # its socket itself (tests/test_web_devices.py has a minute offline alone).
         assert first is not None
-        transport = first.websocket._req.transport  # type: ignore[union-attr]
+        request = first.websocket._req  # aiohttp's own: the socket under the websocket
+        assert request is not None
+        transport = request.transport
         assert transport is not None
         transport.abort()
         await context.set_offline(True)
