@@ -47,15 +47,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under pytest-xdist (`-n ... --dist loadgroup`) some tests must not run beside
     others of their kind, so each kind runs on one worker, one test at a time:
     - the `slow` ones (the LAN tests, which build network namespaces and run real
-      processes in them, and the browser tests, which drive chromium): run side by side
-      they starve each other's timers; CI runs them in a serial pass of their own;
+      processes in them, and the browser tests, which drive chromium) and the `serial`
+      ones (the tmux tests, real clients on wall-clock deadlines): run side by side they
+      starve each other's timers (the tmux tests at 40x15 timed out under `-n 2` on a
+      loaded two-core machine, and passed serially); CI runs them in a serial pass of
+      their own, after the rest in parallel;
     - every test that uses real multicast on loopback, or starts a host process that
       advertises there: two at once would each find the other's adverts."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         advertises = item.path.name in ADVERTISING_MODULES
-        if item.get_closest_marker("slow") is not None:
-            item.add_marker(pytest.mark.xdist_group("slow"))
+        if item.get_closest_marker("slow") or item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.xdist_group("serial"))
         elif advertises or "multicast" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("multicast"))
