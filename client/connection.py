@@ -42,6 +42,7 @@ from pitchnet.protocol import (
     NONCE_BYTES,
     SEAT_KEY_BYTES,
     Ack,
+    Away,
     BidMsg,
     Bye,
     Challenge,
@@ -300,6 +301,12 @@ class Connection:
         """Give the seat up, then close."""
         self._send(Leave())
         self.token = None
+        await self.close()
+
+    async def away(self) -> None:
+        """Go, keeping the seat: a bot plays it at once, and the token (kept) takes it
+        back later. What a browser session does when its tab closes (or reloads)."""
+        self._send(Away())
         await self.close()
 
     async def close(self) -> None:

@@ -93,14 +93,59 @@ def text_field(screen: Any) -> Any:
     return next((field for field in screen.query(Input) if field.focusable), None)
 
 
+AWAY_META = "away"
+"""The meta message (host/web.py to the session's process) that says its page was closed
+on purpose (or reloaded: a page cannot tell): the client tells the table `away`, so a bot
+plays the seat at once while its token stays in the seat file, then the session ends."""
+
+
+def web_driver_class() -> type[Any]:
+    """Textual's web driver, also passing the web server's AWAY_META to the app. Its
+    input thread reads textual-serve's packets in order, so an `away` sent before the
+    server's `quit` is handled before the app exits."""
+    from textual.drivers.web_driver import WebDriver
+    from textual.message import Message
+
+    class GoingAway(Message):
+        """The page was closed: go, keeping the seat for a return."""
+
+    class PitchWebDriver(WebDriver):
+        message = GoingAway
+
+        def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
+            if packet_type == AWAY_META:
+                self._app.post_message(GoingAway())
+            else:
+                super().on_meta(packet_type, payload)
+
+    return PitchWebDriver
+
+
 def web_app_class() -> type[Any]:
-    """PitchApp, telling the browser whenever the screen starts or stops asking for text."""
+    """PitchApp, telling the browser whenever the screen starts or stops asking for text,
+    and going `away` from the table when the server says its page was closed."""
     from textual.drivers.web_driver import WebDriver
 
     from client.app import PitchApp
 
+    driver = web_driver_class()
+
     class WebPitchApp(PitchApp):
         _keyboard = False
+
+        def get_driver_class(self) -> type[Any]:
+            chosen = super().get_driver_class()
+            return driver if chosen is WebDriver else chosen
+
+        async def on_going_away(self, message: Any) -> None:
+            """The page was closed (or reloaded): a seated player goes `away`, so a bot
+            plays at once and the seat file's token takes the seat back on a return;
+            anyone else just hangs up. Then the session ends."""
+            connection, seated = self.connection, self._seated_and_connected()
+            self.connection = None
+            if connection is not None:
+                await (connection.away() if seated else connection.close())
+            self.exit()
 
         def on_mount(self) -> None:
             self.screen_change_signal.subscribe(self, self._screen_changed)

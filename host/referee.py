@@ -53,6 +53,7 @@ from pitchnet.protocol import (
     NONCE_BYTES,
     PROTOCOL_VERSION,
     Ack,
+    Away,
     Bye,
     Challenge,
     ErrorMsg,
@@ -807,6 +808,9 @@ class Referee:
         if isinstance(message, React):
             self._react(peer, message, now)
             return
+        if isinstance(message, Away):
+            self._step_away(peer, now)
+            return
         if peer.spectator and isinstance(message, Reclaim):
             self._ask_reclaim(peer, message.seat, now)
             return
@@ -1036,6 +1040,24 @@ class Referee:
     def _abort(self, peer: Peer, reason: str) -> None:
         peer.phase, peer.frame_started, peer.cut_at = Phase.CLOSING, None, None
         self._out.append(Abort(peer.id, reason))
+
+    def _step_away(self, peer: Peer, now: float) -> None:
+        """`away`: the player goes on purpose (their browser tab closed) but may be back
+        (it may have been a reload). Unlike a lost connection, nobody waits out a grace
+        period for them: mid-match a bot plays the seat at once. Unlike `leave`, the seat
+        and its token stay theirs, so coming back with the token takes it back."""
+        seat = peer.seat
+        if seat is not None and self.holders.get(seat) is peer and not peer.spectator:
+            del self.holders[seat]
+            peer.seat = None
+            log.info("seat %d (%s) went away on purpose", seat, self.table.seats[seat].name)
+            claimed = self.table.claimed(seat)
+            self._guarded(self.table.disconnected, seat)
+            if not claimed and self.table.state == TableState.PLAYING:
+                self.grace_until.pop(seat, None)
+                self._guarded(self.table.substitute_absent, seat)
+            self._broadcast(now)
+        self._bye(peer, "You went away; your seat is kept for you.", "away", now)
 
     def _ping(self, peer: Peer, now: float) -> None:
         self._send(peer, Ping(t=now))

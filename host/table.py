@@ -476,10 +476,11 @@ class Table:
         """A newcomer with the name of a player who lost the connection is most likely
         that player on another device: a free seat given to her would be a second seat
         ("Carol 2") beside her own, played by a bot. So she watches, and may ask for her
-        own seat back (`reclaim`, vouched for by another person: host/reclaims.py)."""
-        folded = wanted.casefold()
+        own seat back (`reclaim`, vouched for by another person: host/reclaims.py). A
+        name that only looks like hers ("Cаrol" with a Cyrillic "а", "CAROL") counts
+        too: a second seat under a look-alike name would confuse the table as much."""
         for s in self.seats:
-            if s.kind == SeatKind.HUMAN and not s.connected and s.name.casefold() == folded:
+            if s.kind == SeatKind.HUMAN and not s.connected and look_alike(s.name, wanted):
                 raise ProtocolError(
                     "table_full",
                     f"{s.name}'s seat is kept for its player, who lost the connection. If it "

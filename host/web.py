@@ -49,6 +49,7 @@ from textual_serve.download_manager import DownloadManager
 
 from client.tokens import TokenStore
 from client.web_session import (
+    AWAY_META,
     KEYBOARD_META,
     NAME_ENV,
     PASSWORD_ENV,
@@ -96,6 +97,14 @@ STOP_SECONDS = 1.0
 """How long a session's process has to quit before it is killed. Killing loses
 nothing: the seat token is already on disk, and the kernel closes the process's
 connection to the table, so the host sees the player gone at once."""
+
+RELOAD_SECONDS = 3.0
+"""How long a page closed on purpose (it said "leaving" as it went) has to come back
+before its seat goes to a bot: a page cannot tell a closed tab from a reload, and a
+reload is back within this, in its seat as it was. Past it the session's client goes
+`away` (a bot plays at once; the seat file's token still takes the seat back)."""
+AWAY_SECONDS = 3.0
+"""How long a session's client has to tell the table `away` and quit by itself."""
 
 HTTP_PER_ADDRESS = 32
 """Open HTTP connections (websockets included) one address may hold: past it a new
@@ -158,6 +167,8 @@ class WebConfig:
     """The table's own password limiter (its referee's), so that a password typed on the
     page is counted with those proven by terminals and watchers, per address and per
     table; None: one of the web join's own (tests)."""
+    reload_seconds: float = RELOAD_SECONDS
+    """How long a page that said it was leaving has to come back (`RELOAD_SECONDS`)."""
     keep_dir: Path | None = None
     """Where the identities and their seat files are kept across a restart of the host
     (host/web_keep.py: beside the table's journal); None: a temporary folder that goes
@@ -208,6 +219,12 @@ class WebSession(AppService):
         self.exited = False
         self.size = (80, 24)
         """The browser's terminal, in cells (as it last said)."""
+        self.leaving = False
+        """Its page said it was closing (or reloading): not a lost connection."""
+        self.came_back = False
+        """The same browser opened a new session since (a reload)."""
+        self.settled = asyncio.Event()
+        """Set once a leaving page's fate is known: it came back, or the server closes."""
 
     async def start(self, width: int, height: int) -> None:
         self.size = (width, height)
@@ -260,6 +277,17 @@ class WebSession(AppService):
             await super().on_meta(data)
         elif kind == KEYBOARD_META and not self.websocket.closed:
             await self.websocket.send_json([KEYBOARD_META, meta.get("wanted") is True])
+
+    async def go_away(self) -> None:
+        """Have the client tell the table `away` (client/web_session.py), and give it
+        AWAY_SECONDS to do so and quit before `stop` makes sure of it."""
+        process = self._process
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(AssertionError):
+            await self.send_meta({"type": AWAY_META})
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), AWAY_SECONDS)
 
     async def stop(self) -> None:
         process = self._process
@@ -328,6 +356,8 @@ class WebServer:
         """Session starts per address (a token bucket each)."""
         self.flooded: dict[str, float] = {}
         """Address -> until when it may start no session (its last one flooded)."""
+        self._closing = False
+        """Set by `close`: a leaving page's client just quits (the table is going too)."""
         self._admitting = asyncio.Lock()
         """Held while a websocket is checked against the caps and its session counted:
         twenty at once from one browser are taken one after another."""
@@ -393,6 +423,9 @@ class WebServer:
         identities go too (there is no seat left to come back to). `ended`: the host
         closed the table on purpose, and its pages say so (as terminals are told); else
         it is only moving to a background host, and the pages just reconnect."""
+        self._closing = True
+        for session in list(self.sessions):
+            session.settled.set()
         if self._idle_task is not None:
             self._idle_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -737,6 +770,8 @@ class WebServer:
                 return websocket
             previous = identity.session
             if previous is not None:  # its own handler stops its process, once closed
+                previous.came_back = True  # a leaving page reloaded: no bot for its seat
+                previous.settled.set()
                 self.sessions.discard(previous)
                 ending = previous.end(CLOSE_REPLACED, "This table is open in another tab.")
                 self._spawn(ending)
@@ -761,6 +796,8 @@ class WebServer:
                 await session.start(width, height)
             await self._relay(websocket, session)
         finally:
+            if session.leaving:
+                await self._see_off(session)
             await session.stop()
             self.sessions.discard(session)
             if identity.session is session:
@@ -770,6 +807,17 @@ class WebServer:
                 self._remember()
             log.info("web session for %r ended", identity.name)
         return websocket
+
+    async def _see_off(self, session: WebSession) -> None:
+        """A page that said it was leaving: a reload comes back within `reload_seconds`
+        and takes its seat as it was; otherwise the client goes `away`, so a bot plays
+        the seat at once rather than after the table's grace period, which is kept for
+        a lost connection (no "leaving" came: Wi-Fi gone, a phone asleep)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(session.settled.wait(), self.config.reload_seconds)
+        if not session.came_back and not self._closing:
+            log.info("web page of %r closed: its seat goes to a bot", session.identity.name)
+            await session.go_away()
 
     def _may_start(self, address: str) -> bool:
         """One more session from `address` now: not within FLOOD_PAUSE of a flood of
@@ -845,6 +893,11 @@ class WebServer:
                 await session.blur()
             elif kind == "focus":
                 await session.focus()
+            elif kind == "leaving":
+                # The page is closing on purpose. Only this session's own: a page can end
+                # no session but the one its websocket carries.
+                session.leaving = True
+                break
 
     async def _end_idle_sessions(self) -> None:
         idle = self.config.idle_seconds

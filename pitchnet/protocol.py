@@ -350,6 +350,16 @@ class Leave(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Away(Message):
+    """Going now, on purpose, but perhaps back soon (a browser tab closed, which cannot be
+    told from a reload): a bot plays the seat at once, without the grace period a lost
+    connection gets, and the seat's token still brings its player back. Not an action:
+    no id, no ack; the host answers `bye {code: "away"}` and closes."""
+
+    TYPE: ClassVar[str] = "away"
+
+
+@dataclass(frozen=True, slots=True)
 class React(Message):
     """A quick reaction (an id of `pitchnet.reactions.Reaction`, never free text). Not an
     action: no id, no ack, not journaled; the host relays it as `reacted` or refuses it."""
@@ -483,7 +493,8 @@ class Bye(Message):
     but expects to be back (keep retrying);
     "replaced": another connection took this seat over; "moved": this lobby closed
     in favour of an older one at `address` (join it); "left": the player gave the
-    seat up with `leave` (do not retry after either)."""
+    seat up with `leave`; "away": the player went with `away`, keeping the token (do not
+    retry after any of these)."""
     address: str | None = None
     """With code "moved": "host:port" of the table everyone here moves to."""
     table_id: str | None = None
@@ -563,7 +574,7 @@ def answer(
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     m.TYPE: m
-    for m in (Hello, Start, Sit, BidMsg, PlayMsg, Ready, Leave, Reclaim, Vouch, Ping, Pong)
+    for m in (Hello, Start, Sit, BidMsg, PlayMsg, Ready, Leave, Away, Reclaim, Vouch, Ping, Pong)
 }
 HOST_MESSAGES: dict[str, type[Message]] = {
     m.TYPE: m

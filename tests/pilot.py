@@ -22,7 +22,12 @@ def setup_shown(app: Any) -> bool:
     app's before its widgets are mounted, and a query then finds nothing)."""
     from client.screens.setup import SetupScreen
 
-    return isinstance(app.screen, SetupScreen) and bool(app.screen.query("#setup-open"))
+    screen = app.screen
+    # The form's fields mount after the buttons (they are inside a scrolling box): wait
+    # for its last field as well as for the buttons.
+    return isinstance(screen, SetupScreen) and all(
+        screen.query(part) for part in ("#setup-open", "#setup-web-port")
+    )
 
 
 def dealt(holder: PitchApp | GameState) -> SeatView:

@@ -234,6 +234,12 @@ def test_a_namesake_is_not_given_a_second_seat_but_watches_and_may_ask() -> None
         ("table_full", True)
     ]
     assert "Carol's seat is kept for its player" in reply[-1]["message"]
+    # A look-alike spelling ("а" is Cyrillic) is her name too, not "Cаrol 2" beside her.
+    lookalike = pair.open("10.0.0.8:1")
+    reply = pair.send(lookalike, pair.hello(lookalike, "C\u0430rol"))
+    assert [(p["code"], p["fatal"]) for p in reply if p["type"] == "error"] == [
+        ("table_full", True)
+    ]
     assert [s.name for s in pair.table.seats][:3] == ["Ann", "Bob", "Carol"]
     assert not any(s.claim_token for s in pair.table.seats)  # no "Carol 2" anywhere
     # Another name still takes the free seat.

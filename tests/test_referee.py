@@ -25,6 +25,7 @@ from pitchnet.protocol import (
     MAX_FRAME,
     PROTOCOL_VERSION,
     Ack,
+    Away,
     BidMsg,
     FrameDecoder,
     Hello,
@@ -460,6 +461,41 @@ def test_coming_back_within_grace_cancels_the_stand_in() -> None:
     pair.advance(60.0)
     assert not pair.table.seats[0].substitute and pair.table.seats[0].connected
     assert pair.referee.grace_until == {}
+
+
+def test_away_mid_match_hands_the_seat_to_a_bot_at_once_and_the_token_brings_it_back() -> None:
+    """A closed browser tab (`away`): no grace period, unlike a lost connection; unlike
+    `leave`, the seat and its token stay the player's. The clock never moves here."""
+    pair, clients = playing_pair(grace=30.0, pacing=Pacing(bot_delay=0.5, trick_pause=1.0))
+    seat, mover = on_turn(pair, clients)
+    token = mover.of_type("welcome")[0]["token"]
+    answer = pair.send(mover, Away(), BidMsg(id=9, bid=2))
+    assert types(answer) == ["bye"] and answer[0]["code"] == "away"
+    assert mover.closed == ("close", "away")
+    gone = pair.table.seats[seat]
+    assert gone.kind == "human" and gone.substitute and not gone.connected
+    assert pair.referee.grace_until == {}
+    assert {"kind": "substitute", "seat": seat} in clients[1 - seat].last_state["events"]
+    bids = len(pair.table.match.hand.bids)  # type: ignore[union-attr]
+    pair.advance(0.51)  # the stand-in bids after the bot's delay, not after 30 s
+    assert len(pair.table.match.hand.bids) == bids + 1  # type: ignore[union-attr]
+    back = pair.join("Ann again", "10.0.0.9:1", token=token)
+    assert back.of_type("welcome")[-1]["seat"] == seat
+    assert not pair.table.seats[seat].substitute and pair.table.seats[seat].connected
+
+
+def test_a_lost_connection_keeps_the_seat_for_its_grace_period_not_away() -> None:
+    pair, clients = playing_pair(grace=30.0)
+    pair.lose(clients[0])
+    assert not pair.table.seats[0].substitute and 0 in pair.referee.grace_until
+
+
+def test_away_in_the_lobby_frees_the_seat_like_any_goodbye_there() -> None:
+    pair = RefereePair(players=3)
+    client = pair.join("Ann")
+    pair.send(client, Away())
+    assert pair.table.seats[0].kind == "empty"
+    assert client.closed == ("close", "away")
 
 
 def test_bots_wait_bot_delay_and_a_longer_trick_pause_before_leading() -> None:

@@ -219,3 +219,27 @@ async def test_a_table_seen_while_the_setup_screen_is_untouched_is_joined_at_onc
             assert app.hosted is None and app.game.table_id == host.table_id
             await app.close_network()
         await alice.close()
+
+
+@pytest.mark.parametrize("size", [(40, 15), (80, 24)], ids=["40x15", "80x24"])
+async def test_a_short_terminal_keeps_the_open_button_and_the_focused_field_on_screen(
+    size: tuple[int, int],
+) -> None:
+    """At 40x15 the form scrolls inside the dialog: the button that opens the table (and
+    its key) stays on screen, and Tab to the last field brings that field into view."""
+    app = play_on_an_empty_lan(5)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
+        await until(pilot, lambda: "Open (Enter)" in screen_text(app), "the open button")
+        assert "Back (Esc)" in screen_text(app)
+        web = app.screen.query_one("#setup-web", Tick)
+        for _ in range(12):
+            if web.has_focus:
+                break
+            await pilot.press("tab")
+        assert web.has_focus
+        await until(pilot, lambda: "serve to phones" in screen_text(app), "the last field")
+        assert "Open (Enter)" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.hosted is not None, "the table hosted here")
+        await app.close_network()

@@ -90,3 +90,33 @@ async def test_at_a_table_of_people_the_late_comer_watches_and_is_told_why(
             tui.keys("w")
             await tui.wait_for("(watching)" if size[0] >= 80 else "watching")
         await ann.close()
+
+
+@sized
+async def test_ctrl_q_at_the_table_asks_first_and_says_a_bot_plays_at_once(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Leaving is leaving (item 2): Ctrl+Q mid-match asks, in a whole sentence at either
+    size, and `n` keeps the seat (nothing was sent)."""
+    async with (
+        running_host(players=2, bots=1, grace=600) as host,
+        joining(host, size, tmp_path) as tui,
+    ):
+        await until_true(lambda: host.table.state == "playing", "Dee's match with a bot")
+        await tui.wait_for("Trump")
+        tui.keys("C-q")
+        await tui.wait_for("Quit pitchnet? A bot takes your seat at once.", "Quit (y)")
+        tui.keys("n")
+        await until_true(lambda: "Quit (y)" not in tui.screen(), "the question answered")
+        dee = next(s for s in host.table.seats if s.name == "Dee")
+        assert dee.kind == "human" and dee.connected and not dee.substitute
+
+
+@sized
+async def test_the_lobby_points_at_the_key_that_lists_the_rules(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    """The lobby's title names the rules and the key that lists them (F2; `?` lists keys),
+    short at 40 columns, whole at 200."""
+    async with running_host(players=3) as host, joining(host, size, tmp_path) as tui:
+        await tui.wait_for("rules (F2)" if size[0] < 80 else "(F2 lists them)")

@@ -22,7 +22,7 @@ from host.web import (
     identity_key,
 )
 from host.web_qr import qr_text
-from tests.browser import url, web_table
+from tests.browser import seat_of, url, web_table
 from tests.netclient import RawClient, until_true
 
 
@@ -283,3 +283,49 @@ async def test_a_table_closed_on_purpose_tells_the_browsers_so(ended: bool) -> N
                 assert message is not None and message.extra == "The host closed the table."
             else:
                 assert socket.close_code == 1001
+
+
+async def test_a_pages_leaving_word_ends_its_own_session_only_and_a_bot_plays_at_once() -> None:
+    """["leaving"] (the page's pagehide) on Bob's websocket: Bob's session ends and a bot
+    plays his seat now, not after the grace period; whatever else the message names, Ann's
+    session and seat are untouched (the word ends only the session it came on)."""
+    async with (
+        web_table({"bots": 2, "grace": 600.0}) as (host, web),
+        aiohttp.ClientSession(cookie_jar=jar()) as ann,
+        aiohttp.ClientSession(cookie_jar=jar()) as bob,
+    ):
+        await named(ann, web, "Ann")
+        await named(bob, web, "Bob")
+        async with ann.ws_connect(url(web) + "ws"), bob.ws_connect(url(web) + "ws") as socket:
+            await until_true(
+                lambda: seat_of(host, "Ann") is not None and seat_of(host, "Bob") is not None,
+                "both seated",
+            )
+            seat = seat_of(host, "Bob")
+            assert seat is not None and host.table.state == "playing"
+            (mine,) = [s for s in web.sessions if s.identity.name == "Ann"]
+            await socket.send_str(f'["leaving", {{"seat": {seat_of(host, "Ann")}}}]')
+            await until_true(lambda: host.table.seats[seat].substitute, "a bot in Bob's seat", 30)
+            assert seat not in host.referee.grace_until
+            assert seat_of(host, "Ann") is not None and mine in web.sessions
+            assert mine.identity.session is mine and not mine.leaving
+
+
+async def test_a_page_back_within_the_reload_time_keeps_its_seat_from_the_bot() -> None:
+    """A reload says "leaving" too (a page cannot tell): the same browser's new session,
+    opened at once, takes the seat over as it was, and no bot ever played it."""
+    async with (
+        web_table({"grace": 600.0}) as (host, web),
+        aiohttp.ClientSession(cookie_jar=jar()) as client,
+    ):
+        await named(client, web, "Ann")
+        async with client.ws_connect(url(web) + "ws") as socket:
+            await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
+            seat = seat_of(host, "Ann")
+            (first,) = web.sessions
+            await socket.send_str('["leaving"]')
+        async with client.ws_connect(url(web) + "ws"):
+            await until_true(lambda: first not in web.sessions, "the old session over", 30)
+            assert first.leaving and first.came_back
+            await until_true(lambda: seat_of(host, "Ann") == seat, "Ann back in her seat")
+            assert seat is not None and not host.table.seats[seat].substitute

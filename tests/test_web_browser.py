@@ -175,6 +175,10 @@ async def test_a_reload_mid_hand_comes_back_to_the_same_seat_and_cards() -> None
         )
         # The old session is ended, not left running (its process has STOP_SECONDS).
         await until_true(lambda: len(web.sessions) == 1, "the old session ended")
+        # The page said it was leaving as it reloaded, and the host saw it come back
+        # within RELOAD_SECONDS: no bot played the seat meanwhile (issue 25).
+        assert first.leaving and first.came_back
+        assert not host.table.seats[seat].substitute
         await until_true(lambda: shown_cards(identity) == cards, "the same cards on screen")
         assert hand_of(host, seat) == cards
         assert [s.name for s in host.table.seats].count("Ann") == 1

@@ -14,15 +14,19 @@ from client.screens.lobby import LobbyScreen
 from client.screens.table import TableScreen
 from client.tokens import TokenStore
 from client.web_session import (
+    AWAY_META,
     NAME_ENV,
     PASSWORD_ENV,
     SEATS_ENV,
     TABLE_ENV,
     options_from_environment,
+    web_app_class,
+    web_driver_class,
 )
 from client.widgets.cards import CardFace
 from host.server import HostConfig, HostServer
 from pitchnet.views import SeatView
+from tests.netclient import until_true
 from tests.pilot import dealt, until
 
 SIZE = (80, 24)
@@ -205,3 +209,44 @@ async def test_a_browser_at_a_table_full_of_people_watches_it(tmp_path: Path) ->
             assert "taken by people" in said and "So you are watching" in said, notices
         for person in people:
             await person.close()
+
+
+def test_the_web_driver_passes_the_servers_away_to_the_app() -> None:
+    """host/web.py's AWAY_META, read from the session's stdin, reaches the app as a message
+    (in the input thread's order: before a `quit` sent after it)."""
+    driver = web_driver_class()
+    posted: list[object] = []
+
+    class App:
+        def post_message(self, message: object) -> None:
+            posted.append(message)
+
+    fake = object.__new__(driver)  # an instance, its __init__ (a terminal's) not run
+    fake._app = App()
+    driver.on_meta(fake, AWAY_META, {"type": AWAY_META})
+    assert [type(m) for m in posted] == [driver.message]
+
+
+async def test_a_closed_page_goes_away_a_bot_plays_at_once_and_the_token_stays(
+    tmp_path: Path,
+) -> None:
+    """What the session's client does when its page was closed: `away` to the table (a bot
+    plays now, not after the grace period), the token kept in the seat file, the app over."""
+    config = HostConfig(
+        port=0, interface="127.0.0.1", bot_delay=0, seed=5, advertise=False, bots=3, grace=600.0
+    )
+    async with HostServer(config) as server:
+        options = ClientOptions(
+            name="Ann", mode="web", address=("127.0.0.1", server.port), seats_file=tmp_path / "s"
+        )
+        app = web_app_class()(options)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table", 20)
+            seat = app.game.seat
+            assert seat is not None
+            app.post_message(web_driver_class().message())
+            await until(pilot, lambda: app.return_code is not None, "the app to end")
+        await until_true(lambda: server.table.seats[seat].substitute, "a bot in Ann's seat")
+        assert seat not in server.referee.grace_until
+        assert server.table.seats[seat].name == "Ann"
+        assert TokenStore(tmp_path / "s").find("Ann", table_id=server.table_id) is not None

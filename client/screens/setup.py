@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
@@ -29,6 +29,11 @@ from pitchnet.house_rules import PRESETS, resolve
 from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
+
+SHORT_BELOW = 26
+"""Fewer rows than this and the form scrolls (the field with the focus always shows),
+the help paragraph goes and the buttons take one row, saying their keys: at 40x15 the
+way to open the table stays on screen (client.tcss: `SetupScreen.-short`)."""
 
 WEB_PORT = 8080
 """The web join's port offered by default (0: any free port, as `pitchnet host --web 0`)."""
@@ -72,6 +77,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     SetupScreen .setup-label { width: 16; }
     SetupScreen .setup-row Input, SetupScreen .setup-row Select { width: 1fr; }
     SetupScreen .setup-row Input.setup-port { width: 7; margin-left: 1; }
+    SetupScreen #setup-form { height: auto; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -94,64 +100,71 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog setup", id="setup"):
             yield Static(Text("Host a table here", style="bold"), classes="dialog-title")
-            if self.note:
-                yield Static(self.note, id="setup-note", markup=False)
-            with Horizontal(classes="setup-row"):
-                yield Static("Table name", classes="setup-label")
-                yield Input(value=self.default_name, id="setup-name", max_length=24, compact=True)
-            with Horizontal(classes="setup-row"):
-                yield Static(f"Players ({MIN_PLAYERS}-{MAX_PLAYERS})", classes="setup-label")
-                yield Input(
-                    value="4", id="setup-players", max_length=1, type="integer", compact=True
-                )
-            with Horizontal(classes="setup-row"):
-                yield Static("Partnership", classes="setup-label")
-                yield Tick("two teams (4 players)", id="setup-partnership", compact=True)
-            with Horizontal(classes="setup-row"):
-                yield Static("Target", classes="setup-label")
-                yield Choice(
-                    [(f"{t} points", t) for t in TARGETS],
-                    value=TARGETS[0],
-                    allow_blank=False,
-                    id="setup-target",
-                    compact=True,
-                )
-            with Horizontal(classes="setup-row"):
-                yield Static("Password", classes="setup-label")
-                yield Input(placeholder="none", id="setup-password", password=True, compact=True)
-            with Horizontal(classes="setup-row"):
-                yield Static("House rules", classes="setup-label")
-                yield Choice(
-                    [(p, p) for p in self.presets],
-                    value=self.presets[0],
-                    allow_blank=False,
-                    id="setup-preset",
-                    compact=True,
-                )
-            with Horizontal(classes="setup-row"):
-                yield Static("Bots play", classes="setup-label")
-                default = "normal" if "normal" in self.levels else self.levels[0]
-                yield Choice(
-                    [(level, level) for level in self.levels],
-                    value=default,
-                    allow_blank=False,
-                    id="setup-level",
-                    compact=True,
-                )
-            with Horizontal(classes="setup-row"):
-                yield Static("Reactions", classes="setup-label")
-                yield Tick("players may react (r)", value=True, id="setup-reactions", compact=True)
-            with Horizontal(classes="setup-row"):
-                yield Static("Browsers", classes="setup-label")
-                yield Tick("serve to phones on port", id="setup-web", compact=True)
-                yield Input(
-                    value=str(WEB_PORT),
-                    id="setup-web-port",
-                    max_length=5,
-                    type="integer",
-                    compact=True,
-                    classes="setup-port",
-                )
+            with VerticalScroll(id="setup-form", can_focus=False):
+                if self.note:
+                    yield Static(self.note, id="setup-note", markup=False)
+                with Horizontal(classes="setup-row"):
+                    yield Static("Table name", classes="setup-label")
+                    yield Input(
+                        value=self.default_name, id="setup-name", max_length=24, compact=True
+                    )
+                with Horizontal(classes="setup-row"):
+                    yield Static(f"Players ({MIN_PLAYERS}-{MAX_PLAYERS})", classes="setup-label")
+                    yield Input(
+                        value="4", id="setup-players", max_length=1, type="integer", compact=True
+                    )
+                with Horizontal(classes="setup-row"):
+                    yield Static("Partnership", classes="setup-label")
+                    yield Tick("two teams (4 players)", id="setup-partnership", compact=True)
+                with Horizontal(classes="setup-row"):
+                    yield Static("Target", classes="setup-label")
+                    yield Choice(
+                        [(f"{t} points", t) for t in TARGETS],
+                        value=TARGETS[0],
+                        allow_blank=False,
+                        id="setup-target",
+                        compact=True,
+                    )
+                with Horizontal(classes="setup-row"):
+                    yield Static("Password", classes="setup-label")
+                    yield Input(
+                        placeholder="none", id="setup-password", password=True, compact=True
+                    )
+                with Horizontal(classes="setup-row"):
+                    yield Static("House rules", classes="setup-label")
+                    yield Choice(
+                        [(p, p) for p in self.presets],
+                        value=self.presets[0],
+                        allow_blank=False,
+                        id="setup-preset",
+                        compact=True,
+                    )
+                with Horizontal(classes="setup-row"):
+                    yield Static("Bots play", classes="setup-label")
+                    default = "normal" if "normal" in self.levels else self.levels[0]
+                    yield Choice(
+                        [(level, level) for level in self.levels],
+                        value=default,
+                        allow_blank=False,
+                        id="setup-level",
+                        compact=True,
+                    )
+                with Horizontal(classes="setup-row"):
+                    yield Static("Reactions", classes="setup-label")
+                    yield Tick(
+                        "players may react (r)", value=True, id="setup-reactions", compact=True
+                    )
+                with Horizontal(classes="setup-row"):
+                    yield Static("Browsers", classes="setup-label")
+                    yield Tick("serve to phones on port", id="setup-web", compact=True)
+                    yield Input(
+                        value=str(WEB_PORT),
+                        id="setup-web-port",
+                        max_length=5,
+                        type="integer",
+                        compact=True,
+                        classes="setup-port",
+                    )
             yield Static("", id="setup-offer", markup=False)
             yield Static("", id="setup-error", markup=False)
             yield Static(
@@ -160,9 +173,15 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 "take the empty seats).  Esc: back.",
                 classes="setup-help",
             )
+            short = self.app.size.height < SHORT_BELOW
             with Horizontal(classes="buttons"):
-                yield Button("Open the table (Enter)", id="setup-open", variant="primary")
-                yield Button("Back (Esc)", id="setup-back")
+                yield Button(
+                    "Open (Enter)" if short else "Open the table (Enter)",
+                    id="setup-open",
+                    variant="primary",
+                    compact=short,
+                )
+                yield Button("Back (Esc)", id="setup-back", compact=short)
 
     @on(Select.Changed, "#setup-preset")
     def _preset_chosen(self, event: Select.Changed) -> None:
@@ -171,7 +190,19 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         if preset is not None and preset.target is not None:
             self.query_one("#setup-target", Select).value = preset.target
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """Short: the form scrolls within what the border, the title, the offer or error
+        line and the one-row buttons leave (5 rows), so nothing below it is pushed off."""
+        short = height < SHORT_BELOW
+        self.set_class(short, "-short")
+        form = self.query_one("#setup-form")
+        form.styles.max_height = max(3, height - 5) if short else None
+
     def on_mount(self) -> None:
+        self._fit(self.app.size.height)
         self.query_one("#setup-name", Input).focus()
         self._show_offer()
         self.call_after_refresh(self._watch_touches)

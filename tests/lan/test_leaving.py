@@ -5,6 +5,8 @@ watch, and `play` asking before it sits anyone at strangers' match."""
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +147,51 @@ def test_play_at_a_strangers_match_asks_first(lan: Lan) -> None:
     finally:
         ann.close()
         stranger.close()
+
+
+BIDS_AND_CARDS = [(n, n) for n in "234561"]
+"""A's keys at the table: a number twice (a bid, or the card in that slot). Never Enter,
+which at the match end would say "play again": between hands the ready limit deals."""
+
+
+@pytest.mark.lan(players=1)
+def test_a_match_end_waits_for_the_people_without_a_new_deal(lan: Lan) -> None:
+    """Issue 25, item 3: the ready limit (1 s here) deals every hand of the match with
+    nobody pressing Enter, yet after the match nothing is dealt: the screen says whom the
+    table waits for, and it goes on waiting for many times that limit."""
+    host, journal = host_table(
+        lan, "--players", "2", "--bots", "1", "--ready", "1", "--bot-delay", "0.05"
+    )
+    [ann] = people(lan, "A")
+    keys = itertools.cycle(BIDS_AND_CARDS)
+    try:
+        wait_for(lambda: dealt(journal), 30, what="A's match with a bot")
+
+        def match_over() -> bool:
+            if "match over" in host.log():
+                return True
+            ann.keys(*next(keys))
+            return False
+
+        wait_for(match_over, 300, interval=0.3, what="the match to end")
+        deals = sum(e["op"] == "deal" for e in ops(journal))
+        ann.wait_for_text("A new match starts when everyone says play again.")
+        # Waited at least ten ready limits, as the table itself counts (no sleep).
+
+        def waited_ten() -> str | None:
+            screen = ann.screen()
+            return screen if re.search(r"(?<!\d)(1\d|[2-9]\d) s so far", screen) else None
+
+        screen = wait_for(
+            waited_ten,
+            60,
+            interval=0.3,
+            what="the table to say it has waited 10 s",
+        )
+        assert "either way" not in screen  # no deadline is shown: none runs
+        assert sum(e["op"] == "deal" for e in ops(journal)) == deals
+        assert sum(e["op"] == "match" for e in ops(journal)) == 1
+    except WaitTimeout:
+        raise AssertionError(ann.screen()) from None
+    finally:
+        ann.close()
