@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
-import msgpack  # type: ignore[import-untyped]  # ships no type hints
+import msgpack  # ships no type hints: pyproject.toml lets mypy skip it
 
 from pitchnet.house_rules import HouseRules, RulesConfigError
 from pitchnet.schema import (

@@ -119,7 +119,8 @@ def seat_of(host: HostServer, name: str) -> int | None:
 
 def regions(identity: Identity) -> dict[str, Any]:
     try:
-        return json.loads(regions_file(identity).read_text(encoding="utf-8"))
+        shown: dict[str, Any] = json.loads(regions_file(identity).read_text(encoding="utf-8"))
+        return shown
     except (OSError, ValueError):
         return {"screen": "", "regions": {}}
 
@@ -127,7 +128,8 @@ def regions(identity: Identity) -> dict[str, Any]:
 async def region_of(identity: Identity, key: str, timeout: float = 20.0) -> list[int]:
     """Where `key` (a button's id, or "card:7C") is on the session's screen, in cells."""
     await until_true(lambda: key in regions(identity)["regions"], f"{key} on screen", timeout)
-    return regions(identity)["regions"][key]
+    where: list[int] = regions(identity)["regions"][key]
+    return where
 
 
 async def click_cells(

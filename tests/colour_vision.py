@@ -8,6 +8,7 @@ Run it to print the table of the smallest suit-to-suit distance for each deck:
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 MACHADO = {
@@ -42,8 +43,8 @@ def rgb(hex_colour: str) -> tuple[float, float, float]:
 
 def simulate(linear: tuple[float, float, float], vision: str) -> tuple[float, float, float]:
     m = MACHADO[vision]
-    out = tuple(sum(m[row][k] * linear[k] for k in range(3)) for row in range(3))
-    return tuple(min(1.0, max(0.0, v)) for v in out)  # type: ignore[return-value]
+    r, g, b = (min(1.0, max(0.0, sum(m[row][k] * linear[k] for k in range(3)))) for row in range(3))
+    return r, g, b
 
 
 def lab(linear: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -61,7 +62,7 @@ def lab(linear: tuple[float, float, float]) -> tuple[float, float, float]:
 
 def delta_e(a: str, b: str, vision: str = "normal") -> float:
     la, lb = lab(simulate(rgb(a), vision)), lab(simulate(rgb(b), vision))
-    return sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5
+    return math.dist(la, lb)
 
 
 def closest_pair(colours: dict[str, str], vision: str) -> tuple[float, str, str]:

@@ -42,13 +42,23 @@ ADVERTISING_MODULES = {"test_cli_sentences.py", "test_host.py", "test_web.py"}
 """Test modules that start `pitchnet host` processes, which advertise on loopback."""
 
 
+@pytest.hookimpl(trylast=True)  # after tests/lan/conftest.py has marked its tests slow
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`-n ... --dist loadgroup`), every test that uses real
-    multicast on loopback, or starts a host process that advertises there, runs on one
-    worker, one at a time: two at once would each find the other's adverts."""
+    """Under pytest-xdist (`-n ... --dist loadgroup`) some tests must not run beside
+    others of their kind, so each kind runs on one worker, one test at a time:
+    - the `slow` ones (the LAN tests, which build network namespaces and run real
+      processes in them, and the browser tests, which drive chromium) and the `serial`
+      ones (the tmux tests, real clients on wall-clock deadlines): run side by side they
+      starve each other's timers (the tmux tests at 40x15 timed out under `-n 2` on a
+      loaded two-core machine, and passed serially); CI runs them in a serial pass of
+      their own, after the rest in parallel;
+    - every test that uses real multicast on loopback, or starts a host process that
+      advertises there: two at once would each find the other's adverts."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         advertises = item.path.name in ADVERTISING_MODULES
-        if advertises or "multicast" in getattr(item, "fixturenames", ()):
+        if item.get_closest_marker("slow") or item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.xdist_group("serial"))
+        elif advertises or "multicast" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("multicast"))

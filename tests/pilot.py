@@ -11,6 +11,10 @@ from textual.pilot import Pilot
 
 if TYPE_CHECKING:
     from client.app import PitchApp
+    from client.model import GameState
+    from pitchnet.events import Event
+    from pitchnet.protocol import TableInfo
+    from pitchnet.views import SeatView
 
 
 def setup_shown(app: Any) -> bool:
@@ -24,6 +28,42 @@ def setup_shown(app: Any) -> bool:
     return isinstance(screen, SetupScreen) and all(
         screen.query(part) for part in ("#setup-open", "#setup-web-port")
     )
+
+
+def dealt(holder: PitchApp | GameState) -> SeatView:
+    """The view of the hand an app (or its game state) holds, for a test that has
+    already waited for the deal: a view that is not there fails the test here, saying
+    so, rather than as an attribute of None further on."""
+    from client.model import GameState
+
+    view = (holder if isinstance(holder, GameState) else holder.game).view
+    assert view is not None, "no hand dealt: the app has no view yet"
+    return view
+
+
+def my_seat(app: PitchApp) -> int:
+    """The app's own seat, for a test that has already waited to be seated."""
+    seat = app.game.seat
+    assert seat is not None, "the app has no seat (watching, or not yet welcomed)"
+    return seat
+
+
+def dealt_scene(
+    name: str, seed: int = 7, players: int = 4, partnership: bool = False
+) -> tuple[TableInfo, SeatView, list[Event]]:
+    """client/demo.py's `scene_with_events` at a moment after the deal, whose view is
+    therefore there (only the lobby has none)."""
+    from client.demo import scene_with_events
+
+    table, view, events = scene_with_events(name, seed, players, partnership)
+    assert view is not None, f"the scene {name!r} has no hand dealt"
+    return table, view, events
+
+
+def moved_on(app: PitchApp, seq: int) -> Callable[[], bool]:
+    """A condition for `until`: the host has sent the app a newer snapshot than `seq`
+    (bound now, so a loop's next `seq` does not change what an earlier wait waits for)."""
+    return lambda: app.game.seq != seq
 
 
 def screen_text(app: Any) -> str:

@@ -38,7 +38,8 @@ def deep_copy(value: Any) -> Any:
 
 def hand_state(hand: Hand) -> dict[str, Any]:
     """A deep copy of everything a Hand holds, comparable with ==."""
-    return deep_copy(vars(hand))
+    state: dict[str, Any] = deep_copy(vars(hand))
+    return state
 
 
 def match_state(match: Match) -> dict[str, Any]:
@@ -88,7 +89,9 @@ def random_hands(players: int, rng: Random) -> list[list[Card]]:
 # ---- RULES.md, read independently -----------------------------------------------------------
 
 
-def ref_legal_bids(players: int, dealer: int, bids: Sequence[tuple[int, int | None]]) -> set:
+def ref_legal_bids(
+    players: int, dealer: int, bids: Sequence[tuple[int, int | None]]
+) -> set[int | None]:
     """Legal bids for the seat whose turn it is, from the bids made so far."""
     amounts = [amount for _, amount in bids if amount is not None]
     if len(bids) == players or 4 in amounts:
@@ -102,7 +105,7 @@ def ref_legal_bids(players: int, dealer: int, bids: Sequence[tuple[int, int | No
     return {None, *range(high + 1, 5)}
 
 
-def ref_legal_plays(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> set:
+def ref_legal_plays(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> set[Card]:
     if not trick:
         return set(hand)
     led = trick[0].suit

@@ -7,6 +7,7 @@ from typing import Any
 from host.entries import Entry
 from host.table import Table
 from pitchnet.protocol import PROTOCOL_VERSION, Challenge, Hello, State, answer
+from pitchnet.rules import Hand, Match, Phase
 from pitchnet.views import seat_view
 
 
@@ -17,16 +18,21 @@ def hello_at(table: Table, name: str, nonce: str = "", **secrets: Any) -> Hello:
 
 
 class RecordingJournal:
-    """A journal in memory: `entries` is every entry the table recorded, in order, and
-    `meta` what the referee noted about the table (its `finished` flag)."""
+    """A journal in memory (a `host.table.Journal`): `written` is every entry the table
+    recorded, in order, and `meta` what the referee noted about the table (its
+    `finished` flag)."""
 
     def __init__(self) -> None:
-        self.entries: list[Entry] = []
+        self.written: list[Entry] = []
         self.meta: dict[str, Any] = {}
 
     def record_all(self, entries: list[Entry]) -> None:
         """One change's entries, one transaction (host/table.py `one_change`)."""
-        self.entries.extend(entries)
+        self.written.extend(entries)
+
+    def entries(self) -> list[Entry]:
+        """What a roll-back replays (host/table.py reads it as any journal's)."""
+        return list(self.written)
 
     def set_meta(self, **values: Any) -> None:
         self.meta.update(values)
@@ -37,7 +43,29 @@ def state_for(table: Table, seat: int | None, events: list[Any]) -> State:
     (`seat` None, or a seat a newcomer waits to take: the spectators' view)."""
     view = None
     if table.match is not None:
-        watching = seat is None or table.claimed(seat)
-        view = table.spectator_view() if watching else seat_view(table.match, seat)
+        if seat is None or table.claimed(seat):
+            view = table.spectator_view()
+        else:
+            view = seat_view(table.match, seat)
     wire = [event.to_wire() for event in events]
     return State(seq=table.seq, table=table.info(), view=view, events=wire)
+
+
+def match_of(table: Table) -> Match:
+    """The table's match, read afresh each time (so a test that moved the table on sees
+    its new phase): the test fails here if no match has begun."""
+    assert table.match is not None, "no match has begun at this table"
+    return table.match
+
+
+def dealt_hand(table: Table) -> Hand:
+    """The hand being played at the table, read afresh: the test fails if none is dealt."""
+    hand = match_of(table).hand
+    assert hand is not None, "no hand has been dealt at this table"
+    return hand
+
+
+def phase_of(match: Match) -> Phase:
+    """The match's phase read afresh: mypy keeps `match.phase` narrowed to what an
+    earlier assert saw, across the moves that change it."""
+    return match.phase

@@ -30,6 +30,7 @@ import pytest
 from host.entries import BidMade
 from host.limits import Limits
 from host.server import HostServer
+from pitchnet.events import Event
 from pitchnet.protocol import (
     HEADER,
     MAX_CLIENT_FRAME,
@@ -78,6 +79,13 @@ async def abuser(server: HostServer) -> RawClient:
 
 async def refusal(client: RawClient) -> dict[str, Any]:
     return await client.refusal()
+
+
+async def refused_code(client: RawClient) -> str:
+    """The code of the fatal error the host closed `client` with."""
+    code = (await client.refusal())["code"]
+    assert isinstance(code, str)
+    return code
 
 
 # ---- what the host holds, sampled while the abuse goes on -----------------------------------
@@ -131,7 +139,7 @@ class Outcome:
 
 def journal_moves(server: HostServer) -> list[tuple[Any, ...]]:
     assert server.journal is not None
-    moves = []
+    moves: list[tuple[Any, ...]] = []
     for entry in (e.to_json() for e in server.journal.entries()):
         if entry["op"] == "deal":
             moves.append(("deal", entry["hand"], entry["dealer"], tuple(entry["deck"])))
@@ -175,7 +183,7 @@ async def peaceful_match() -> Outcome:
 async def send_and_get_refused(server: HostServer, data: bytes) -> str:
     client = await abuser(server)
     client.send_raw(data)
-    return (await refusal(client))["code"]
+    return await refused_code(client)
 
 
 async def garbage(server: HostServer, rng: random.Random) -> list[str]:
@@ -203,7 +211,7 @@ async def half_frames(server: HostServer, count: int) -> list[str]:
     async def one(size: int) -> str:
         client = await abuser(server)
         client.send_raw(HEADER.pack(MAX_HELLO_FRAME) + b"\x81" * size)
-        return (await refusal(client))["code"]
+        return await refused_code(client)
 
     sizes = [MAX_HELLO_FRAME - 1] * 2 + [3] * (count - 2)
     return list(await asyncio.gather(*(one(size) for size in sizes)))
@@ -212,7 +220,7 @@ async def half_frames(server: HostServer, count: int) -> list[str]:
 async def silent(server: HostServer, count: int) -> list[str]:
     async def one() -> str:
         client = await abuser(server)
-        return (await refusal(client))["code"]
+        return await refused_code(client)
 
     return list(await asyncio.gather(*(one() for _ in range(count))))
 
@@ -241,9 +249,10 @@ async def bad_hellos(server: HostServer, stale: str) -> list[tuple[str, str]]:
 def nested_ping(size: int) -> bytes:
     """A valid `ping` frame of `size` payload bytes whose extra field holds arrays of
     empty arrays: the frame that costs a decoder the most per byte."""
-    head = msgpack.packb({"type": "ping", "t": 1.0})
+    head: bytes = msgpack.packb({"type": "ping", "t": 1.0})
     row = b"\x9f" + (b"\x9f" + b"\x90" * 15) * 15  # 15 arrays of 15 empty arrays: 241 bytes
-    prefix = b"\x83" + head[1:] + msgpack.packb("x")
+    key: bytes = msgpack.packb("x")
+    prefix = b"\x83" + head[1:] + key
     rows = min(15, (size - len(prefix) - 1) // len(row))
     body = prefix + bytes([0x90 | rows]) + row * rows
     return HEADER.pack(len(body)) + body
@@ -264,7 +273,7 @@ async def ping_flood_before_hello(server: HostServer) -> str:
     too, and there every error is fatal."""
     client = await abuser(server)
     client.send_raw(Ping(t=1.0).encode() * 3000)
-    return (await refusal(client))["code"]
+    return await refused_code(client)
 
 
 async def stolen_seat_flood(
@@ -358,7 +367,7 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
         match_started = asyncio.Event()
         hand_two = asyncio.Event()
 
-        def on_broadcast(events: list[dict[str, Any]]) -> None:
+        def on_broadcast(events: list[Event]) -> None:
             match = server.table.match
             if match is not None:
                 match_started.set()
@@ -407,7 +416,7 @@ async def abused_match() -> tuple[Outcome, dict[str, Any]]:
                 ),
                 None,
             )
-            replay = BidMsg(id=last.id, bid=last.value) if last else None
+            replay = BidMsg(id=last.id, bid=last.value) if last and last.id is not None else None
             seen["thief"] = await stolen_seat_flood(server, tokens[0], replay)
             (
                 seen["garbage"],
@@ -647,6 +656,7 @@ async def test_after_leave_the_connection_no_longer_acts_for_the_seat() -> None:
         await until_true(
             lambda: server.table.seats[seat].kind == "bot", "the seat to pass to a bot"
         )
+        assert match.hand is not None
         bids = list(match.hand.bids)
         leaver.send(BidMsg(id=leaver.new_id(), bid=None if seat != match.dealer else 2))
         assert await asyncio.wait_for(leaver.closed_by_host(), DEADLINE)
@@ -685,8 +695,9 @@ async def test_at_the_connection_cap_the_oldest_stranger_makes_room_and_seats_ar
     async with running_host(players=4, limits=limits) as server:
         held = [await abuser(server) for _ in range(3)]
         for client in held:
-            assert (await client.next_payload())["type"] == "challenge"  # admitted: challenged
-            assert (await client.next_payload())["type"] == "ping"  # and pinged at once
+            challenge, ping = await client.next_payload(), await client.next_payload()
+            assert challenge is not None and challenge["type"] == "challenge"  # admitted
+            assert ping is not None and ping["type"] == "ping"  # and pinged at once
         newcomer = await open_client(server)
         assert (await newcomer.hello("New"))["type"] == "welcome"
         assert await held[0].next_payload() is None  # the oldest stranger made room

@@ -46,7 +46,10 @@ def test_an_advert_without_a_known_level_shows_none() -> None:
 
 def test_the_lobby_names_the_tables_bot_level() -> None:
     table = Table(
-        "t1", "Den", TableOptions(players=2, bot_level="easy"), lambda key: shuffled_deck(random)
+        "t1",
+        "Den",
+        TableOptions(players=2, bot_level="easy"),
+        lambda key: shuffled_deck(random.Random(key)),
     )
     info = table.info()
     assert info.bot_level == "easy"

@@ -6,6 +6,7 @@ import logging
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,20 +121,22 @@ def test_pitchnet_play_hosts_at_the_level_asked_for() -> None:
     assert options_from_args(args).host_options == {"bot_level": "hard"}
 
 
-async def test_a_real_host_lets_a_hard_bot_think_in_a_worker_thread() -> None:
+async def test_a_real_host_lets_a_hard_bot_think_in_a_worker_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A whole match against a hard bot on a real host: every one of its turns goes out
     as a `Think` and comes back through `Referee.thought`."""
     from tests.netclient import RawClient, play_as_bot, running_host
 
     async with running_host(players=2, bots=1, bot_level="hard") as server:
-        thoughts = []
+        thoughts: list[bool] = []
         real = server.referee.thought
 
-        def counting(*args):  # type: ignore[no-untyped-def]
+        def counting(*args: Any) -> Any:
             thoughts.append(threading.current_thread() is threading.main_thread())
             return real(*args)
 
-        server.referee.thought = counting  # type: ignore[method-assign]
+        monkeypatch.setattr(server.referee, "thought", counting)
         client = await RawClient.connect(server)
         await client.hello("Person")
         final = await play_as_bot(client, "normal")

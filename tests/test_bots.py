@@ -13,11 +13,10 @@ from pitchnet.bots import (
     NormalBot,
     RandomBot,
     SearchBot,
-    best_suit,
-    bid_for,
     make_bot,
 )
 from pitchnet.cards import Card, Suit, parse_cards, shuffled_deck
+from pitchnet.handvalue import best_suit, bid_for
 from pitchnet.house_rules import OPTIONS, PRESETS, HouseRules
 from pitchnet.rules import Action, Match, Phase, Settings
 from pitchnet.search import Budget
@@ -460,7 +459,11 @@ def test_easy_is_reproducible_and_makes_mistakes() -> None:
 
 EVERY_OPTION = [
     *(preset.rules for preset in PRESETS.values()),
-    *(HouseRules(**{name: values[1]}) for name, values in OPTIONS.items() if name != "target"),
+    *(
+        HouseRules.from_wire({name: values[1]})
+        for name, values in OPTIONS.items()
+        if name != "target"
+    ),
     HouseRules(low="dealt", joker="on", follow="must_follow", min_bid=2, all_pass="redeal"),
     HouseRules(smudge="on", joker="on", dealer_steal="off"),
 ]

@@ -50,6 +50,7 @@ def test_hearts_and_diamonds_differ_in_sixteen_colours(dark: bool) -> None:
 def test_every_card_shows_its_suit(ascii_only: bool) -> None:
     for card in FULL_DECK:
         shown = card_text(card, ascii_only).plain
+        assert card.suit is not None  # the full deck has no joker
         mark = card.suit.value if ascii_only else card.suit.symbol
         assert shown.endswith(mark)
     assert len({Suit.HEARTS.symbol, Suit.DIAMONDS.symbol}) == 2

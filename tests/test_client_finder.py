@@ -5,6 +5,7 @@ unless PITCHNET_REQUIRE_LAN=1 makes that a failure, as in tests/test_zeroconf.py
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable
@@ -20,7 +21,7 @@ SIZE = (80, 24)
 
 
 @pytest.fixture(autouse=True)
-def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
@@ -43,7 +44,9 @@ async def test_the_finder_shows_an_advertised_table_and_joins_it(multicast: None
             await until(pilot, row_key, "the advert to be listed", timeout=15)
             assert name in screen_text(app)
             rows = finder.query_one("#tables", DataTable)
-            rows.move_cursor(row=list(finder.found).index(row_key()))
+            key = row_key()
+            assert key is not None
+            rows.move_cursor(row=list(finder.found).index(key))
             rows.focus()
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")

@@ -16,7 +16,7 @@ from client.text import card_text
 from client.widgets.bidbar import BID_LABELS
 from pitchnet.cards import JOKER, shuffled_deck
 from pitchnet.events import HandScored
-from pitchnet.protocol import SeatInfo, TableInfo
+from pitchnet.protocol import SeatInfo, SeatKind, TableInfo, TableState
 from pitchnet.rules import PRESETS, HouseRules, Match, Phase, Settings
 from pitchnet.views import SeatView, seat_view
 
@@ -28,11 +28,11 @@ def rendered(text: object) -> str:
 
 
 def _table(rules: HouseRules, target: int = 7) -> TableInfo:
-    seats = [SeatInfo(name=f"P{i}", kind="human", connected=True) for i in range(4)]
+    seats = [SeatInfo(name=f"P{i}", kind=SeatKind.HUMAN, connected=True) for i in range(4)]
     return TableInfo(
         id="t1",
         name="Den",
-        state="playing",
+        state=TableState.PLAYING,
         players=4,
         partnership=False,
         target=target,

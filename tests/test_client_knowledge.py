@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from client.connection import Connection
-from pitchnet.protocol import FrameDecoder, State, TableInfo, parse_client_message
+from pitchnet.protocol import FrameDecoder, Hello, State, TableInfo, parse_client_message
 from pitchnet.rules import Match, Settings
 from pitchnet.views import seat_view
 from tests.netclient import RawClient, running_host, until_true
@@ -89,6 +89,7 @@ async def test_the_client_reports_the_last_point_it_saw_when_it_comes_back() -> 
             for payload in decoder.feed(data):
                 if payload.get("type") == "hello":
                     hello = parse_client_message(payload)
+                    assert isinstance(hello, Hello)
                     hellos.append(hello)
                     writer.write(welcome("tok", hello) + _state(n, view))
                     if n == 1:

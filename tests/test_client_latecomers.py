@@ -4,6 +4,8 @@ away when it did not; at a table of people they are offered to watch, with the t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from client.app import ClientOptions, PitchApp
@@ -19,7 +21,7 @@ SIZE = (80, 24)
 
 
 @pytest.fixture(autouse=True)
-def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 

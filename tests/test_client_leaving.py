@@ -26,7 +26,7 @@ SIZE = (80, 24)
 
 
 @pytest.fixture(autouse=True)
-def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
@@ -165,9 +165,14 @@ async def test_play_takes_a_background_table_back_into_its_window() -> None:
             await pilot.press("t")
             assert (await bye)["code"] != "closed"  # "back in a moment": Bob keeps his seat
             await until(pilot, lambda: later.hosted is not None, "the table hosted here", 30)
-            assert later.hosted.table_id == table_id and later.hosted.port == port
+            assert (
+                later.hosted is not None
+                and later.hosted.table_id == table_id
+                and later.hosted.port == port
+            )
             await until(pilot, lambda: later.game.table is not None, "its lobby")
-            names = [s.name for s in later.game.table.seats]
+            lobby = later.game.table
+            names = [s.name for s in lobby.seats] if lobby else []
             assert "Bob" in names and "Ann" in names
             await later.close_network()
         assert _gone(pid)

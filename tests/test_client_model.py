@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from rich.console import Console
 
@@ -10,10 +13,13 @@ from client.demo import Scene, scene
 from client.model import GameState, describe_event, refusal
 from client.settings import choose_name, load_name
 from client.text import card_text, plain
+from client.tokens import SavedSeat
 from pitchnet.cards import Card
 from pitchnet.events import Played, events_from_wire
+from pitchnet.protocol import SeatKind
 from pitchnet.rules import Phase, RulesError
 from pitchnet.text import printable
+from tests.pilot import dealt
 
 
 def rendered(text: object) -> str:
@@ -75,7 +81,7 @@ def test_log_sentences_use_names_and_never_raise_on_garbage() -> None:
     ]
     lines = [describe_event(game, event) for event in events_from_wire(wire)]
     assert [rendered(line) for line in lines] == ["Bot 1 bids 2", "You pass", "Bot 2 plays Q♠"]
-    garbage = [
+    garbage: list[Any] = [
         None,
         [],
         {"kind": "bid"},
@@ -140,13 +146,13 @@ def test_the_turn_prompt_names_the_keys_for_the_cards_held() -> None:
             )
         )
         game = GameState(seat=0, view=s.view())
-        assert len(game.view.hand) == held
+        assert len(dealt(game).hand) == held
         words = prompt_text(game).plain
         numbers = "1" if held == 1 else f"1-{held}"
         assert f"pick with {numbers} or " in words, words
 
 
-def test_name_is_remembered(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_name_is_remembered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     assert load_name() is None
     assert choose_name("  Ann\x1b  ") == "Ann"
@@ -154,13 +160,15 @@ def test_name_is_remembered(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert choose_name(None) == "Ann"
 
 
-def test_default_name_is_the_login_name(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_name_is_the_login_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setattr("getpass.getuser", lambda: "zoe")
     assert choose_name(None) == "zoe"
 
 
-def test_cli_arguments_choose_the_first_screen(tmp_path, monkeypatch) -> None:
+def test_cli_arguments_choose_the_first_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from client.main import main, options_from_args
     from pitchnet.cli import build_parser
 
@@ -183,7 +191,13 @@ def test_cli_arguments_choose_the_first_screen(tmp_path, monkeypatch) -> None:
     assert main(parse(["join", "host:notaport"])) == 2
 
 
-def test_seat_tokens_are_kept_by_table_and_name(tmp_path) -> None:
+def found(seat: SavedSeat | None) -> SavedSeat:
+    """A seat the store must hold (the test fails here if it holds none)."""
+    assert seat is not None, "the token store holds no such seat"
+    return seat
+
+
+def test_seat_tokens_are_kept_by_table_and_name(tmp_path: Path) -> None:
     from client.tokens import SavedSeat, TokenStore
 
     store = TokenStore(tmp_path / "seats.json")
@@ -191,8 +205,8 @@ def test_seat_tokens_are_kept_by_table_and_name(tmp_path) -> None:
     store.remember(SavedSeat("t1", "Ann", "10.0.0.2", 7373, "tok-ann"))
     store.remember(SavedSeat("t1", "Bob", "10.0.0.2", 7373, "tok-bob"))
     store.remember(SavedSeat("t1", "Ann", "10.0.0.2", 7373, "tok-ann-2"))
-    assert store.find("Ann", table_id="t1").token == "tok-ann-2"
-    assert store.find("Bob", address=("10.0.0.2", 7373)).token == "tok-bob"
+    assert found(store.find("Ann", table_id="t1")).token == "tok-ann-2"
+    assert found(store.find("Bob", address=("10.0.0.2", 7373))).token == "tok-bob"
     assert store.find("Ann", address=("10.0.0.3", 7373)) is None
     assert store.find("Cat", table_id="t1") is None
     assert (tmp_path / "seats.json").stat().st_mode & 0o777 == 0o600
@@ -201,7 +215,7 @@ def test_seat_tokens_are_kept_by_table_and_name(tmp_path) -> None:
     assert store.find("Bob", table_id="t1") is not None
 
 
-def test_a_seat_given_up_forgets_only_its_own_token(tmp_path) -> None:
+def test_a_seat_given_up_forgets_only_its_own_token(tmp_path: Path) -> None:
     """A token a host refused without proof is kept beside the newer one: giving up the
     seat of one forgets that one only (the other may be the real table's), and the entry
     then holds no seat (`find`), only tokens to join that table id with."""
@@ -209,22 +223,22 @@ def test_a_seat_given_up_forgets_only_its_own_token(tmp_path) -> None:
 
     store = TokenStore(tmp_path / "seats.json")
     store.remember(SavedSeat("t1", "Ann", "h", 1, "newcomer", kept=("newcomer", "real")))
-    assert store.find("Ann", table_id="t1").tokens == ("newcomer", "real")
+    assert found(store.find("Ann", table_id="t1")).tokens == ("newcomer", "real")
     store.forget("t1", "Ann", "unknown")
-    assert store.find("Ann", table_id="t1").tokens == ("newcomer", "real")
+    assert found(store.find("Ann", table_id="t1")).tokens == ("newcomer", "real")
     store.forget("t1", "Ann", "newcomer")
     assert store.find("Ann", table_id="t1") is None  # no seat held there any more
-    assert store.find("Ann", table_id="t1", given_up=True).tokens == ("real",)
+    assert found(store.find("Ann", table_id="t1", given_up=True)).tokens == ("real",)
     store.forget("t1", "Ann", "real")
     assert store.find("Ann", table_id="t1", given_up=True) is None
     # Beyond MAX_KEPT older tokens, the first one ever kept and the newest stay.
     older = ("fourth", "third", "second", "first")
     store.remember(SavedSeat("t1", "Ann", "h", 1, "newest", kept=older))
-    kept = store.find("Ann", table_id="t1").kept
+    kept = found(store.find("Ann", table_id="t1")).kept
     assert len(kept) == MAX_KEPT and kept == (*older[: MAX_KEPT - 1], "first")
 
 
-def test_a_damaged_token_file_is_ignored(tmp_path) -> None:
+def test_a_damaged_token_file_is_ignored(tmp_path: Path) -> None:
     from client.tokens import SavedSeat, TokenStore
 
     path = tmp_path / "seats.json"
@@ -232,20 +246,22 @@ def test_a_damaged_token_file_is_ignored(tmp_path) -> None:
     store = TokenStore(path)
     assert store.find("Ann", table_id="t1") is None
     store.remember(SavedSeat("t1", "Ann", "h", 1, "tok"))
-    assert store.find("Ann", table_id="t1").token == "tok"
+    assert found(store.find("Ann", table_id="t1")).token == "tok"
 
 
 def test_an_absent_player_shows_time_away_and_the_bot_countdown() -> None:
     from client.widgets.seats import presence
     from pitchnet.protocol import SeatInfo
 
-    gone = SeatInfo(name="Bob", kind="human", connected=False, away=5.0)
+    gone = SeatInfo(name="Bob", kind=SeatKind.HUMAN, connected=False, away=5.0)
     assert rendered(presence(gone)) == "away 5s"
     assert rendered(presence(gone, since=2.2)) == "away 7s"
     assert rendered(presence(gone, since=2.2, grace=60.0)) == "bot 53s"
     assert rendered(presence(gone, since=99, grace=60.0)) == "bot 0s"
-    assert rendered(presence(SeatInfo("Bob", "human", True))) == "here"
-    assert rendered(presence(SeatInfo("Bob", "human", False, substitute=True))) == "bot plays"
+    assert rendered(presence(SeatInfo("Bob", SeatKind.HUMAN, True))) == "here"
+    assert (
+        rendered(presence(SeatInfo("Bob", SeatKind.HUMAN, False, substitute=True))) == "bot plays"
+    )
 
 
 def test_a_viewer_without_the_seat_is_never_you() -> None:

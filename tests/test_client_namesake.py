@@ -14,7 +14,7 @@ from client.screens.prompts import WatchOffer
 from client.screens.reclaim import ReclaimOffer
 from pitchnet.protocol import Leave, Vouch
 from tests.netclient import RawClient, running_host, until_true
-from tests.pilot import screen_text, until
+from tests.pilot import dealt, screen_text, until
 
 SIZE = (100, 32)
 
@@ -60,7 +60,7 @@ async def test_carol_joining_again_watches_and_asks_instead_of_a_second_seat(
             await ann.expect("reclaim_asked")
             ann.send(Vouch(seat=1, yes=True))
             await until(pilot, lambda: app.game.me == 1, "her own seat")
-            await until(pilot, lambda: bool(app.game.view and app.game.view.hand), "her hand")
+            await until(pilot, lambda: bool(app.game.view and dealt(app).hand), "her hand")
             assert [s.name for s in host.table.seats][:2] == ["Ann", "Carol"]
         eve = await RawClient.connect(host)
         welcome = await eve.hello("Eve")

@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 
 from client.app import ClientOptions, ConnectionNews, PitchApp
 from client.messages import Disconnected, HostError, Welcomed
@@ -28,14 +29,25 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Sit, Start
 from pitchnet.rules import Phase, RulesError
 from tests.netclient import running_host, until_true
-from tests.pilot import NoTables, play_on_an_empty_lan, screen_text, setup_shown, tables_seen, until
+from tests.pilot import (
+    NoTables,
+    dealt,
+    dealt_scene,
+    moved_on,
+    my_seat,
+    play_on_an_empty_lan,
+    screen_text,
+    setup_shown,
+    tables_seen,
+    until,
+)
 
 SEED = 5
 SIZE = (80, 24)
 
 
 @pytest.fixture(autouse=True)
-def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
@@ -60,17 +72,17 @@ async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
         assert isinstance(app.screen, TableScreen)
         led = followed = bid = 0
         clicked = False
-        while app.game.view.phase in ("bidding", "playing"):
+        while dealt(app).phase in ("bidding", "playing"):
             game = app.game
             await until(
                 pilot,
                 lambda: (
-                    app.game.view.turn == app.game.seat
-                    or app.game.view.phase not in ("bidding", "playing")
+                    dealt(app).turn == app.game.seat
+                    or dealt(app).phase not in ("bidding", "playing")
                 ),
                 "our turn",
             )
-            view, seq = app.game.view, app.game.seq
+            view, seq = dealt(app), app.game.seq
             if view.phase == "bidding":
                 amount = max((b for b in view.legal_bids if b is not None), default=None)
                 await pilot.press(str(amount) if amount else "p", "enter")  # pick, confirm
@@ -88,7 +100,7 @@ async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
                     await pilot.press(str(slot + 1), "enter")  # pick, then play
             else:
                 break
-            await until(pilot, lambda seq=seq: app.game.seq != seq, "the host's answer")
+            await until(pilot, moved_on(app, seq), "the host's answer")
             assert game is app.game
         await until(pilot, lambda: isinstance(app.screen, HandSummary), "the hand summary")
         # Pushed is not yet painted: on a busy machine the summary's first frame comes later.
@@ -102,7 +114,7 @@ async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
         assert bid == 1 and led >= 1 and followed >= 1 and clicked
         assert app.notices == []  # nothing we sent was refused
         await pilot.press("enter")  # ready: the bots are always ready, so hand 2 is dealt
-        await until(pilot, lambda: app.game.view.hand_number == 2, "the second deal")
+        await until(pilot, lambda: dealt(app).hand_number == 2, "the second deal")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the summary to close")
 
 
@@ -114,21 +126,19 @@ async def test_an_unplayable_card_is_refused_with_the_reason(host: HostServer) -
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("s")
         await until(pilot, lambda: app.game.view is not None, "the first deal")
-        await until(
-            pilot, lambda: app.game.view.turn == app.game.seat, "our turn to bid", timeout=10
-        )
-        hand, bids = app.game.view.hand, app.game.view.bids
+        await until(pilot, lambda: dealt(app).turn == app.game.seat, "our turn to bid", timeout=10)
+        hand, bids = dealt(app).hand, dealt(app).bids
         await pilot.click(app.screen.query(CardFace)[0])
         await until(pilot, lambda: app.notices, "the host's refusal of the card")
         assert app.notices[-1] == "The bidding is not over yet."  # pitchnet/rules.py's words
-        assert app.game.view.hand == hand
+        assert dealt(app).hand == hand
         await pilot.press("1")  # no such bid: the bid bar does not offer it
         await until(pilot, lambda: len(app.notices) == 2, "the host's refusal of the bid")
         assert app.game.seat is not None and host.table.match is not None
         with pytest.raises(RulesError) as refused:  # what the rules say to a bid of 1 now
             host.table.match.check_bid(app.game.seat, 1)
         assert app.notices[-1] == refused.value.message
-        assert app.game.view.hand == hand and app.game.view.bids == bids
+        assert dealt(app).hand == hand and dealt(app).bids == bids
         assert app.connection is not None and app.connection.pending == []
 
 
@@ -190,14 +200,14 @@ async def test_a_restarted_client_sits_back_down_in_its_seat(host: HostServer) -
         await until(pilot, lambda: isinstance(first.screen, LobbyScreen), "the lobby")
         await pilot.press("s")
         await until(pilot, lambda: first.game.view is not None, "the first deal")
-        seat, hand = first.game.seat, list(first.game.view.hand)
+        seat, hand = my_seat(first), list(dealt(first).hand)
     # the app is gone without a word to the host, as if killed
     await until_true(lambda: not host.table.seats[seat].connected, "the host to notice")
     second = join_app(host.port)
     async with second.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: second.game.view is not None, "the rejoin")
         assert second.game.seat == seat
-        assert second.game.view.hand == hand
+        assert dealt(second).hand == hand
         assert isinstance(second.screen, TableScreen)
 
 
@@ -219,7 +229,8 @@ async def test_a_password_table_asks_for_it_until_it_is_right() -> None:
         app = join_app(server.port)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, PasswordPrompt), "the prompt")
-            assert not app.screen.wrong
+            prompt = app.screen
+            assert isinstance(prompt, PasswordPrompt) and not prompt.wrong
             await pilot.press(*"open", "enter")
             await until(
                 pilot,
@@ -253,7 +264,7 @@ async def test_a_given_password_is_used_instead_of_asking() -> None:
         options = ClientOptions(name="Ann", mode="find", password="sesame")
         app = PitchApp(options, browser_factory=tables_seen([advert]))
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.screen.query("DataTable").first().row_count, "the list")
+            await until(pilot, lambda: app.screen.query_one(DataTable).row_count, "the list")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             assert server.table.seats[0].kind == "human"
@@ -274,7 +285,10 @@ async def test_a_wrong_given_password_asks_for_the_right_one() -> None:
         app = PitchApp(options)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, PasswordPrompt), "the prompt")
-            assert app.screen.wrong  # the given one was tried, and said to be wrong
+            prompt = app.screen
+            assert (
+                isinstance(prompt, PasswordPrompt) and prompt.wrong
+            )  # the given one was tried, and said to be wrong
             await pilot.press(*"sesame", "enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
 
@@ -305,14 +319,14 @@ async def test_a_dropped_link_is_shown_then_healed_by_itself(host: HostServer) -
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("s")
         await until(pilot, lambda: app.game.view is not None, "the first deal")
-        hand, seat = list(app.game.view.hand), app.game.seat
+        hand, seat = list(dealt(app).hand), my_seat(app)
         host.connections[seat].abort()
         await until(pilot, lambda: any(isinstance(m, Disconnected) for m in seen), "the drop")
         await until(pilot, lambda: sum(isinstance(m, Welcomed) for m in seen) == 2, "the rejoin")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
         assert not any(isinstance(s, OfflineScreen) for s in app.screen_stack)
         assert app.game.seat == seat
-        assert app.game.view.hand == hand  # we have not played: the same six cards
+        assert dealt(app).hand == hand  # we have not played: the same six cards
         drop = next(m for m in seen if isinstance(m, Disconnected))
         assert drop.retrying
 
@@ -340,7 +354,7 @@ async def test_the_log_outlasts_a_dropped_link(host: HostServer) -> None:
         await pilot.pause()
         before = log_lines(app)
         assert "-- Hand 1:" in drawn_log(app)
-        host.connections[app.game.seat].abort()
+        host.connections[my_seat(app)].abort()
         await until(pilot, lambda: sum(isinstance(m, Welcomed) for m in seen) == 2, "the rejoin")
         await until(pilot, lambda: "You are back" in log_lines(app), "the rejoin in the log")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
@@ -393,12 +407,14 @@ async def test_play_hosts_a_table_with_bots_when_none_is_found() -> None:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
             await until(pilot, lambda: app.game.table is not None, "the lobby's seats")
             assert app.hosted is not None and app.game.hosting
-            assert app.game.view is None and app.game.table.state == "lobby"
-            assert app.hosted.name == "Ann's table" and len(app.game.table.seats) == 4
+            lobby = app.game.table
+            assert lobby is not None and app.game.view is None and lobby.state == "lobby"
+            assert app.hosted.name == "Ann's table" and len(lobby.seats) == 4
             await until(pilot, lambda: "hosted here" in screen_text(app), "the header painted")
             await pilot.press("s")
             await until(pilot, lambda: app.game.view is not None, "a hand at our own table")
             assert isinstance(app.screen, TableScreen)
+            assert app.game.table is not None
             kinds = [seat.kind for seat in app.game.table.seats]
             assert kinds == ["human", "bot", "bot", "bot"]
     finally:
@@ -440,7 +456,9 @@ async def test_ctrl_o_opens_the_table_from_any_field_of_the_setup_screen() -> No
         await app.close_network()
 
 
-async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash() -> None:
+async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Enter pressed twice before the setup screen is gone (a double press, a busy
     machine): the second answer is ignored, so one table is hosted and the screen under
     the setup screen is not popped (that was a ScreenStackError traceback)."""
@@ -458,7 +476,7 @@ async def test_a_second_enter_on_the_setup_screen_hosts_one_table_and_no_crash()
                 hosted.append(args or kwargs)
                 return real_host_here(*args, **kwargs)
 
-            app.host_here = counting_host_here  # type: ignore[method-assign]
+            monkeypatch.setattr(app, "host_here", counting_host_here)
             setup.action_accept()
             setup.action_accept()  # the second Enter, already queued
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
@@ -518,8 +536,8 @@ async def test_a_whole_match_then_play_again(host: HostServer) -> None:
         await pilot.press("s")
         await until(pilot, lambda: app.game.view is not None, "the first deal")
         hands = 0
-        while app.game.view.phase != "match_over":
-            view, seq = app.game.view, app.game.seq
+        while dealt(app).phase != "match_over":
+            view, seq = dealt(app), app.game.seq
             if view.phase == "hand_over":
                 assert isinstance(app.screen, HandSummary)
                 await pilot.press("enter")
@@ -532,28 +550,28 @@ async def test_a_whole_match_then_play_again(host: HostServer) -> None:
             else:
                 slot = view.hand.index(view.legal_plays[-1])
                 await pilot.press(str(slot + 1), str(slot + 1))  # the same key twice plays
-            await until(pilot, lambda seq=seq: app.game.seq != seq, "the next snapshot")
+            await until(pilot, moved_on(app, seq), "the next snapshot")
             assert hands < 60, "a match to 7 should not take this long"
         await until(pilot, lambda: isinstance(app.screen, MatchEnd), "the match-end screen")
-        winner = app.game.view.winner
-        assert winner is not None and app.game.view.scores[winner] >= 7
+        winner = dealt(app).winner
+        assert winner is not None and dealt(app).scores[winner] >= 7
         assert "won the match" in screen_text(app)
         await pilot.press("enter")  # play again
-        await until(pilot, lambda: app.game.view.phase == "bidding", "a new match")
+        await until(pilot, lambda: dealt(app).phase == "bidding", "a new match")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        assert app.game.view.hand_number == 1
-        assert app.game.view.scores == [0, 0, 0, 0]
+        assert dealt(app).hand_number == 1
+        assert dealt(app).scores == [0, 0, 0, 0]
         assert app.notices == []
 
 
-async def test_a_number_key_picks_and_the_same_key_again_plays() -> None:
+async def test_a_number_key_picks_and_the_same_key_again_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Keys against an engine-built view: one press only picks, wherever the cursor was."""
-    from client.demo import scene_with_events
-
-    table, view, events = scene_with_events("playing", seed=7)
+    table, view, events = dealt_scene("playing", seed=7)
     sent: list[str] = []
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    app.send_play = sent.append  # type: ignore[method-assign]
+    monkeypatch.setattr(app, "send_play", sent.append)
     async with app.run_test(size=SIZE) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, view, events)
@@ -691,7 +709,11 @@ async def test_keep_it_running_hands_the_same_table_to_a_background_host() -> No
         welcome = await bob.hello("Bob")
         bob_seat, bob_token = welcome["seat"], welcome["token"]
         bob_playing = asyncio.ensure_future(_play_seat(bob, bob_states))
-        await until(pilot, lambda: app.game.table.seats[bob_seat].name == "Bob", "Bob seated")
+        await until(
+            pilot,
+            lambda: bool(app.game.table and app.game.table.seats[bob_seat].name == "Bob"),
+            "Bob seated",
+        )
         await pilot.press("s")  # bots in the other seats
         await until(pilot, lambda: app.game.view is not None, "the first deal")
 
@@ -768,7 +790,7 @@ async def test_pitchnet_watch_shows_the_table_and_no_hand() -> None:
             try:
                 await until(pilot, lambda: app.game.view is not None, "the first deal")
                 await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-                assert app.game.view.spectator and app.game.view.hand == []
+                assert dealt(app).spectator and dealt(app).hand == []
                 assert app.game.seat is None
                 await until(pilot, lambda: "(watching)" in screen_text(app), "the header")
                 assert app.tokens.find("Eve", table_id=server.table_id) is None
@@ -791,24 +813,24 @@ async def test_pitch_bids_four_and_leads_the_chosen_card(host: HostServer) -> No
                 lambda: (
                     app.game.view is not None
                     and (
-                        app.game.view.turn == app.game.seat
-                        or app.game.view.phase in ("hand_over", "match_over")
+                        dealt(app).turn == app.game.seat
+                        or dealt(app).phase in ("hand_over", "match_over")
                     )
                 ),
                 "our turn",
             )
-            view, seq = app.game.view, app.game.seq
+            view, seq = dealt(app), app.game.seq
             if view.phase == "bidding" and 4 in view.legal_bids:
                 break
             # 4 was taken before our bid: pass, play the hand out, try the next one.
             await pilot.press("p" if view.phase == "bidding" else "enter")
             if view.phase == "bidding":
                 await pilot.press("enter")
-            await until(pilot, lambda seq=seq: app.game.seq != seq, "the next snapshot")
+            await until(pilot, moved_on(app, seq), "the next snapshot")
         chosen = view.hand[-1]
         await pilot.press("left", "exclamation_mark")  # the cursor wraps to the last card
-        await until(pilot, lambda: bool(app.game.view.trick or app.game.view.tricks), "the lead")
-        shown = app.game.view
+        await until(pilot, lambda: bool(dealt(app).trick or dealt(app).tricks), "the lead")
+        shown = dealt(app)
         first = (shown.tricks[0]["plays"] if shown.tricks else shown.trick)[0]
         assert first == [app.game.seat, chosen]
         assert shown.pitcher == app.game.seat and shown.high_bid == 4
@@ -907,7 +929,7 @@ async def test_a_newcomer_waiting_for_a_bot_seat_is_never_you_until_it_is_theirs
                     await pilot.pause(0.02)
                     assert app.game.seq >= 0 and seen < 5000, "the takeover never came"
                 await until(pilot, lambda: "(you)" in screen_text(app), "our seat on the felt")
-                assert app.game.view is not None and not app.game.view.spectator
+                assert app.game.view is not None and not dealt(app).spectator
                 log = [line.plain for line in app.game.log]
                 took = log.index(f"Dee took over seat {seat + 1} (was {bot})")
                 before = "\n".join(log[:took])
@@ -958,11 +980,11 @@ async def test_a_partnership_match_then_play_again_with_partners_rotated() -> No
             await pilot.press("s")
             await until(pilot, lambda: app.game.view is not None, "the first deal")
             seat = app.game.seat
-            assert seat is not None and app.game.view.partnership
+            assert seat is not None and dealt(app).partnership
             partner = app.game.name((seat + 2) % 4)
             hands = 0
-            while app.game.view.phase != "match_over":
-                view, seq = app.game.view, app.game.seq
+            while dealt(app).phase != "match_over":
+                view, seq = dealt(app), app.game.seq
                 if view.phase == "hand_over":
                     await pilot.press("enter")
                     hands += 1
@@ -973,14 +995,14 @@ async def test_a_partnership_match_then_play_again_with_partners_rotated() -> No
                 else:
                     slot = view.hand.index(view.legal_plays[-1])
                     await pilot.press(str(slot + 1), "enter")
-                await until(pilot, lambda seq=seq: app.game.seq != seq, "the next snapshot")
+                await until(pilot, moved_on(app, seq), "the next snapshot")
                 assert hands < 60, "a match to 7 should not take this long"
             await until(pilot, lambda: isinstance(app.screen, MatchEnd), "the match-end screen")
             assert "Partners rotated (r)" in screen_text(app)
             await pilot.press("r")
-            await until(pilot, lambda: app.game.view.phase == "bidding", "a new match")
+            await until(pilot, lambda: dealt(app).phase == "bidding", "a new match")
             await until(pilot, lambda: app.game.seat == ROTATION.index(seat), "our new seat")
-            assert app.game.view.hand_number == 1 and app.game.view.seat == app.game.seat
+            assert dealt(app).hand_number == 1 and dealt(app).seat == app.game.seat
             new_partner = app.game.name((app.game.seat + 2) % 4)
             assert new_partner != partner
             log = "\n".join(line.plain for line in app.game.log)
@@ -1011,7 +1033,7 @@ async def test_the_hosts_quit_question_outlives_the_hand_summary_it_was_asked_ov
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question")
         app.send_ready()  # as if Enter had gone just before Ctrl+Q: the bots are ready
-        await until(pilot, lambda: app.game.view.hand_number == 2, "the next deal")
+        await until(pilot, lambda: dealt(app).hand_number == 2, "the next deal")
         await pilot.pause()
         assert isinstance(app.screen, HostQuit)  # still asking
         await pilot.press("n")

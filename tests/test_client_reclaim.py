@@ -15,7 +15,7 @@ from client.tokens import TokenStore
 from host.server import HostServer
 from pitchnet.protocol import Reclaim, Vouch
 from tests.netclient import RawClient, running_host, until_true
-from tests.pilot import screen_text, until
+from tests.pilot import dealt, screen_text, until
 
 SIZE = (100, 32)
 
@@ -67,7 +67,7 @@ async def test_carol_on_a_new_device_gets_her_own_seat_back_once_ann_vouches(
             ann.send(Vouch(seat=1, yes=True))
             await until(pilot, lambda: not app.game.watching, "seated")
             await until(pilot, lambda: app.game.me == 1, "her own seat")
-            await until(pilot, lambda: bool(app.game.view and app.game.view.hand), "her hand")
+            await until(pilot, lambda: bool(app.game.view and dealt(app).hand), "her hand")
             assert [s.kind for s in host.table.seats] == ["human", "human"]  # no second seat
             token = app.connection.token if app.connection else None
             assert token and token != old_token and token == host.table.seats[1].token
@@ -152,7 +152,7 @@ async def test_in_a_browser_carol_taps_to_ask_and_the_seat_file_keeps_her_new_to
             await ann.expect("reclaim_asked")
             ann.send(Vouch(seat=1, yes=True))
             await until(pilot, lambda: app.game.me == 1, "her own seat")
-            await until(pilot, lambda: bool(app.game.view and app.game.view.hand), "her hand")
+            await until(pilot, lambda: bool(app.game.view and dealt(app).hand), "her hand")
             saved = TokenStore(seats).find("Carol", table_id=host.table_id)
             assert saved is not None and saved.token not in ("", old_token)
             assert saved.token == host.table.seats[1].token

@@ -10,7 +10,7 @@ from host.server import HostConfig, HostServer
 from pitchnet.protocol import Start
 from pitchnet.views import seat_view
 from tests.netclient import RawClient
-from tests.pilot import play_on_an_empty_lan, setup_shown, until
+from tests.pilot import dealt, play_on_an_empty_lan, setup_shown, until
 from tests.test_client_play import SIZE
 
 
@@ -47,7 +47,7 @@ async def test_play_offers_to_resume_and_sits_the_player_back_down() -> None:
             assert app.game.seat == seat
             assert isinstance(app.screen, TableScreen)
             # Our own cards, as dealt before the table stopped (bots may play on since).
-            assert set(app.game.view.hand) <= set(hand)
+            assert set(dealt(app).hand) <= set(hand)
     finally:
         await app.close_network()
 

@@ -17,7 +17,7 @@ from client.demo import scene_with_events, table_info
 from client.discovery import FoundTable
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
-from pitchnet.protocol import PROTOCOL_VERSION
+from pitchnet.protocol import PROTOCOL_VERSION, SeatKind, TableState
 from tests.pilot import tables_seen
 
 SIZE = (80, 24)
@@ -57,7 +57,8 @@ def showing(
 
     async def run_before(pilot: Pilot[Any]) -> None:
         table, view, events = scene_with_events(name, SEED, partnership=partnership)
-        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target = pilot.app
+        assert isinstance(target, PitchApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, view, events)
         await pilot.pause()
@@ -89,9 +90,10 @@ def test_partnership_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
     """Partnership play: the two teams as two groups, and the side this player is on."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        kinds = ["human", "human", "empty", "empty"]
-        table = table_info("lobby", ["Ann", "Cat", "", ""], kinds, partnership=True)
-        target: PitchApp = pilot.app  # type: ignore[assignment]
+        kinds = [SeatKind.HUMAN, SeatKind.HUMAN, SeatKind.EMPTY, SeatKind.EMPTY]
+        table = table_info(TableState.LOBBY, ["Ann", "Cat", "", ""], kinds, partnership=True)
+        target = pilot.app
+        assert isinstance(target, PitchApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, None, [])
         await pilot.pause()
@@ -185,7 +187,8 @@ def test_partnership_match_end(snap_compare: Any, size: tuple[int, int]) -> None
 def test_seven_players_fit_at_60x20(snap_compare: Any, players: int) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         table, view, events = scene_with_events("playing", SEED, players)
-        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target = pilot.app
+        assert isinstance(target, PitchApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, view, events)
         await pilot.pause()
@@ -197,7 +200,8 @@ def test_seven_players_fit_at_60x20(snap_compare: Any, players: int) -> None:
 def test_seven_players_fit_at_80x24(snap_compare: Any, players: int) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         table, view, events = scene_with_events("playing", SEED, players)
-        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target = pilot.app
+        assert isinstance(target, PitchApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, view, events)
         await pilot.pause()
@@ -224,7 +228,8 @@ def test_a_trick_in_motion(
         table, view, events = scene_with_events("playing", SEED)
         before = scene_with_events("trick_won", SEED)[2]
         assert events[: len(before)] == before
-        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target = pilot.app
+        assert isinstance(target, PitchApp)
         target.apply_state(2, table, view, events[len(before) :])  # only what is new
         moment[0] += PLAY_SECONDS / 3
         felt.refresh()
@@ -241,7 +246,8 @@ def test_reactions_shown(snap_compare: Any, size: tuple[int, int]) -> None:
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await showing("playing")(pilot)
-        target: PitchApp = pilot.app  # type: ignore[assignment]
+        target = pilot.app
+        assert isinstance(target, PitchApp)
         target.game.clock = lambda: 50.0
         target.show_reaction(Reaction.NICE, 1, "")
         target.show_reaction(Reaction.HURRY, 2, "")

@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import re
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +19,15 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 
 from client.app import ClientOptions, PitchApp
-from client.demo import scene_with_events
 from client.model import GameState, top_bid
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
 from pitchnet.events import Event
-from pitchnet.protocol import TableInfo
+from pitchnet.protocol import SeatKind, TableInfo
 from pitchnet.views import SeatView, running_tally
-from tests.pilot import screen_text, until
+from tests.pilot import dealt, dealt_scene, screen_text, until
 
 SIZES = [(60, 14), (80, 18), (120, 34), (200, 54)]
 """Felt sizes left by the 60x20, 80x24, 120x40 and 200x60 terminals."""
@@ -90,7 +90,7 @@ def test_names_are_shortened_with_care() -> None:
 
 
 def game_at(name: str, players: int = 4) -> GameState:
-    table, view, _ = scene_with_events(name, 7, players)
+    table, view, _ = dealt_scene(name, 7, players)
     game = GameState()
     game.seat, game.table, game.view = 0, table, view
     return game
@@ -100,7 +100,7 @@ def test_a_completed_trick_stays_with_its_winner_marked() -> None:
     game = game_at("trick_won")
     shown = trick_shown(game)
     assert shown is not None and shown.last
-    last = game.view.tricks[-1]
+    last = dealt(game).tricks[-1]
     assert shown.winner == last["winner"]
     text = felt_text(game, 80, 18).plain
     assert f"{game.who(last['winner'])} won" in text
@@ -109,21 +109,20 @@ def test_a_completed_trick_stays_with_its_winner_marked() -> None:
 
 def test_the_tally_is_public_and_adds_up() -> None:
     game = game_at("trick_won")
-    tally = running_tally(game.view)
+    tally = running_tally(dealt(game))
+    worth = {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
     points = sum(
-        {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}.get(card[0], 0)
-        for trick in game.view.tricks
-        for _, card in trick["plays"]
+        worth.get(card[0], 0) for trick in dealt(game).tricks for _, card in trick["plays"]
     )
     assert sum(tally["game_points"]) == points
-    assert tally["high"] is not None and tally["high"][1][1] == game.view.trump
+    assert tally["high"] is not None and tally["high"][1][1] == dealt(game).trump
 
 
-async def test_a_bid_is_picked_then_confirmed() -> None:
-    table, view, events = scene_with_events("bidding", seed=7)
+async def test_a_bid_is_picked_then_confirmed(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, view, events = dealt_scene("bidding", seed=7)
     sent: list[object] = []
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    app.send_bid = sent.append  # type: ignore[method-assign]
+    monkeypatch.setattr(app, "send_bid", sent.append)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         assert view is not None
         bid = max(b for b in view.legal_bids if b is not None)
@@ -133,11 +132,11 @@ async def test_a_bid_is_picked_then_confirmed() -> None:
         assert sent == [bid]
 
 
-async def test_one_press_bids_at_once() -> None:
-    table, view, events = scene_with_events("bidding", seed=7)
+async def test_one_press_bids_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, view, events = dealt_scene("bidding", seed=7)
     sent: list[object] = []
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    app.send_bid = sent.append  # type: ignore[method-assign]
+    monkeypatch.setattr(app, "send_bid", sent.append)
     app.prefs.one_press = True
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         await pilot.press("p" if None in view.legal_bids else "4")
@@ -145,7 +144,7 @@ async def test_one_press_bids_at_once() -> None:
 
 
 async def test_at_60x20_every_card_and_the_prompt_are_on_screen() -> None:
-    table, view, events = scene_with_events("playing", seed=7, players=7)
+    table, view, events = dealt_scene("playing", seed=7, players=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with app.run_test(size=(60, 20)) as pilot:
         app.game.seat = 0
@@ -162,7 +161,7 @@ async def test_at_60x20_every_card_and_the_prompt_are_on_screen() -> None:
 
 
 async def test_resizing_live_keeps_the_hand_and_prompt_on_screen() -> None:
-    table, view, events = scene_with_events("playing", seed=7)
+    table, view, events = dealt_scene("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with at_the_table(app, (table, view, events), (200, 60)) as pilot:
         hand = app.screen.query_one("#hand")
@@ -190,12 +189,14 @@ def test_the_tally_counts_only_public_cards_of_completed_tricks() -> None:
     assert running_tally(view) == before
 
 
-async def test_the_bell_rings_on_our_turn_only_when_asked_for() -> None:
-    table, view, events = scene_with_events("playing", seed=7)
+async def test_the_bell_rings_on_our_turn_only_when_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, view, events = dealt_scene("playing", seed=7)
     for wanted in (False, True):
         app = PitchApp(ClientOptions(name="Ann", mode="idle"))
         rung: list[bool] = []
-        app.bell = lambda rung=rung: rung.append(True)  # type: ignore[method-assign]
+        monkeypatch.setattr(app, "bell", partial(rung.append, True))
         app.prefs.bell = wanted
         async with app.run_test(size=(80, 24)) as pilot:
             app.game.seat = 0
@@ -206,8 +207,8 @@ async def test_the_bell_rings_on_our_turn_only_when_asked_for() -> None:
         assert rung == ([True] if wanted else [])
 
 
-async def test_a_screenshot_is_saved_and_the_place_said(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    table, view, events = scene_with_events("playing", seed=7)
+async def test_a_screenshot_is_saved_and_the_place_said(tmp_path: Path) -> None:
+    table, view, events = dealt_scene("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     app.screenshot_dir = str(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -230,7 +231,7 @@ async def test_a_screenshot_and_the_rules_work_over_the_summary_and_match_end(
     they are priority keys."""
     from client.screens.help import RulesScreen
 
-    table, view, events = scene_with_events(scene, seed=7)
+    table, view, events = dealt_scene(scene, seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     app.screenshot_dir = str(tmp_path)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
@@ -244,7 +245,7 @@ async def test_a_screenshot_and_the_rules_work_over_the_summary_and_match_end(
 
 
 async def test_the_command_palette_offers_pitchnets_commands() -> None:
-    table, view, events = scene_with_events("playing", seed=7)
+    table, view, events = dealt_scene("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat = 0
@@ -294,11 +295,13 @@ async def test_every_bid_button_and_the_pitch_show_whole(size: tuple[int, int]) 
     at the right edge (the prompt shortens and the buttons narrow for them)."""
     from textual.widgets import Button
 
-    table, view, events = scene_with_events("first_bid", seed=7)
+    table, view, events = dealt_scene("first_bid", seed=7)
     assert view is not None and len(view.legal_bids) >= 5
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with at_the_table(app, (table, view, events), size):
-        shown = [b for b in app.screen.query(Button) if b.display and b.id.startswith("bid-")]
+        shown = [
+            b for b in app.screen.query(Button) if b.display and (b.id or "").startswith("bid-")
+        ]
         assert len(shown) == len(view.legal_bids) + 1  # and the pitch
         for button in shown:
             assert button.region.right <= size[0] - 1, (button.id, button.region)
@@ -312,9 +315,9 @@ async def test_a_player_away_shows_in_the_smallest_seats() -> None:
     """At 60x20 a seat is one line of numbers; a player who is away still says so."""
     import dataclasses
 
-    table, view, events = scene_with_events("bidding", seed=7)
+    table, view, events = dealt_scene("bidding", seed=7)
     seats = list(table.seats)
-    seats[2] = dataclasses.replace(seats[2], kind="human", connected=False, away=12.0)
+    seats[2] = dataclasses.replace(seats[2], kind=SeatKind.HUMAN, connected=False, away=12.0)
     table = dataclasses.replace(table, seats=seats)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with at_the_table(app, (table, view, events), (60, 20)):
@@ -333,7 +336,7 @@ async def test_the_match_ends_keys_offer_the_rotation_in_partnership_play_only(
     from client.screens.help import screen_keys
     from client.screens.match_end import MatchEnd
 
-    table, view, events = scene_with_events("match_over", 7, partnership=partnership)
+    table, view, events = dealt_scene("match_over", 7, partnership=partnership)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat = 0
@@ -348,7 +351,7 @@ async def test_the_log_rewraps_to_its_width_when_shown_or_resized() -> None:
     """Lines written while the log was hidden (at 80x24, after a wide start) are drawn
     again at the log's width once it shows (a wider terminal, or `l`), not left wrapped
     at RichLog's ten-column minimum."""
-    table, view, events = scene_with_events("playing", seed=7)
+    table, view, events = dealt_scene("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with at_the_table(app, (table, view, []), (120, 40)) as pilot:
         log = app.screen.query_one("#log")
@@ -392,7 +395,7 @@ def test_the_tally_shows_every_sides_game_points_whole(size: tuple[int, int]) ->
         ],
         trick=[],
     )
-    points = running_tally(game.view)["game_points"]
+    points = running_tally(dealt(game))["game_points"]
     assert all(points), points
     text = felt_text(game, *size).plain
     for side, p in enumerate(points):
@@ -409,11 +412,11 @@ def test_the_standings_carry_each_sides_chart_number() -> None:
     from client.widgets.chart import side_marker
 
     game = game_at("match_over")
-    assert game.view is not None and game.view.winner != 0  # place and seat differ
+    assert game.view is not None and dealt(game).winner != 0  # place and seat differ
     console = Console(width=60, record=True)
     console.print(standings(game))
     rows = console.export_text().splitlines()[1:]
-    for side in range(game.view.sides):
+    for side in range(dealt(game).sides):
         name = game.side_name(side)
         row = next(r for r in rows if f" {name} " in f"{r} ")
         assert row.split()[0] == side_marker(side), (side, rows)
@@ -425,7 +428,7 @@ async def test_the_pitch_buttons_card_takes_the_new_themes_colour() -> None:
     never drawn (yellow clubs, the dark theme's, on the light theme's grey)."""
     from client.text import card_text
 
-    table, view, events = scene_with_events("bidding", seed=7)
+    table, view, events = dealt_scene("bidding", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         pitch = app.screen.query_one("#bid-pitch", Button)
@@ -434,16 +437,17 @@ async def test_the_pitch_buttons_card_takes_the_new_themes_colour() -> None:
         await pilot.pause()
         assert app.pitch_lead is None
         card = str(pitch.label).split()[-1]
-        card = card.translate(str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"}))
+        card = card.translate(str.maketrans("♣♦♥♠", "CDHS"))
         card = card.replace("10", "T")  # the screen's ten, the wire's "T"
         now = Content.from_rich_text(Text("! ").append_text(card_text(card))).spans[-1].style
-        assert pitch.label.spans[-1].style == now, (pitch.label.spans, now)
+        label = pitch.label
+        assert isinstance(label, Content) and label.spans[-1].style == now, (label, now)
 
 
 def test_the_pitcher_about_to_lead_is_named_in_good_english() -> None:
     """Before the first card the middle says who leads: "You lead", "Bot 3 leads"."""
     game = game_at("playing")
-    assert game.view is not None and game.view.pitcher == 0  # Ann pitched
+    assert game.view is not None and dealt(game).pitcher == 0  # Ann pitched
     game.view = dataclasses.replace(game.view, trick=[], tricks=[], turn=0)
     assert "You lead" in felt_text(game, 80, 18).plain
     assert "You leads" not in felt_text(game, 80, 18).plain
@@ -455,7 +459,7 @@ async def test_one_point_is_one_pt_in_the_seat_panels() -> None:
     """A seat with 1 (or -1) point says "1 pt", not "1 pts"."""
     import dataclasses
 
-    table, view, events = scene_with_events("bidding", seed=7)
+    table, view, events = dealt_scene("bidding", seed=7)
     assert view is not None
     view = dataclasses.replace(view, scores=[1, -1, 2, 0][: len(view.scores)])
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
@@ -468,7 +472,7 @@ async def test_one_point_is_one_pt_in_the_seat_panels() -> None:
 @pytest.mark.parametrize("watching", [False, True])
 async def test_the_footer_offers_to_play_a_card_only_to_a_player(watching: bool) -> None:
     """A spectator has no hand: its footer has no "Play card" key."""
-    table, view, events = scene_with_events("playing", seed=7)
+    table, view, events = dealt_scene("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat, app.game.watching = 0, watching
@@ -487,17 +491,17 @@ async def test_the_pitch_key_offers_the_tables_top_bid(
 ) -> None:
     """`!` bids the top bid the table's rules allow: at a joker table that is 5, so after
     someone bid 4 (only pass and 5 are left) the pitch is still offered."""
-    table, view, events = scene_with_events("first_bid", seed=7)
+    table, view, events = dealt_scene("first_bid", seed=7)
     assert view is not None
     view = dataclasses.replace(view, rules={**view.rules, "joker": joker}, legal_bids=legal)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with at_the_table(app, (table, view, events), (80, 24)):
-        assert app.game.view is not None and app.game.view.turn == app.game.me
+        assert app.game.view is not None and dealt(app).turn == app.game.me
         assert app.screen.check_action("pitch", ()) is pitch
 
 
 def test_the_top_bid_is_read_from_the_rules_and_tolerates_a_newer_hosts() -> None:
-    _, view, _ = scene_with_events("first_bid", seed=7)
+    _, view, _ = dealt_scene("first_bid", seed=7)
     assert view is not None
     assert top_bid(dataclasses.replace(view, rules={"joker": "on"})) == 5
     assert top_bid(dataclasses.replace(view, rules={"joker": "off"})) == 4
@@ -511,7 +515,7 @@ def test_a_late_comer_is_told_why_there_is_no_hand_at_every_width(width: int) ->
     columns (38 inside the padding) the header still says so, short."""
     import dataclasses
 
-    table, view, _ = scene_with_events("playing", 7, 4)
+    table, view, _ = dealt_scene("playing", 7, 4)
     assert view is not None
     game = GameState()
     game.seat, game.table = 3, table
@@ -535,7 +539,7 @@ async def test_the_other_seats_show_the_backs_of_the_cards_they_hold(
 ) -> None:
     """Issue 28: a seat's cards face down, one back each, beside or under its name (or
     their count where a row does not fit); never our own, which the hand shows."""
-    table, view, events = scene_with_events("playing", seed=7)
+    table, view, events = dealt_scene("playing", seed=7)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with at_the_table(app, (table, view, events), size):
         text = screen_text(app)
@@ -548,7 +552,7 @@ async def test_the_other_seats_show_the_backs_of_the_cards_they_hold(
 @pytest.mark.parametrize("partnership", [False, True])
 async def test_the_hand_summary_heads_its_rows_team_or_player(partnership: bool) -> None:
     """Issue 28: partnership rows are teams, under a "Team" heading (not "Player")."""
-    table, view, events = scene_with_events("hand_over", 7, partnership=partnership)
+    table, view, events = dealt_scene("hand_over", 7, partnership=partnership)
     app = PitchApp(ClientOptions(name="Ann", mode="idle"))
     async with app.run_test(size=(80, 40)) as pilot:
         app.game.seat = 0

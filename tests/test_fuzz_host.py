@@ -240,7 +240,7 @@ def snapshot(table: Table) -> Any:
         "views": views,
         "table": table.info(),
         "seats": [vars(seat).copy() for seat in table.seats],
-        "journal": len(journal.entries),
+        "journal": len(journal.written),
         "events": list(table.events),
         "state": (table.state, table.seq, table.matches_started),
     }
@@ -264,7 +264,7 @@ def check_frames(fuzz: FuzzTable) -> None:
                 SeatView.from_wire(payload["view"])
 
 
-def _decoded(data: bytes) -> dict:
+def _decoded(data: bytes) -> dict[str, Any]:
     [payload] = list(FrameDecoder().feed(data))
     return payload
 
@@ -297,7 +297,8 @@ def deliver(
         elif kind == "bye":
             assert payload["code"] in ("left", "away")
     if outcomes.count("close"):
-        assert outcomes[-1] == "close" and client.closed == ("close", client.closed[1])
+        assert outcomes[-1] == "close"
+        assert client.closed is not None and client.closed[0] == "close"
     if client.closed is not None:
         assert "close" in outcomes or client.closed[1] in ("left", "away")
     if before is not None and "ack" not in outcomes and client.closed is None:
@@ -331,21 +332,21 @@ def advance(fuzz: FuzzTable, moves: int) -> None:
                 now = table.match
                 if now is None or now.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
                     break  # dealt on already: the seats still waiting were away
-                msg = Ready(id=table.seats[seat].last_id + 1)
-                assert deliver_message(fuzz, seat, msg, legal=True) == "ack"
-                fuzz.applied[seat] = msg
+                ready = Ready(id=table.seats[seat].last_id + 1)
+                assert deliver_message(fuzz, seat, ready, legal=True) == "ack"
+                fuzz.applied[seat] = ready
             continue
-        seat = match.turn
-        assert seat is not None
-        decision = bot.decide(seat_view(match, seat))
-        next_id = table.seats[seat].last_id + 1
+        turn = match.turn
+        assert turn is not None
+        decision = bot.decide(seat_view(match, turn))
+        next_id = table.seats[turn].last_id + 1
         msg: Message
         if decision.kind == "bid":
             msg = BidMsg(id=next_id, bid=decision.bid)
         else:
             msg = PlayMsg(id=next_id, card=str(decision.card))
-        assert deliver_message(fuzz, seat, msg, legal=True) == "ack"
-        fuzz.applied[seat] = msg
+        assert deliver_message(fuzz, turn, msg, legal=True) == "ack"
+        fuzz.applied[turn] = msg
 
 
 def out_of_turn(table: Table, seat: int, pick: int) -> Message | None:
@@ -425,7 +426,7 @@ def test_a_deadline_waking_never_clears_fails_the_test_instead_of_hanging(
 
 
 def _frame_any(value: Any) -> bytes:
-    body = msgpack.packb(value, use_bin_type=True)
+    body: bytes = msgpack.packb(value, use_bin_type=True)
     return HEADER.pack(len(body)) + body
 
 
@@ -455,7 +456,7 @@ def test_a_nearly_right_message_at_any_point_of_a_match(
 
 # ---- joining: every hello a stranger could send ----------------------------------------------
 
-hellos = st.builds(
+hellos: st.SearchStrategy[dict[str, Any]] = st.builds(
     dict,
     version=st.sampled_from([PROTOCOL_VERSION] * 10 + [0, 2, -1]),
     name=st.one_of(

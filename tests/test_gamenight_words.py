@@ -4,6 +4,10 @@ commands printed for them (which must run as printed in their setup)."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from client.demo import scene
 from client.model import GameState
@@ -47,7 +51,7 @@ def test_under_uv_run_commands_are_printed_with_uv_run() -> None:
     ]
 
 
-def test_an_installed_script_on_path_is_printed_bare(tmp_path) -> None:
+def test_an_installed_script_on_path_is_printed_bare(tmp_path: Path) -> None:
     from pitchnet.invocation import pitchnet_words
 
     script = tmp_path / "pitchnet"
@@ -57,14 +61,14 @@ def test_an_installed_script_on_path_is_printed_bare(tmp_path) -> None:
     assert pitchnet_words(env, str(script), "/usr/bin/python3") == ["pitchnet"]
 
 
-def test_a_script_not_on_path_is_printed_by_its_path(tmp_path) -> None:
+def test_a_script_not_on_path_is_printed_by_its_path(tmp_path: Path) -> None:
     from pitchnet.invocation import pitchnet_words
 
     env = {"PATH": str(tmp_path / "empty")}
     assert pitchnet_words(env, ".venv/bin/pitchnet", "/x/python") == [".venv/bin/pitchnet"]
 
 
-def test_python_dash_m_is_printed_with_that_python(tmp_path) -> None:
+def test_python_dash_m_is_printed_with_that_python(tmp_path: Path) -> None:
     from pitchnet.invocation import pitchnet_words
 
     env = {"PATH": str(tmp_path / "empty")}
@@ -72,7 +76,7 @@ def test_python_dash_m_is_printed_with_that_python(tmp_path) -> None:
     assert words == ["/opt/py/bin/python3.11", "-m", "pitchnet"]
 
 
-def test_shown_command_quotes_and_prefixes(monkeypatch) -> None:
+def test_shown_command_quotes_and_prefixes(monkeypatch: pytest.MonkeyPatch) -> None:
     from pitchnet.invocation import shown_command
 
     monkeypatch.setenv("UV", "/usr/bin/uv")
@@ -82,19 +86,23 @@ def test_shown_command_quotes_and_prefixes(monkeypatch) -> None:
     assert shown_command(["pitchnet", "host", "--name", "Ann's"]).endswith("""--name 'Ann'"'"'s'""")
 
 
-def test_the_resume_command_printed_by_keep_running_carries_the_prefix(monkeypatch) -> None:
+def test_the_resume_command_printed_by_keep_running_carries_the_prefix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from host.main import resume_command
 
     class Server:
         table_id, port = "abc123", 7373
 
+    server: Any = Server()  # what resume_command reads of a HostServer
+
     monkeypatch.setenv("UV", "/usr/bin/uv")
-    said = resume_command(Server(), "127.0.0.1")  # type: ignore[arg-type]
+    said = resume_command(server, "127.0.0.1")
     assert said == "uv run pitchnet host --resume abc123 --port 7373 --interface 127.0.0.1"
     monkeypatch.delenv("UV")
     monkeypatch.setattr("sys.argv", ["/nowhere/bin/pitchnet"])
     monkeypatch.setenv("PATH", "/nowhere-else")
-    assert resume_command(Server(), None).startswith("/nowhere/bin/pitchnet host --resume")
+    assert resume_command(server, None).startswith("/nowhere/bin/pitchnet host --resume")
 
 
 # ---- the lobby ---------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def test_bots_are_named_as_the_table_named_them() -> None:
     table.join(Hello(version=PROTOCOL_VERSION, name="Ann"))
     shown = [seat.name for seat in table.seats]
     assert shown == ["Bot 1", "Bot 2", "Ann"]
-    text = "\n".join(describe(journal.entries, {"players": 3}))
+    text = "\n".join(describe(journal.written, {"players": 3}))
     assert "Bot 1 deals" in text or "Bot 1 bids" in text, text
     assert "Bot (seat" not in text
 

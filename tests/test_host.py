@@ -23,13 +23,13 @@ from pitchnet.protocol import HEADER, MAX_FRAME, BidMsg, PlayMsg
 from pitchnet.rules import Settings, deal_hands
 from pitchnet.views import SeatView
 from tests.netclient import RawClient, play_as_bot, running_host
-from tests.table_doubles import RecordingJournal
+from tests.table_doubles import RecordingJournal, dealt_hand, match_of
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD_TEXT = re.compile(r"^[2-9TJQKA][CDHS]$")
 
 
-def _wait_for_line(proc: subprocess.Popen[str], pattern: str, timeout: float = 20) -> re.Match:
+def _wait_for_line(proc: subprocess.Popen[str], pattern: str, timeout: float = 20) -> re.Match[str]:
     deadline = time.monotonic() + timeout
     assert proc.stdout is not None
     while time.monotonic() < deadline:
@@ -103,7 +103,7 @@ async def test_no_frame_names_a_card_its_seat_could_not_see() -> None:
         settings = Settings(4)
         dealt_by_hand = {
             e.hand: deal_hands([Card.parse(t) for t in e.deck], settings, e.dealer)
-            for e in journal.entries
+            for e in journal.written
             if isinstance(e, HandDealt)
         }
         assert len(dealt_by_hand) >= 2
@@ -235,17 +235,18 @@ async def test_a_repeated_action_id_is_applied_once() -> None:
                 state = await client.expect("state")
                 if state["view"] is not None:
                     break
-        turn = server.table.match.turn
+        turn = match_of(server.table).turn
+        assert turn is not None
         first = (a, b)[turn]
-        action = BidMsg(id=first.new_id(), bid=None if turn != server.table.match.dealer else 2)
+        action = BidMsg(id=first.new_id(), bid=None if turn != match_of(server.table).dealer else 2)
         first.send(action)
         ack = await first.expect("ack")
         assert ack == {"type": "ack", "id": action.id, "duplicate": False}
-        bids_after_first = list(server.table.match.hand.bids)
+        bids_after_first = list(dealt_hand(server.table).bids)
         first.send(action)
         again = await first.expect("ack")
         assert again["duplicate"] is True
-        assert server.table.match.hand.bids == bids_after_first
+        assert dealt_hand(server.table).bids == bids_after_first
 
 
 async def test_leaving_mid_match_hands_the_seat_to_a_bot_and_closes_the_connection() -> None:

@@ -8,7 +8,6 @@ engine (which cards are trumps, who was dealt what), so the engine is not checki
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from random import Random
 
 import pytest
@@ -30,6 +29,7 @@ from pitchnet.rules import Action, Match, Phase, RulesError, Settings
 from pitchnet.simulate import MAX_HANDS as SIMULATE_MAX_HANDS
 from pitchnet.simulate import play_match
 from tests.strategies import legal_actions, match_state
+from tests.table_doubles import phase_of
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 TABLES = st.sampled_from([(2, False), (3, False), (4, False), (4, True), (5, False), (7, False)])
@@ -295,7 +295,7 @@ def test_each_option_alone(name: str, value: object, table: tuple[int, bool], se
     """Per option: must_follow never lets a trump be played while holding the suit led;
     low: dealt never moves Low from its dealt holder; a redeal changes no score; a smudge
     always ends the match; the joker deals from 53 cards (the checks in `_check_*`)."""
-    rules = replace(HouseRules(), **{name: value})
+    rules = HouseRules.from_wire({name: value})
     match = _random_match(rules, *table, seed)
     assert match.winner is not None or match.hand_number == MAX_HANDS
 
@@ -338,7 +338,7 @@ def test_joker_bid_of_five_ends_the_auction_and_four_does_not() -> None:
     match.bid(2, None)
     assert match.legal_bids(3) == (None, 4, 5)  # the dealer may steal a 4
     match.bid(3, 5)
-    assert match.phase is Phase.PLAYING and match.turn == 3
+    assert phase_of(match) is Phase.PLAYING and match.turn == 3
 
 
 def test_redeal_passes_the_deal_left_and_scores_nothing() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from functools import partial
 from typing import Any
 
 import msgpack
@@ -16,7 +17,7 @@ from host.history import describe
 from host.main import config_from_args
 from host.table import Table, TableOptions
 from host.tables import new_table, resume_table
-from pitchnet.cards import shuffled_deck
+from pitchnet.cards import Card, shuffled_deck
 from pitchnet.cli import build_parser
 from pitchnet.cli import main as cli_main
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Hello, PlayMsg, TableInfo
@@ -66,6 +67,11 @@ async def test_a_whole_bot_match_per_preset_on_a_real_host(preset: str) -> None:
         assert hand["redeal"] is False or chosen.rules.all_pass == "redeal"
 
 
+def seeded_deck(seed: int, key: str) -> list[Card]:
+    """The deck for deal `key` of the table seeded `seed`."""
+    return shuffled_deck(random.Random(f"{seed}:{key}"))
+
+
 def _strict_table() -> Table:
     options = TableOptions(players=2, rules=PRESETS["strict"].rules)
     return Table("t1", "Strict", options, lambda key: shuffled_deck(random.Random(key)))
@@ -79,7 +85,7 @@ def test_a_refused_card_under_must_follow_says_why_and_the_view_says_the_same() 
             "t1",
             "Strict",
             TableOptions(players=2, rules=PRESETS["strict"].rules),
-            lambda key, seed=seed: shuffled_deck(random.Random(f"{seed}:{key}")),
+            partial(seeded_deck, seed),
         )
         table.join(Hello(version=PROTOCOL_VERSION, name="A"))
         table.join(Hello(version=PROTOCOL_VERSION, name="B"))

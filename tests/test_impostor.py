@@ -40,7 +40,7 @@ from pitchnet.protocol import (
 )
 from pitchnet.views import seat_view
 from tests.netclient import RawClient, running_host, until_true
-from tests.pilot import NoTables, screen_text, until
+from tests.pilot import NoTables, dealt, my_seat, screen_text, until
 from tests.test_client_connection import (
     Frames,
     Inbox,
@@ -158,7 +158,7 @@ async def test_an_impostor_gets_nothing_it_can_replay_at_the_real_host() -> None
                 )
                 runner = asyncio.create_task(victim.run())
                 count = len(hellos)
-                await until_true(lambda count=count: len(hellos) > count, "the victim's hello")
+                await until_true(longer_than(hellos, count), "the victim's hello")
                 await victim.close()
                 runner.cancel()
                 await asyncio.gather(runner, return_exceptions=True)
@@ -225,7 +225,21 @@ def finds(address: tuple[str, int]) -> Any:
     return locate
 
 
-TABLE = {"interface": "127.0.0.1", "advertise": False, "bot_delay": 0.0, "seed": 5}
+def longer_than(seen: list[Any], count: int) -> Callable[[], bool]:
+    """A condition: `seen` has grown past `count` (bound now, not when it is asked)."""
+    return lambda: len(seen) > count
+
+
+def table_config(**fields: Any) -> HostConfig:
+    """A loopback table that does not advertise, its bots instant, dealt from seed 5."""
+    return HostConfig(interface="127.0.0.1", advertise=False, bot_delay=0.0, seed=5, **fields)
+
+
+def kept(name: str, table_id: str) -> SavedSeat:
+    """What the token store keeps for `name` at `table_id` (the test fails if nothing)."""
+    found = TokenStore().find(name, table_id=table_id)
+    assert found is not None, f"no seat kept for {name} at {table_id}"
+    return found
 
 
 async def test_an_impostor_saying_bad_token_while_the_table_is_down_costs_no_seat() -> None:
@@ -233,7 +247,7 @@ async def test_an_impostor_saying_bad_token_while_the_table_is_down_costs_no_sea
     impostor with the same advert, which answers `bad_token`. That proves nothing: the
     client says so, keeps its token and keeps trying, and when the real table comes back
     it sits in its own seat with its own cards, the token on disk still the real one."""
-    server = HostServer(HostConfig(port=0, players=2, bots=1, **TABLE))
+    server = HostServer(table_config(port=0, players=2, bots=1))
     await server.start()
     port, table_id = server.port, server.table_id
     resumed: HostServer | None = None
@@ -247,10 +261,10 @@ async def test_an_impostor_saying_bad_token_while_the_table_is_down_costs_no_sea
                 if app.game.view is None:
                     await pilot.press("s")  # a lobby: start the match
                 await until(pilot, lambda: app.game.view is not None, "the first deal")
-                seat, hand = app.game.seat, list(app.game.view.hand)
+                seat, hand = my_seat(app), list(dealt(app).hand)
                 assert app.connection is not None
                 token = app.connection.token
-                assert token and TokenStore().find("Ann", table_id=table_id).token == token
+                assert token and kept("Ann", table_id).token == token
                 await server.close()  # down, not ended: the client keeps trying
 
                 def doubted() -> bool:
@@ -264,7 +278,7 @@ async def test_an_impostor_saying_bad_token_while_the_table_is_down_costs_no_sea
                 told = next(m for m in seen if isinstance(m, Disconnected) and doubted())
                 assert all(m.retrying for m in seen if isinstance(m, Disconnected))
                 assert told.reason.endswith(".")
-                resumed = HostServer(HostConfig(port=port, resume=table_id, **TABLE))
+                resumed = HostServer(table_config(port=port, resume=table_id))
                 await resumed.start()
                 welcomes = [m for m in seen if isinstance(m, Welcomed)]
                 await until(
@@ -276,9 +290,9 @@ async def test_an_impostor_saying_bad_token_while_the_table_is_down_costs_no_sea
                 welcomes = [m for m in seen if isinstance(m, Welcomed)]
                 assert welcomes[-1].welcome.proof is not None  # the real table, proven
                 await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-                assert app.game.seat == seat and list(app.game.view.hand) == hand
+                assert app.game.seat == seat and list(dealt(app).hand) == hand
                 assert app.connection.token == token
-                assert TokenStore().find("Ann", table_id=table_id).token == token
+                assert kept("Ann", table_id).token == token
                 assert resumed.table.seats[seat].connected
     finally:
         await server.close()
@@ -323,7 +337,7 @@ async def test_a_fresh_start_at_an_impostor_keeps_the_real_token_for_the_real_ta
             assert saved is not None and saved.tokens == (token,)
             app.join("127.0.0.1", server.port, table_id=table_id, label="Kitchen Table")
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "our own table")
-            assert app.game.seat == seat and list(app.game.view.hand) == hand
+            assert app.game.seat == seat and list(dealt(app).hand) == hand
             assert server.table.seats[seat].connected
             saved = TokenStore().find("Ann", table_id=table_id)
             assert saved is not None and saved.token == token
@@ -490,8 +504,11 @@ async def test_a_headless_bot_refused_by_an_impostor_keeps_its_real_token() -> N
             def saved() -> SavedSeat | None:
                 return TokenStore().find("Bot", table_id="t-real")
 
-            await until_true(lambda: saved().token == IMPOSTORS_TOKEN, "the newcomer's seat")
-            assert saved().tokens == (IMPOSTORS_TOKEN, "real-token")
+            await until_true(
+                lambda: (seat := saved()) is not None and seat.token == IMPOSTORS_TOKEN,
+                "the newcomer's seat",
+            )
+            assert kept("Bot", "t-real").tokens == (IMPOSTORS_TOKEN, "real-token")
             assert [bool(h["seat_proof"]) for h in hellos] == [True, False]
         finally:
             await player.connection.close()

@@ -34,9 +34,11 @@ from host.history import print_history
 from host.journal import JournalError, SqliteJournal, journal_path
 from host.server import HostConfig, HostServer
 from host.tables import resume_table
+from pitchnet.events import Event
 from pitchnet.protocol import BidMsg
 from pitchnet.views import seat_view
 from tests.netclient import RawClient, play_as_bot, running_host
+from tests.table_doubles import dealt_hand, match_of
 
 SEED = 4242
 
@@ -65,7 +67,7 @@ async def _uninterrupted() -> tuple[list[int], list[list[str]]]:
 async def _wait_until(server: HostServer, condition: Any, timeout: float = 20) -> None:
     reached = asyncio.Event()
 
-    def check(_events: list[dict[str, Any]]) -> None:
+    def check(_events: list[Event]) -> None:
         if condition(server.table):
             reached.set()
 
@@ -89,7 +91,7 @@ async def test_a_resumed_table_finishes_as_if_nothing_happened() -> None:
     clients, welcomes = await _seat_four(first)
     tasks = [asyncio.create_task(play_as_bot(c)) for c in clients]
     await _wait_until(first, _mid_second_hand)
-    views_before = [seat_view(first.table.match, seat).to_wire() for seat in range(4)]
+    views_before = [seat_view(match_of(first.table), seat).to_wire() for seat in range(4)]
     table_id = first.table_id
     await first.close()  # the journal is all that survives
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -98,7 +100,7 @@ async def test_a_resumed_table_finishes_as_if_nothing_happened() -> None:
     await resumed.start()
     try:
         assert resumed.table_id == table_id
-        views_after = [seat_view(resumed.table.match, seat).to_wire() for seat in range(4)]
+        views_after = [seat_view(match_of(resumed.table), seat).to_wire() for seat in range(4)]
         assert views_after == views_before
         assert all(not seat.connected for seat in resumed.table.seats)
         back = [await RawClient.connect(resumed) for _ in range(4)]
@@ -128,7 +130,8 @@ async def test_an_action_resent_after_a_resume_is_applied_once() -> None:
         await a.hello("A")
         await b.hello("B")
         await _wait_until(server, lambda t: t.match is not None)
-        turn = server.table.match.turn
+        turn = match_of(server.table).turn
+        assert turn is not None
         actor = (a, b)[turn]
         action = BidMsg(id=actor.new_id(), bid=None)
         actor.send(action)
@@ -138,7 +141,7 @@ async def test_an_action_resent_after_a_resume_is_applied_once() -> None:
     try:
         assert table.seats[turn].last_id == action.id
         assert table.handle(turn, BidMsg(id=action.id, bid=None)) is False
-        assert len(table.match.hand.bids) == 1
+        assert len(dealt_hand(table).bids) == 1
     finally:
         journal.close()
 
@@ -224,6 +227,7 @@ def test_every_entry_reads_back_as_written_and_nothing_else_does() -> None:
     assert [entry_from_json(json.loads(json.dumps(e.to_json()))) for e in written] == written
     assert entry_from_json({"op": "bot", "seat": 2}) == BotSeated(2)  # before bot names
     assert entry_from_json({"op": "ready", "seat": 0}) == ReadySaid(0)  # before rotations
+    bad: Any
     for bad in (
         [],
         {"seat": 1},

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from host.entries import BotSeated, HandDealt
+from host.entries import BotSeated, Entry, HandDealt
 from host.journal import (
     CHECKPOINT_EVERY,
     CHECKPOINT_SECONDS,
@@ -39,18 +39,18 @@ class FailingJournal:
     entry, once, as a full disk or a killed host would."""
 
     def __init__(self, fail_before: int | None = None) -> None:
-        self.written: list[dict[str, Any]] = []
+        self.written: list[Entry] = []
         self.fail_before = fail_before
         self.count = 0
 
-    def record_all(self, entries: list[dict[str, Any]]) -> None:
+    def record_all(self, entries: list[Entry]) -> None:
         if self.fail_before is not None and self.count + len(entries) >= self.fail_before:
             self.fail_before = None
             raise JournalWriteError("disk full (test)")
         self.count += len(entries)
         self.written.extend(entries)
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[Entry]:
         return list(self.written)
 
 
@@ -109,7 +109,7 @@ def drive(table: Table, kind: str) -> None:
         apply(table, op)
 
 
-def facts(table: Table, written: list[dict[str, Any]]) -> tuple[Any, ...]:
+def facts(table: Table, written: list[Entry]) -> tuple[Any, ...]:
     """What must come out the same: every entry (tokens aside: they are random) and the
     table's public state."""
     entries = [{k: v for k, v in e.to_json().items() if k != "token"} for e in written]

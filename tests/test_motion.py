@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from client.app import ClientOptions, PitchApp
 from client.demo import scene_with_events
 from client.screens.table import TableScreen
 from client.widgets.felt import Felt
 from client.widgets.motion import SWEEP_SECONDS
-from tests.pilot import screen_text, until
+from tests.pilot import dealt, screen_text, until
 
 SIZE = (80, 24)
 
@@ -34,12 +35,14 @@ def motion_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PITCHNET_MOTION", raising=False)
 
 
-async def show(app: PitchApp, pilot, seq: int, name: str) -> None:  # type: ignore[no-untyped-def]
+async def show(app: PitchApp, pilot: Pilot[Any], seq: int, name: str) -> None:
     app.apply_state(seq, *scene_with_events(name, seed=7))
     await pilot.pause()
 
 
-async def won_then_led(app: PitchApp, pilot, clock: Clock | None = None) -> tuple[Felt, Any]:  # type: ignore[no-untyped-def]
+async def won_then_led(
+    app: PitchApp, pilot: Pilot[Any], clock: Clock | None = None
+) -> tuple[Felt, Any]:
     """Seat 0 sees the first trick won, then the next lead (only the new events, as a
     host sends them); returns the felt (its clock set first) and the won trick's view."""
     app.game.seat = 0
@@ -67,10 +70,10 @@ async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None)
         flights = felt.motion.flights
         sweeps = [f for f in flights if f.target == ("panel", winner)]
         assert len(sweeps) == len(won.tricks[-1]["plays"])  # the whole trick, to its winner
-        lead = app.game.view.trick[0]
+        lead = dealt(app).trick[0]
         assert any(f.card == lead[1] and f.target == ("trick", lead[0]) for f in flights)
         # The state is there at once: the hand and the prompt do not wait for the cards.
-        assert "YOUR TURN" in screen_text(app) or app.game.view.turn != 0
+        assert "YOUR TURN" in screen_text(app) or dealt(app).turn != 0
         clock.now += SWEEP_SECONDS / 2
         felt.refresh()
         await pilot.pause()

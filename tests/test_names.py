@@ -10,7 +10,7 @@ from client.widgets.seats import lobby_table
 from host.entries import HumanSeated
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
-from pitchnet.protocol import PROTOCOL_VERSION, Hello, SeatInfo, TableInfo
+from pitchnet.protocol import PROTOCOL_VERSION, Hello, SeatInfo, SeatKind, TableInfo, TableState
 from pitchnet.text import player_name, printable
 
 
@@ -107,11 +107,11 @@ def cells(grid: RichTable, column: int) -> list[str]:
 
 def test_the_lobby_marks_the_viewers_seat_in_its_own_column_not_after_the_name() -> None:
     seats = [
-        SeatInfo(name="Victim", kind="human", connected=True),
-        SeatInfo(name="Ann", kind="human", connected=True),
-        SeatInfo(name="", kind="empty", connected=False),
+        SeatInfo(name="Victim", kind=SeatKind.HUMAN, connected=True),
+        SeatInfo(name="Ann", kind=SeatKind.HUMAN, connected=True),
+        SeatInfo(name="", kind=SeatKind.EMPTY, connected=False),
     ]
-    info = TableInfo("t1", "Test", "lobby", 3, False, 7, seats, starter=0)
+    info = TableInfo("t1", "Test", TableState.LOBBY, 3, False, 7, seats, starter=0)
     game = GameState(seat=1, table=info)
     grid = lobby_table(game)
     names, starter, presence = cells(grid, 1), cells(grid, 2), cells(grid, 3)

@@ -48,16 +48,16 @@ def play_to_match_end(pair: RefereePair, clients: list[PairClient]) -> None:
                     ids[seat] += 1
                     pair.send(client, Ready(id=ids[seat]))
             continue
-        seat = match.turn
-        assert seat is not None
-        ids[seat] += 1
-        bids = match.legal_bids(seat)
+        turn = match.turn
+        assert turn is not None
+        ids[turn] += 1
+        bids = match.legal_bids(turn)
         move = (
-            BidMsg(id=ids[seat], bid=bids[0])
+            BidMsg(id=ids[turn], bid=bids[0])
             if bids
-            else PlayMsg(id=ids[seat], card=str(sorted(match.legal_plays(seat))[0]))
+            else PlayMsg(id=ids[turn], card=str(sorted(match.legal_plays(turn))[0]))
         )
-        pair.send(by_seat[seat], move)
+        pair.send(by_seat[turn], move)
     raise AssertionError("the match never ended")
 
 
@@ -87,10 +87,10 @@ def test_partners_rotated_moves_every_player_and_their_connection() -> None:
         # The connection acts for the new seat: its snapshot shows that seat's hand.
         state = client.last_state
         assert state["view"]["seat"] == new
-    assert any(isinstance(e, PartnersRotated) for e in pair.journal.entries)
-    rotated = [e for e in pair.journal.entries if isinstance(e, PartnersRotated)]
+    assert any(isinstance(e, PartnersRotated) for e in pair.journal.written)
+    rotated = [e for e in pair.journal.written if isinstance(e, PartnersRotated)]
     assert rotated == [PartnersRotated(list(ROTATION))]
-    entries = pair.journal.entries
+    entries = pair.journal.written
     at = entries.index(rotated[0])
     assert isinstance(entries[at + 1], MatchBegun)  # in the same change as the new match
     assert {"kind": "rotate", "order": list(ROTATION)} in clients[0].last_state["events"]
@@ -102,7 +102,7 @@ def test_a_resumed_table_sits_as_the_journal_rotated_it() -> None:
     say_ready(pair, clients, [True, True, True, True])
     options = TableOptions(players=4, partnership=True, target=7, bots=0)
     resumed = Table("rot1", "Rotating", options, deck_source(5), seat_bots=False)
-    resumed.replay(list(pair.journal.entries))
+    resumed.replay(list(pair.journal.written))
     assert [s.name for s in resumed.seats] == [s.name for s in pair.table.seats]
     assert [s.token for s in resumed.seats] == [s.token for s in pair.table.seats]
     assert resumed.match is not None and resumed.match.hand_number == 1
@@ -115,8 +115,8 @@ def test_a_tie_or_a_minority_keeps_the_seats() -> None:
     say_ready(pair, clients, [True, True, False, False])  # two against two
     assert pair.table.match is not None and pair.table.match.hand_number == 1
     assert [seat_of(c) for c in clients] == before
-    assert not any(isinstance(e, PartnersRotated) for e in pair.journal.entries)
-    assert [e.rotate for e in pair.journal.entries if isinstance(e, ReadySaid)][-4:] == [
+    assert not any(isinstance(e, PartnersRotated) for e in pair.journal.written)
+    assert [e.rotate for e in pair.journal.written if isinstance(e, ReadySaid)][-4:] == [
         True,
         True,
         False,
@@ -144,7 +144,7 @@ def test_rotate_outside_partnership_play_is_plain_ready() -> None:
         pair.send(client, Ready(id=10_000 + i, rotate=True))
     assert pair.table.match is not None and pair.table.match.hand_number == 1
     assert [seat_of(c) for c in clients] == before
-    assert not any(isinstance(e, PartnersRotated) for e in pair.journal.entries)
+    assert not any(isinstance(e, PartnersRotated) for e in pair.journal.written)
 
 
 def test_a_rotation_settled_at_resume_moves_no_connection_twice() -> None:
@@ -156,7 +156,7 @@ def test_a_rotation_settled_at_resume_moves_no_connection_twice() -> None:
     tokens = {NAMES[i]: c.of_type("welcome")[-1]["token"] for i, c in enumerate(clients)}
     old = {NAMES[i]: seat_of(c) for i, c in enumerate(clients)}
     options = TableOptions(players=4, partnership=True, target=7, bots=0)
-    entries = list(pair.journal.entries)
+    entries = list(pair.journal.written)
     for i in range(4):
         seat = old[NAMES[i]]
         entries.append(ReadySaid(seat, 10_000, rotate=True))

@@ -258,14 +258,17 @@ async def join_through_the_prompt(
 
     await until(pilot, row_key, "the locked table to be listed", timeout=DEADLINE)
     rows = finder.query_one("#tables", DataTable)
-    lock_cell = rows.get_row(row_key())[0]
+    key = row_key()
+    assert key is not None
+    lock_cell = rows.get_row(key)[0]
     assert str(lock_cell) == lock
     assert lock in screen_text(app)
-    rows.move_cursor(row=list(finder.found).index(row_key()))
+    rows.move_cursor(row=list(finder.found).index(key))
     rows.focus()
     await pilot.press("enter")
     await until(pilot, lambda: isinstance(app.screen, PasswordPrompt), "the password prompt")
-    assert not app.screen.wrong
+    prompt = app.screen
+    assert isinstance(prompt, PasswordPrompt) and not prompt.wrong
     assert "Password for" in screen_text(app)
     await pilot.press(*"corn flakes", "enter")
     await until(

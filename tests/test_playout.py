@@ -15,14 +15,18 @@ TABLES = [(players, False) for players in range(2, 8)] + [(4, True)]
 
 
 def _random_rules(rng: random.Random) -> HouseRules:
-    return HouseRules(
-        **{name: rng.choice(values) for name, values in OPTIONS.items() if name != "target"}
+    return HouseRules.from_wire(
+        {name: rng.choice(values) for name, values in OPTIONS.items() if name != "target"}
     )
 
 
 RULES = [
     *(preset.rules for preset in PRESETS.values()),
-    *(HouseRules(**{name: values[1]}) for name, values in OPTIONS.items() if name != "target"),
+    *(
+        HouseRules.from_wire({name: values[1]})
+        for name, values in OPTIONS.items()
+        if name != "target"
+    ),
     *(_random_rules(random.Random(n)) for n in range(4)),
 ]
 
@@ -70,7 +74,8 @@ def _check_against_engine(players: int, partnership: bool, rules: HouseRules, ha
             card = rng.choice(sorted(match.legal_plays(seat)))
             done = match.play(seat, card)
             if done is not None:
-                trump = "CDHS".index(hand.trump.value)  # type: ignore[union-attr]
+                assert hand.trump is not None  # a trick was played: trump is named
+                trump = "CDHS".index(hand.trump.value)
                 plays = [(s, with_trump(code_of(str(c)), trump)) for s, c in done.plays]
                 assert winner_of(plays, trump) == done.winner
                 tally.take(plays, sides[done.winner], trump, table)

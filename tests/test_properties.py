@@ -89,6 +89,7 @@ class Shadow:
         if len(self.trick) < self.players:
             self.turn = (seat + 1) % self.players
             return
+        assert self.trump is not None  # the first card played named it
         winner = ref_trick_winner(self.trick, self.trump)
         self.trick_winners.append(winner)
         self.captured[winner] += [card for _, card in self.trick]
@@ -159,7 +160,9 @@ def _check_result(
 ) -> None:
     """Points, the bid rule and the winner rule, for any finished hand."""
     sides = settings_.sides
-    pitching_side = settings_.side_of(result.pitcher)
+    pitcher, bid, trump = result.pitcher, result.bid, result.trump
+    assert pitcher is not None and bid is not None and trump is not None  # a hand played
+    pitching_side = settings_.side_of(pitcher)
     # Each dealt card is played exactly once.
     played = Counter(card for trick in hand.tricks for _, card in trick.plays)
     assert played == Counter(card for cards in hand.dealt for card in cards)
@@ -167,21 +170,21 @@ def _check_result(
     # Trick winners and points, recomputed from RULES.md.
     captured: list[list[Card]] = [[] for _ in range(settings_.players)]
     for trick in hand.tricks:
-        winner = ref_trick_winner(trick.plays, result.trump)
+        winner = ref_trick_winner(trick.plays, trump)
         assert trick.winner == winner
         captured[winner] += [card for _, card in trick.plays]
-    expected = ref_points(settings_, hand.dealt, captured, result.trump)
+    expected = ref_points(settings_, hand.dealt, captured, trump)
     for name, value in expected.items():
         assert getattr(result, name) == value, name
     # High and Low are always awarded; Jack and Game may not be: 2..4 points a hand.
     assert 2 <= sum(result.earned) <= 4
     assert all(points >= 0 for points in result.earned)
     # The bid rule.
-    assert result.made == (result.earned[pitching_side] >= result.bid)
+    assert result.made == (result.earned[pitching_side] >= bid)
     assert list(result.scores_before) == before
     for side in range(sides):
         if side == pitching_side and not result.made:
-            assert result.scores[side] == before[side] - result.bid
+            assert result.scores[side] == before[side] - bid
         else:
             assert result.scores[side] == before[side] + result.earned[side]
     # Only the pitcher's side can win, and it does once it has the target.
@@ -265,6 +268,7 @@ def test_whole_matches_follow_the_rules_and_end(
     winner = match.winner
     assert winner is not None
     last = match.results[-1]
+    assert last.pitcher is not None
     assert winner == table.side_of(last.pitcher)
     assert match.scores[winner] >= target
     assert all(result.winner is None for result in match.results[:-1])

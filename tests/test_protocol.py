@@ -52,10 +52,12 @@ from pitchnet.protocol import (
     ReclaimAsked,
     ReclaimStatus,
     SeatInfo,
+    SeatKind,
     Sit,
     Start,
     State,
     TableInfo,
+    TableState,
     Vouch,
     Welcome,
     _too_deep,
@@ -74,11 +76,14 @@ from tests.strategies import legal_actions
 TABLE = TableInfo(
     id="a1b2c3d4e5f6",
     name="Den",
-    state="lobby",
+    state=TableState.LOBBY,
     players=2,
     partnership=False,
     target=7,
-    seats=[SeatInfo(name="Ann", kind="human", connected=True), SeatInfo("", "empty", False)],
+    seats=[
+        SeatInfo(name="Ann", kind=SeatKind.HUMAN, connected=True),
+        SeatInfo("", SeatKind.EMPTY, False),
+    ],
     starter=0,
 )
 
@@ -160,7 +165,8 @@ HOST_EXAMPLES.append(Reacted(reaction="gg", name="Ann", seat=2))
 
 
 def _body(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+    body: bytes = msgpack.packb(value, use_bin_type=True)
+    return body
 
 
 def _framed(value: Any) -> bytes:
@@ -285,7 +291,8 @@ def test_values_the_codec_never_accepts_are_fatal_bad_frames(value: Any) -> None
 def test_an_empty_bin_gets_through_the_codec_but_never_the_schema() -> None:
     """max_bin_len=0 still lets a zero-length bin through (as b"", even as a map key);
     wherever the schema wants a str, a bytes value is a bad message."""
-    assert unpack_payload(_body({b"": 1})) == {b"": 1}
+    decoded: dict[Any, Any] = unpack_payload(_body({b"": 1}))  # a bytes key, as it came
+    assert decoded == {b"": 1}
     payload = unpack_payload(_body({"type": "play", "id": 1, "card": b""}))
     assert _code(parse_client_message, payload) == ("bad_message", False)
     assert _code(parse_client_message, {b"": 1}) == ("bad_message", False)
@@ -446,7 +453,9 @@ MISSING_CASES = [
 
 
 @pytest.mark.parametrize(("message", "name", "parse"), MISSING_CASES)
-def test_a_missing_required_field_is_a_bad_message(message: Message, name: str, parse) -> None:
+def test_a_missing_required_field_is_a_bad_message(
+    message: Message, name: str, parse: Callable[[dict[str, Any]], Message]
+) -> None:
     payload = message.to_wire()
     del payload[name]
     assert _code(parse, payload) == ("bad_message", False)
@@ -483,7 +492,8 @@ def test_a_mistyped_field_is_a_bad_message_naming_it(payload: dict[str, Any], na
 
 def test_an_int_is_accepted_where_a_float_is_expected() -> None:
     assert parse_client_message({"type": "ping", "t": 3}) == Ping(t=3)
-    assert parse_host_message({**HOST_EXAMPLES[1].to_wire(), "heartbeat": 1}).heartbeat == 1
+    welcome = parse_host_message({**HOST_EXAMPLES[1].to_wire(), "heartbeat": 1})
+    assert isinstance(welcome, Welcome) and welcome.heartbeat == 1
 
 
 HOST_WRONG_TYPES = [
@@ -515,7 +525,7 @@ def test_a_mistyped_host_field_is_a_bad_message(payload: dict[str, Any], name: s
     assert repr(name) in caught.value.message
 
 
-def _message_with(name: str, value: str) -> tuple[Callable[[dict[str, Any]], Any], dict]:
+def _message_with(name: str, value: str) -> tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]:
     if name == "card":
         return parse_client_message, {"type": "play", "id": 1, "card": value}
     if name == "reaction":
@@ -614,7 +624,7 @@ def test_a_table_may_leave_out_defaulted_fields_and_add_unknown_ones() -> None:
     wire["seats"] = [{"name": "Ann", "kind": "human", "connected": True, "colour": "red"}]
     info = TableInfo.from_wire({**wire, "future": 1})
     assert info.password is False and info.grace == 60.0
-    assert info.seats == [SeatInfo(name="Ann", kind="human", connected=True)]
+    assert info.seats == [SeatInfo(name="Ann", kind=SeatKind.HUMAN, connected=True)]
 
 
 # ---- anything at all -------------------------------------------------------------------------
@@ -685,7 +695,8 @@ class CountingBudget:
     """A decode budget of so many payload bytes in all, that notes every charge."""
 
     def __init__(self, total: int) -> None:
-        self.left, self.charged = total, []
+        self.left = total
+        self.charged: list[float] = []
 
     def allow(self, cost: float = 1.0) -> bool:
         self.charged.append(cost)

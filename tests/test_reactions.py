@@ -137,7 +137,7 @@ async def test_a_reaction_shows_beside_its_seat_and_in_the_log_then_goes() -> No
         assert [line.plain for line in app.game.log[-1:]] == [f"{name}: ↯ oops"]
         moment[0] += 5.0  # its time is up: the next tick takes it away
         screen = app.screen
-        screen._tick()  # type: ignore[attr-defined]
+        screen._tick()
         await until(pilot, lambda: screen_text(app).count("↯ oops") == 1, "only the log's line")
         assert app.game.reactions == {}
 

@@ -10,13 +10,24 @@ from typing import Any
 import pytest
 
 from host.limits import Limits
-from host.referee import Abort, Changed, Close, Closed, Opened, Received, Referee, Seated, Send
+from host.referee import (
+    Abort,
+    Changed,
+    Close,
+    Closed,
+    Effect,
+    Opened,
+    Received,
+    Referee,
+    Seated,
+    Send,
+)
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, Ack, BidMsg, Hello, PlayMsg, Ready, Start
 from pitchnet.rules import Phase
 from pitchnet.views import seat_view
-from tests.table_doubles import hello_at
+from tests.table_doubles import RecordingJournal, hello_at
 
 
 def referee(bots: int = 0, **limits: float) -> Referee:
@@ -73,7 +84,7 @@ def hello_to(ref: Referee, conn: int, name: str, **secrets: Any) -> Hello:
     return hello_at(ref.table, name, ref.peers[conn].nonce, **secrets)
 
 
-def seat_token(ref: Referee, conn: int, name: str, now: float, **hello: Any) -> list[object]:
+def seat_token(ref: Referee, conn: int, name: str, now: float, **hello: Any) -> list[Effect]:
     ref.handle(conn, Opened(f"10.0.1.{conn}:1"), now)
     return ref.handle(conn, Received([hello_to(ref, conn, name, **hello)]), now)
 
@@ -116,20 +127,9 @@ def test_seated_connections_are_never_evicted_and_a_full_seated_house_refuses() 
     assert set(ref.seated().values()) == {1, 2}
 
 
-class Recording:
-    def __init__(self) -> None:
-        self.written: list[dict[str, object]] = []
-
-    def record_all(self, entries: list[dict[str, object]]) -> None:
-        self.written.extend(entries)
-
-    def entries(self) -> list[dict[str, object]]:
-        return list(self.written)
-
-
-def hand_over_with_two_humans() -> tuple[Referee, Recording]:
+def hand_over_with_two_humans() -> tuple[Referee, RecordingJournal]:
     """Ann and Ben (conns 1 and 2) and a bot, the first hand played out."""
-    journal = Recording()
+    journal = RecordingJournal()
     options = TableOptions(players=3, bots=1)
     table = Table("t1", "Test", options, deal_deck=lambda k: shuffled_deck(), journal=journal)
     ref = Referee(table, Limits())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 
@@ -21,6 +22,7 @@ from pitchnet.rules import (
 )
 from pitchnet.vectors import RESULT_FIELDS, parse_action, vector_settings
 from tests.strategies import match_state, play_hand
+from tests.table_doubles import phase_of
 
 # The published vectors' standard deal: four players, dealer 3, so seat 0 bids first.
 HANDS = [
@@ -118,7 +120,7 @@ def test_queries_through_a_hand() -> None:
     match.bid(3, None)
     assert hand.bids == [(0, 2), (1, None), (2, None), (3, None)]
     assert hand.high_bid == 2 and hand.pitcher == 0
-    assert match.phase is Phase.PLAYING and match.turn == 0
+    assert phase_of(match) is Phase.PLAYING and match.turn == 0
     assert hand.trump is None
     assert match.legal_plays(0) == frozenset(parse_cards(HANDS[0]))
     match.play(0, c("AS"))
@@ -276,7 +278,8 @@ def test_nothing_is_accepted_before_the_first_deal() -> None:
     before = match_state(match)
     assert match.phase is Phase.HAND_OVER and match.turn is None
     assert match.legal_bids(1) == () and match.legal_plays(1) == frozenset()
-    for attempt in (lambda: match.bid(1, 2), lambda: match.play(1, c("AS"))):
+    attempts: list[Callable[[], object]] = [lambda: match.bid(1, 2), lambda: match.play(1, c("AS"))]
+    for attempt in attempts:
         with pytest.raises(RulesError) as refused:
             attempt()
         assert refused.value.code == "no_hand"
@@ -354,7 +357,7 @@ def test_non_pitcher_reaching_target_does_not_win_and_play_goes_on() -> None:
     assert match.winner is None
     assert match.phase is Phase.HAND_OVER
     match.deal(shuffled_deck(Random(1)))
-    assert match.phase is Phase.BIDDING
+    assert phase_of(match) is Phase.BIDDING
 
 
 def test_pitcher_reaching_target_wins_and_the_match_is_over() -> None:
@@ -517,6 +520,7 @@ def test_turn_refusals_name_the_seat_as_people_count_it() -> None:
     bid_all(match)
     assert match.hand is not None
     turn = match.hand.turn
+    assert turn is not None
     with pytest.raises(RulesError) as refused:
         match.play((turn + 1) % 4, c("QS"))
     assert refused.value.message == f"It is seat {turn + 1}'s turn to play."

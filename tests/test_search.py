@@ -34,7 +34,9 @@ def _history(seed: int, settings: Settings) -> tuple[Match, list[Action], list[i
     return match, actions, [a.seat for a in actions]
 
 
-def _replay(settings: Settings, dealer: int, hands: list[list[Card]], actions: list[Action]):
+def _replay(
+    settings: Settings, dealer: int, hands: list[list[Card]], actions: list[Action]
+) -> Match:
     match = Match(settings, dealer=dealer)
     match.start_hand(hands)
     for action in actions:
@@ -118,7 +120,8 @@ def test_sampled_deals_respect_everything_public() -> None:
     rng = random.Random(3)
     settings = Settings(4)
     full, actions, _ = _history(11, settings)
-    dealt = [list(h) for h in full.hand.dealt]  # type: ignore[union-attr]
+    assert full.hand is not None
+    dealt = [list(h) for h in full.hand.dealt]
     for upto in range(len(actions)):
         match = _replay(settings, full.dealer, dealt, actions[:upto])
         seat = actions[upto].seat
@@ -172,7 +175,8 @@ def test_the_time_budget_stops_the_search() -> None:
 
 def test_hard_is_reproducible_from_its_seed_and_view() -> None:
     match, actions, _ = _history(4, Settings(4))
-    dealt = [list(h) for h in match.hand.dealt]  # type: ignore[union-attr]
+    assert match.hand is not None
+    dealt = [list(h) for h in match.hand.dealt]
     views: list[SeatView] = []
     for upto in range(0, len(actions), 2):
         views.append(

@@ -18,7 +18,7 @@ from pitchnet.views import seat_view
 
 def test_a_pass_caps_the_hand_and_a_bid_brackets_it() -> None:
     table = Table()  # 4 players, dealer steals at the high bid
-    bounds = bid_bounds([[1, None], [2, 2], [3, None], [0, 3]], seat=0, dealer=0, table=table)
+    bounds = bid_bounds([(1, None), (2, 2), (3, None), (0, 3)], seat=0, dealer=0, table=table)
     slack = PLAUSIBLE_SLACK
     assert bounds == [
         (1, None, strength_for(1) + slack),  # first to speak passed: not worth a 1
@@ -29,13 +29,13 @@ def test_a_pass_caps_the_hand_and_a_bid_brackets_it() -> None:
 
 def test_the_dealers_forced_bid_says_nothing_but_a_steal_does() -> None:
     table = Table()
-    forced = bid_bounds([[1, None], [2, None], [3, None], [0, 2]], seat=1, dealer=0, table=table)
+    forced = bid_bounds([(1, None), (2, None), (3, None), (0, 2)], seat=1, dealer=0, table=table)
     assert [bounds for bounds in forced if bounds[0] == 0] == []  # bids the least, whatever
     # A steal says the dealer's hand is worth the bid, and nothing of how much more (the
     # dealer bids the least that takes the contract).
-    stole = bid_bounds([[1, 3], [2, None], [3, None], [0, 3]], seat=1, dealer=0, table=table)
+    stole = bid_bounds([(1, 3), (2, None), (3, None), (0, 3)], seat=1, dealer=0, table=table)
     assert (0, strength_for(3) - PLAUSIBLE_SLACK, float("inf")) in stole
-    passed = bid_bounds([[1, 3], [2, None], [3, None], [0, None]], seat=2, dealer=0, table=table)
+    passed = bid_bounds([(1, 3), (2, None), (3, None), (0, None)], seat=2, dealer=0, table=table)
     assert (0, None, strength_for(3) + PLAUSIBLE_SLACK) in passed  # could have stolen at 3
 
 
@@ -56,7 +56,8 @@ def test_the_real_deal_always_fits_what_normal_bots_bid(partnership: bool) -> No
             if match.phase is Phase.PLAYING:
                 knowledge = Knowledge.of(view)
                 trump = knowledge.trump
-                hands = match.hand.hands  # type: ignore[union-attr]
+                assert match.hand is not None
+                hands = match.hand.hands
                 real = [[code_of(str(c)) for c in hand] for hand in hands]
                 if trump is not None:
                     real = [[with_trump(c, trump) for c in hand] for hand in real]

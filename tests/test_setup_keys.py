@@ -4,22 +4,24 @@ differ in shape, not only colour."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from textual.widgets import Input
 
-from client.screens.setup import Choice, Tick
+from client.screens.setup import Choice, SetupScreen, Tick
 from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
 
 if TYPE_CHECKING:
-    from client.app import PitchApp
+    pass
 
 SIZE = (80, 30)
 
 
 @pytest.fixture(autouse=True)
-def _config_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
@@ -78,7 +80,11 @@ async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> 
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("tab")  # Ann is setting hers up
-            await until(pilot, lambda: app.screen.touched, "the setup screen touched")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
+                "the setup screen touched",
+            )
             browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
             await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
             await pilot.press("ctrl+t")
@@ -87,9 +93,18 @@ async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> 
         await alice.close()
 
 
-async def _enter_while_a_table_opened(players: int) -> PitchApp:
+@dataclass(frozen=True)
+class Entered:
+    """Where Ann's Enter took her, and what she was told."""
+
+    seen_table_id: str | None
+    alice_table_id: str
+    said: list[str]
+
+
+async def _enter_while_a_table_opened(players: int) -> Entered:
     """Ann's setup screen shows (defaults: 4 players, to 7, standard rules); Alice's lobby
-    of `players` seats opens meanwhile; Ann presses Enter. Returns Ann's app, closed."""
+    of `players` seats opens meanwhile; Ann presses Enter. Returns where she sat."""
     from client.app import ClientOptions, PitchApp
     from tests.latecomer_fakes import LiveBrowser, lobby_of
     from tests.netclient import RawClient, running_host
@@ -108,28 +123,32 @@ async def _enter_while_a_table_opened(players: int) -> PitchApp:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("tab")  # Ann is setting hers up
-            await until(pilot, lambda: app.screen.touched, "the setup screen touched")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
+                "the setup screen touched",
+            )
             browsers[-1].show([lobby_of(host, "Alice's table")])
             await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
             await pilot.press("enter")
             await until(pilot, lambda: app.game.seat is not None, "Ann seated")
-            app.seen_table_id = app.game.table_id  # type: ignore[attr-defined]
-            app.alice_table_id = host.table_id  # type: ignore[attr-defined]
-            app.said = [n.message for n in app._notifications]  # type: ignore[attr-defined]
+            entered = Entered(
+                app.game.table_id, host.table_id, [n.message for n in app._notifications]
+            )
             await app.close_network()
         await alice.close()
-    return app
+    return entered
 
 
 async def test_enter_joins_a_table_that_opened_with_the_same_settings() -> None:
     """Whoever opens first, the second Enter with the same settings ends at that table."""
-    app: Any = await _enter_while_a_table_opened(players=4)
+    app = await _enter_while_a_table_opened(players=4)
     assert app.seen_table_id == app.alice_table_id  # not a table of her own
     assert any("opened first with the same settings" in said for said in app.said)
 
 
 async def test_enter_with_other_settings_opens_a_second_table_and_says_why() -> None:
-    app: Any = await _enter_while_a_table_opened(players=3)
+    app = await _enter_while_a_table_opened(players=3)
     assert app.seen_table_id != app.alice_table_id  # Ann sits at her own table
     assert any(
         "3 players instead of 4" in said and "two tables now" in said for said in app.said

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import io
 import math
+import random
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from pitchnet import simulate as simulate_module
+from pitchnet.bots import Bot
 from pitchnet.cli import main
-from pitchnet.rules import Settings
+from pitchnet.duplicate import BidTally
+from pitchnet.rules import Match, Settings
 from pitchnet.simulate import parse_kinds, simulate
 
 
@@ -122,7 +126,9 @@ def test_starting_dealer_rotates_and_every_game_ends(monkeypatch: pytest.MonkeyP
     dealers: list[int] = []
     real = simulate_module.play_match
 
-    def recording(settings, bots, dealer, deck_rng):  # type: ignore[no-untyped-def]
+    def recording(
+        settings: Settings, bots: Sequence[Bot], dealer: int, deck_rng: random.Random | None
+    ) -> tuple[Match, int]:
         dealers.append(dealer)
         return real(settings, bots, dealer, deck_rng)
 
@@ -199,12 +205,12 @@ def test_duplicate_with_the_search_bot_is_reproducible_with_a_count_budget(
 # ---- how each kind bids (benchmarks/bots.py bidding) -------------------------------------------
 
 
-def _auction(bids: list[int | None], dealer: int = 3, made: bool = True) -> dict[str, object]:
+def _auction(bids: list[int | None], dealer: int = 3, made: bool = True) -> dict[str, BidTally]:
     """One hand whose auction is `bids` (from left of the dealer), tallied by seat name."""
     from dataclasses import replace
 
     from pitchnet.cards import deck
-    from pitchnet.duplicate import BidTally, tally_auction
+    from pitchnet.duplicate import tally_auction
     from pitchnet.rules import Match, deal_hands
 
     match = Match(Settings(4), dealer=dealer)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import seat_view
-from tests.table_doubles import hello_at, state_for
+from tests.table_doubles import hello_at, match_of, state_for
 
 
 def _table(players: int = 2) -> tuple[Table, list[str]]:
@@ -38,6 +39,7 @@ def test_stale_moves_change_nothing_and_current_ones_apply() -> None:
     match = table.match
     assert match is not None and match.hand is not None
     seat = match.turn
+    assert seat is not None
     before = seat_view(match, seat).to_wire()
     for hand_number, step in ((match.hand_number - 1, 0), (match.hand_number, 1)):
         with pytest.raises(RulesError) as refused:
@@ -55,6 +57,7 @@ def _finish_hand(table: Table) -> None:
     assert match is not None
     while match.hand is not None and not match.hand.complete:
         seat = match.turn
+        assert seat is not None
         if table.seats[seat].played_by_bot:
             assert table.act_for_bot()
             continue
@@ -72,7 +75,7 @@ def test_a_player_back_from_a_stand_in_is_waited_for_after_the_hand() -> None:
     assert table.substitute_absent(0)
     _finish_hand(table)
     table.handle(1, Ready(id=table.seats[1].last_id + 1))  # seat 0 is away: deal on
-    assert table.match.phase is Phase.BIDDING
+    assert match_of(table).phase is Phase.BIDDING
     assert table.seats[0].ready  # dealt while a bot stood in, which is always ready
     table.join(hello_at(table, "back", token=tokens[0]))
     assert not table.seats[0].ready  # back: the player decides when to deal on
@@ -128,10 +131,11 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
     comes back or gets a stand-in must still show in the very next one."""
     table, tokens = _table(players=2)
 
-    def table_part() -> dict:
+    def table_part() -> dict[str, Any]:
         [payload, _, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
-        assert payload["table"] == state_for(table, 0, []).table.to_wire()
-        return payload["table"]
+        part: dict[str, Any] = payload["table"]
+        assert part == state_for(table, 0, []).table.to_wire()
+        return part
 
     assert table_part()["seats"][1]["connected"] is True
     table.disconnected(1)

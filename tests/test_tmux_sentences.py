@@ -17,7 +17,10 @@ from tests.tmux import LoopbackTui
 
 SIZES = [(40, 15), (200, 60)]
 sized = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+    pytest.mark.serial,  # real client processes on wall-clock deadlines (tests/conftest.py)
+]
 
 
 @asynccontextmanager

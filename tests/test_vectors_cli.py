@@ -24,7 +24,8 @@ def run(capsys: pytest.CaptureFixture[str], *paths: Path | str) -> tuple[int, li
 
 
 def sample() -> dict[str, Any]:
-    return json.loads(SAMPLE.read_text())
+    vectors: dict[str, Any] = json.loads(SAMPLE.read_text())
+    return vectors
 
 
 def write(tmp_path: Path, name: str, content: Any) -> Path:

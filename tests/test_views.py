@@ -24,7 +24,8 @@ WIRE_LIMIT = 2048
 
 
 def packed(view: SeatView) -> bytes:
-    return msgpack.packb(view.to_wire())
+    body: bytes = msgpack.packb(view.to_wire())
+    return body
 
 
 def card_strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Card]]:
@@ -389,7 +390,7 @@ def test_the_settled_part_is_rebuilt_when_a_trick_is_taken() -> None:
     first = views.split_views(match)[0]
     legal_actions(match)[0].apply_to(match)  # the trick's first card: still open
     assert views.split_views(match)[0] is first
-    while len(match.hand.tricks) == 0:  # type: ignore[union-attr]
+    while match.hand is not None and len(match.hand.tricks) == 0:
         legal_actions(match)[0].apply_to(match)
     taken = views.split_views(match)[0]
     assert taken is not first

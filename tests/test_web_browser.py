@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from host.server import HostConfig, HostServer
+from host.table import Seat
 from host.web import COOKIE, WebConfig, WebServer, regions_file
 from host.web_keep import keep_folder
 from tests.browser import (
@@ -29,6 +30,7 @@ from tests.browser import (
     web_table,
 )
 from tests.netclient import until_true
+from tests.table_doubles import dealt_hand, match_of
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
@@ -65,7 +67,7 @@ async def take_turn(
         "our turn",
         timeout=60,
     )
-    phase = match.phase.value
+    phase: str = match.phase.value
     if phase not in ("bidding", "playing"):
         return phase
     step = match.hand.step
@@ -133,20 +135,20 @@ async def test_a_browser_joins_bids_and_plays_a_whole_hand_by_clicks(touch: bool
                 await page.screenshot(path=str(screenshot_dir() / f"{shots}-playing.png"))
         assert sum(a.startswith("play") for a in done) == 6
         assert sum(a.startswith("bid") for a in done) == 1
-        assert host.table.match.hand.hands[seat] == []
+        assert dealt_hand(host.table).hands[seat] == []
         await region_of(identity, "ready")
         await painted(page)
         await page.screenshot(path=str(screenshot_dir() / f"{shots}-summary.png"))
-        finished = host.table.match.hand
+        finished = match_of(host.table).hand
         await up_to_date(host, identity)
         # The bots are ready, so Ready deals the next hand. The summary is laid out over a
         # few frames: a click at where the button first was can miss it, so look again.
         for _attempt in range(3):
             await click(page, identity, "ready", touch=touch)
             with contextlib.suppress(AssertionError):
-                await until_true(lambda: host.table.match.hand is not finished, "a deal", 10)
+                await until_true(lambda: match_of(host.table).hand is not finished, "a deal", 10)
                 break
-        assert host.table.match.hand is not finished, f"no new deal: {regions(identity)}"
+        assert match_of(host.table).hand is not finished, f"no new deal: {regions(identity)}"
     origin = url(web).rstrip("/")
     outside = [r for r in requests if not r.startswith((origin, f"ws://127.0.0.1:{web.port}/"))]
     assert requests and outside == []
@@ -195,7 +197,10 @@ async def test_two_browsers_with_one_name_get_two_seats() -> None:
         await join(page_one, web, "Ann")
         await until_true(lambda: seat_of(host, "Ann") is not None, "the first Ann seated")
         await join(page_two, web, "Ann")
-        humans = lambda: [s for s in host.table.seats if s.kind == "human" and s.connected]  # noqa: E731
+
+        def humans() -> list[Seat]:
+            return [s for s in host.table.seats if s.kind == "human" and s.connected]
+
         await until_true(lambda: len(humans()) == 2, "both browsers seated")
         one, two = await identity_of(first, web), await identity_of(second, web)
         assert one is not None and two is not None and one is not two
@@ -265,14 +270,16 @@ async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself(
         await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
         seat = seat_of(host, "Ann")
         identity = await identity_of(context, web)
-        assert identity is not None
+        assert identity is not None and seat is not None
         first = identity.session
         cards = hand_of(host, seat)
         # A dead Wi-Fi: the connection cut with no close frame (the page sees 1006), then
         # no network (it cannot reach the host). Cut first: offline, the page closes
         # its socket itself (tests/test_web_devices.py has a minute offline alone).
         assert first is not None
-        transport = first.websocket._req.transport  # type: ignore[union-attr]
+        request = first.websocket._req  # aiohttp's own: the socket under the websocket
+        assert request is not None
+        transport = request.transport
         assert transport is not None
         transport.abort()
         await context.set_offline(True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,9 @@ from client.web_session import (
 )
 from client.widgets.cards import CardFace
 from host.server import HostConfig, HostServer
+from pitchnet.views import SeatView
 from tests.netclient import until_true
-from tests.pilot import until
+from tests.pilot import dealt, until
 
 SIZE = (80, 24)
 
@@ -56,6 +58,11 @@ def test_the_options_come_from_the_environment(tmp_path: Path) -> None:
     assert options.seats_file == tmp_path / "seats.json"
 
 
+def replaced(app: PitchApp, view: SeatView) -> bool:
+    """The app holds a newer view than `view`."""
+    return app.game.view is not view
+
+
 async def test_a_tap_picks_a_card_and_a_second_tap_plays_it(
     host: HostServer, tmp_path: Path
 ) -> None:
@@ -67,16 +74,16 @@ async def test_a_tap_picks_a_card_and_a_second_tap_plays_it(
         while True:
             await until(
                 pilot,
-                lambda: app.game.view is not None and app.game.view.turn == seat,
+                lambda: app.game.view is not None and dealt(app).turn == seat,
                 "our turn",
                 20,
             )
-            view = app.game.view
+            view = dealt(app)
             if view.phase == "playing":
                 break
-            amount = None if None in view.legal_bids else max(view.legal_bids)
+            amount = None if None in view.legal_bids else max(b for b in view.legal_bids if b)
             await pilot.click(f"#bid-{amount or 'pass'}")  # a click bids at once
-            await until(pilot, lambda v=view: app.game.view is not v, "the bid taken")
+            await until(pilot, partial(replaced, app, view), "the bid taken")
         card = view.legal_plays[0]
         face = app.screen.query(CardFace)[view.hand.index(card)]
         await pilot.click(face)
@@ -84,9 +91,9 @@ async def test_a_tap_picks_a_card_and_a_second_tap_plays_it(
         assert app.connection is not None and app.connection.pending == []
         # Nothing sent: the card is still ours and it is still our turn (the view itself
         # may be a new one: a notice from the host also replaces it).
-        assert card in app.game.view.hand and app.game.view.turn == seat
+        assert card in dealt(app).hand and dealt(app).turn == seat
         await pilot.click(face)
-        await until(pilot, lambda: card not in app.game.view.hand, "the card played")
+        await until(pilot, lambda: card not in dealt(app).hand, "the card played")
         assert TokenStore(tmp_path / "seats.json").find("Ann", table_id=host.table_id)
 
 
@@ -214,7 +221,7 @@ def test_the_web_driver_passes_the_servers_away_to_the_app() -> None:
         def post_message(self, message: object) -> None:
             posted.append(message)
 
-    fake = driver.__new__(driver)
+    fake = object.__new__(driver)  # an instance, its __init__ (a terminal's) not run
     fake._app = App()
     driver.on_meta(fake, AWAY_META, {"type": AWAY_META})
     assert [type(m) for m in posted] == [driver.message]

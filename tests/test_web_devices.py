@@ -13,10 +13,12 @@ the top-left quarter of the table). Screenshots go to $PITCHNET_SCREENSHOTS (def
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any
 
 import pytest
 
+from pitchnet.rules import Match
 from tests.browser import (
     browser,
     click,
@@ -29,6 +31,7 @@ from tests.browser import (
     web_table,
 )
 from tests.netclient import until_true
+from tests.table_doubles import dealt_hand, match_of
 from tests.test_web_browser import hand_of, shown_cards, take_turn, up_to_date
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -130,6 +133,19 @@ async def test_the_table_is_drawn_whole_and_sharp_on_each_device(device: str) ->
         await context.close()
 
 
+def turned_to(identity: Any, wide: bool) -> bool:
+    """The session's screen is as wide (or as tall) as the turned device's."""
+    width: int
+    height: int
+    width, height = identity.session.size
+    return (width > height) == wide
+
+
+def past_hand(match: Match, number: int) -> bool:
+    """The match has dealt past hand `number`, or ended."""
+    return match.hand_number > number or match.phase.value == "match_over"
+
+
 async def test_a_phone_at_ratio_3_plays_a_whole_hand_by_taps_and_turns_mid_hand() -> None:
     """Portrait, then landscape after the first card, then portrait again: each time
     the whole terminal is on screen and sharp, and the taps land on the cards."""
@@ -149,8 +165,7 @@ async def test_a_phone_at_ratio_3_plays_a_whole_hand_by_taps_and_turns_mid_hand(
                 await page.set_viewport_size(turned)
                 wide = turned["width"] > turned["height"]
                 await until_true(
-                    lambda wide=wide: (identity.session.size[0] > identity.session.size[1]) == wide,
-                    "the session resized to the turned screen",
+                    partial(turned_to, identity, wide), "the session resized to the turned screen"
                 )
                 await until_true(
                     lambda: regions(identity).get("size") == list(identity.session.size),
@@ -162,7 +177,7 @@ async def test_a_phone_at_ratio_3_plays_a_whole_hand_by_taps_and_turns_mid_hand(
                 name = "landscape" if wide else "portrait-again"
                 await page.screenshot(path=str(screenshot_dir() / f"device-turned-{name}.png"))
         assert sum(a.startswith("play") for a in done) == 6
-        assert host.table.match.hand.hands[seat] == []
+        assert dealt_hand(host.table).hands[seat] == []
         assert await page.evaluate(KEYBOARD, "none")  # no tap opened the keyboard
         await context.close()
 
@@ -171,18 +186,20 @@ async def test_a_desktop_browser_takes_keys_without_a_first_click() -> None:
     async with web_table() as (host, web), browser() as chromium:
         options = DEVICES["laptop-1x"]
         context, page, identity, seat = await seated_with_hand(chromium, web, host, options)
-        match = host.table.match
+        match = match_of(host.table)
         await until_true(
             lambda: match.turn == seat or match.phase.value != "bidding", "Ann's bid", 60
         )
         assert match.phase.value == "bidding" and match.turn == seat
         await up_to_date(host, identity)
-        step = match.hand.step
+        step = dealt_hand(host.table).step
         legal = match.legal_bids(seat)
         key = "p" if None in legal else str(max(b for b in legal if b is not None))
         await page.keyboard.press(key)  # no click anywhere on the page before this
         await page.keyboard.press("Enter")
-        await until_true(lambda: match.hand.step > step, "the host to take the keyed bid")
+        await until_true(
+            lambda: dealt_hand(host.table).step > step, "the host to take the keyed bid"
+        )
         await context.close()
 
 
@@ -256,7 +273,7 @@ async def test_a_phone_at_ratio_3_plays_a_whole_match_by_taps_seeing_its_whole_h
         tapped: list[list[str]] = []
         shots = 0
         while True:
-            match = host.table.match
+            match = match_of(host.table)
             if match.hand is not None and (not hands or match.hand is not hands[-1]):
                 hands.append(match.hand)
                 tapped.append([])
@@ -278,15 +295,13 @@ async def test_a_phone_at_ratio_3_plays_a_whole_match_by_taps_seeing_its_whole_h
                 number = match.hand_number
                 await click(page, identity, "ready", touch=True)
                 await until_true(
-                    lambda number=number, match=match: (
-                        match.hand_number > number or match.phase.value == "match_over"
-                    ),
+                    partial(past_hand, match, number),
                     "the next hand after the phone tapped 'next hand'",
                     timeout=60,
                 )
                 continue
             tapped[-1].append(action)
-        assert host.table.match.winner is not None
+        assert match_of(host.table).winner is not None
         assert len(hands) >= 2, "a match to 7 is more than one hand"
         for hand, actions in zip(hands, tapped, strict=True):
             ours = [bid for who, bid in hand.bids if who == seat]

@@ -98,7 +98,9 @@ async def test_a_dropped_connection_keeps_the_seat_for_the_grace_period() -> Non
         seat, identity, _page = await seated(context, web, host, "Cal")
         first = identity.session
         assert first is not None
-        transport = first.websocket._req.transport  # type: ignore[union-attr]
+        request = first.websocket._req  # aiohttp's own: the socket under the websocket
+        assert request is not None
+        transport = request.transport
         assert transport is not None
         transport.abort()
         await context.set_offline(True)

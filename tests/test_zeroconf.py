@@ -47,7 +47,7 @@ def unique(prefix: str) -> str:
 
 
 def advert(table_id: str, name: str = "Kitchen table", **changes: Any) -> Advert:
-    fields = {"taken": 1, "seats": 4, "state": "lobby"} | changes
+    fields: dict[str, Any] = {"taken": 1, "seats": 4, "state": "lobby"} | changes
     return Advert(table_id=table_id, name=name, **fields)
 
 
@@ -65,7 +65,12 @@ async def closing() -> AsyncIterator[Callable[[Any], Any]]:
     """Register anything with an async close(); it is closed after the test whatever happens."""
     things: list[Any] = []
     try:
-        yield lambda thing: things.append(thing) or thing
+
+        def kept(thing: Any) -> Any:
+            things.append(thing)
+            return thing
+
+        yield kept
     finally:
         for thing in reversed(things):
             await thing.close()
@@ -198,7 +203,7 @@ async def test_malformed_adverts_are_skipped_and_a_valid_one_still_found(
     caplog.set_level(logging.WARNING, logger="client.discovery")
     tag = unique("m")
     good = {"v": "1", "taken": "1", "seats": "4", "state": "lobby", "pw": "0"}
-    bad: dict[str, bytes | dict[str, Any]] = {
+    bad: dict[str, bytes | dict[str, Any] | dict[bytes, bytes]] = {
         "garbage": b"\x07v=\xff\xfe\x01\x03id=\x00\x10taken\x99",  # lengths overrun the record
         "badutf": {
             b"v": b"1",
@@ -316,7 +321,8 @@ async def test_interface_defaults_to_pitchnet_interface_so_tests_stay_on_loopbac
 
 
 def test_instance_label_is_a_valid_dns_sd_label() -> None:
-    from zeroconf import service_type_name  # raises BadTypeInNameException on a bad label
+    # raises BadTypeInNameException on a bad label; exported, but not in zeroconf's __all__
+    from zeroconf import service_type_name  # type: ignore[attr-defined]
 
     for name in ["Kitchen", "a.b.c", "\x00\x1b[31m", "", "ü" * 24, "🂡" * 24, " x " * 30]:
         label = instance_label(name)

@@ -117,7 +117,11 @@ def sweep_stale() -> list[str]:
 
 
 def wait_for(
-    predicate: Callable[[], T], timeout: float, *, interval: float = 0.05, what: str = ""
+    predicate: Callable[[], T | Literal[False, ""] | None],
+    timeout: float,
+    *,
+    interval: float = 0.05,
+    what: str = "",
 ) -> T:
     """Poll `predicate` until it returns something truthy, and return that; raise WaitTimeout
     at the deadline. The way to wait on another process: never a bare sleep."""

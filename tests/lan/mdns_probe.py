@@ -40,7 +40,8 @@ async def advertise(kind: str) -> None:
 
 
 def ask(source: str, ip: str, seconds: float) -> int:
-    from zeroconf import DNSOutgoing, DNSQuestion
+    # zeroconf exports these at run time but leaves them out of its __all__.
+    from zeroconf import DNSOutgoing, DNSQuestion  # type: ignore[attr-defined]
     from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
 
     from pitchnet.protocol import SERVICE_TYPE

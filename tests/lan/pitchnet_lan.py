@@ -202,6 +202,12 @@ class PitchLan:
         self.port = PORT
         self.address = f"{lan.ip('host')}:{PORT}"
 
+    @property
+    def serving(self) -> LanProcess:
+        """The host process started last (a test that started none fails here)."""
+        assert self.host is not None, "no host started yet (start_host)"
+        return self.host
+
     # -- the host --
     def start_host(self, *, resume: bool = False, interface: str | None = None) -> LanProcess:
         """`pitchnet host` (or `--resume` of this table) on the host node's address, or on

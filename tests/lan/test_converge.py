@@ -5,6 +5,7 @@ Browsers ticked), they end at one table."""
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import pytest
 
@@ -22,6 +23,11 @@ def drawn(tui: Tui) -> str:
     return tui._tmux("capture-pane", "-p", "-e", "-t", "main", check=False)
 
 
+def moved(tui: Tui, before: str) -> bool:
+    """The screen differs from `before` (the focus moved)."""
+    return drawn(tui) != before
+
+
 def open_from_the_finder_with_browsers(tui: Tui) -> float:
     """`h` in the finder, Browsers ticked with Space, Enter: returns when Enter went."""
     tui.wait_for_text("Host one here (h)")
@@ -30,7 +36,7 @@ def open_from_the_finder_with_browsers(tui: Tui) -> float:
     for _ in range(TABS_TO_BROWSERS):  # one at a time, each seen to move the focus
         before = drawn(tui)
         tui.keys("Tab")
-        wait_for(lambda b=before: drawn(tui) != b, 5, interval=0.05, what="the focus moved")
+        wait_for(partial(moved, tui, before), 5, interval=0.05, what="the focus moved")
     tui.keys("Space")
     tui.wait_for_text("X▌ serve to phones")  # ticked (unticked shows no X)
     tui.keys("Enter")

@@ -18,6 +18,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import pytest
 
@@ -86,7 +87,7 @@ def _hold(seconds: float, since: float, invariant: Callable[[], bool], what: str
     wait_for(over, timeout=seconds + 5, interval=0.1, what="the end of the outage")
 
 
-def _seat_actions(table: PitchLan, seat: int) -> list[dict]:
+def _seat_actions(table: PitchLan, seat: int) -> list[dict[str, Any]]:
     return [e for e in actions_of(table.entries()) if e["seat"] == seat]
 
 
@@ -134,9 +135,9 @@ def test_player_process_killed_mid_hand_and_restarted(lan: Lan, baseline: Baseli
     table.seat_all()
     at = fault_point(baseline.result, seat)
     table.wait_actions(at)
-    mark = table.host.mark()
+    mark = table.serving.mark()
     assert lan.kill(table.bots[victim]) == -signal.SIGKILL
-    table.host.wait_for_line(rf"seat {seat} \(P2\) disconnected", timeout=10, since=mark)
+    table.serving.wait_for_line(rf"seat {seat} \(P2\) disconnected", timeout=10, since=mark)
     stalled = table.action_count()
     start, end = _hand_bounds(baseline, 2)
     assert start < stalled < end, "the kill should land mid-hand"
@@ -168,12 +169,12 @@ def _outage(
     bot = table.bots[victim]
     at = fault_point(baseline.result, seat)
     table.wait_actions(at)
-    host_mark, bot_mark = table.host.mark(), bot.mark()
+    host_mark, bot_mark = table.serving.mark(), bot.mark()
     start()
     since = time.monotonic()
     before = len(_seat_actions(table, seat))
     disconnected = rf"seat {seat} \({victim.upper()}\) disconnected"
-    table.host.wait_for_line(disconnected, NOTICE, since=host_mark)
+    table.serving.wait_for_line(disconnected, NOTICE, since=host_mark)
     bot.wait_for_line(bot_notice, NOTICE, since=bot_mark)
     _hold(
         OUTAGE,
@@ -255,10 +256,10 @@ def test_player_away_past_grace_bot_plays_then_player_returns(lan: Lan, baseline
     _, end = _hand_bounds(baseline, 2)
     assert sum(a[1] == seat for a in baseline.result.actions[at:end]) >= 5, "seed: room to return"
     table.wait_actions(at)
-    host_mark, bot_mark = table.host.mark(), bot.mark()
+    host_mark, bot_mark = table.serving.mark(), bot.mark()
     lan.cut(victim)
     away = r"seat 0 is away past the grace period; a bot plays it"
-    table.host.wait_for_line(away, timeout=15, since=host_mark)
+    table.serving.wait_for_line(away, timeout=15, since=host_mark)
     wait_for(
         lambda: any(e["id"] is None for e in _seat_actions(table, seat)),
         timeout=10,
@@ -294,10 +295,15 @@ def test_player_back_from_a_stand_in_is_waited_for_before_the_next_deal(
     table.seat_all(think={victim: 0.6})
     bot = table.bots[victim]
     table.wait_actions(1)  # P2 has bid; P3 is to bid: P1 has nothing in flight
-    host_mark, bot_mark = table.host.mark(), bot.mark()
+    host_mark, bot_mark = table.serving.mark(), bot.mark()
     lan.cut(victim)
-    table.host.wait_for_line(r"seat 0 is away past the grace period", timeout=15, since=host_mark)
-    deals = lambda: [i for i, e in enumerate(table.entries()) if e["op"] == "deal"]  # noqa: E731
+    table.serving.wait_for_line(
+        r"seat 0 is away past the grace period", timeout=15, since=host_mark
+    )
+
+    def deals() -> list[int]:
+        return [i for i, e in enumerate(table.entries()) if e["op"] == "deal"]
+
     wait_for(lambda: len(deals()) >= 2, timeout=30, what="hand 2 dealt while P1 is away")
     lan.heal(victim)
     bot.wait_for_line(r"seated at seat 0", timeout=10, since=bot_mark)
@@ -466,10 +472,12 @@ def test_action_resent_after_a_bot_stood_in_is_not_applied_to_a_later_turn(
     assert actions[start3][2] != actions[bid2][2], "the two bids should differ"
 
     table.wait_actions(bid2)
-    host_mark, bot_mark = table.host.mark(), bot.mark()
+    host_mark, bot_mark = table.serving.mark(), bot.mark()
     last_id = max(e.get("id") or 0 for e in table.entries() if e.get("seat") == seat)
     lan.cut(victim)
-    table.host.wait_for_line(r"seat 3 is away past the grace period", timeout=15, since=host_mark)
+    table.serving.wait_for_line(
+        r"seat 3 is away past the grace period", timeout=15, since=host_mark
+    )
     table.wait_actions(bid2 + 1)
     stood_in = actions_of(table.entries())[bid2]
     if stood_in["seat"] != seat or stood_in["id"] is not None:

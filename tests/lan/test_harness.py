@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -144,7 +146,7 @@ def test_nodes_have_private_addresses_and_the_interface_variable(lan: Lan) -> No
         assert "default" not in shown.stdout  # nothing can be routed out of the LAN
 
 
-def test_root_namespace_is_untouched(lan_factory) -> None:
+def test_root_namespace_is_untouched(lan_factory: Callable[..., Lan]) -> None:
     before = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
     lan = lan_factory(players=1)
     after = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
@@ -258,7 +260,9 @@ def test_wait_helpers_fail_at_their_deadline(lan: Lan) -> None:
         sleeper.wait_for_line("^the line$", timeout=0.3)
 
 
-def test_namespaces_and_processes_gone_after_exit_even_on_error(lan_ready, tmp_path) -> None:
+def test_namespaces_and_processes_gone_after_exit_even_on_error(
+    lan_ready: None, tmp_path: Path
+) -> None:
     lan = Lan(tmp_path, players=1)
     with pytest.raises(RuntimeError, match="boom"), lan:
         assert len(lan.namespaces()) == 3

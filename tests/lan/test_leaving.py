@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ def host_table(lan: Lan, *args: str) -> tuple[LanProcess, Path]:
     return proc, state_dir(lan, "host") / "tables" / f"{table_id}.sqlite"
 
 
-def ops(journal: Path) -> list[dict]:
+def ops(journal: Path) -> list[dict[str, Any]]:
     return read_entries(journal)
 
 
