@@ -627,6 +627,10 @@ class PitchApp(App[None]):
         if hosted is None:
             return
         web_port = self.web.port if self.web is not None else None
+        # This window's player goes on purpose: the background host has a bot play her
+        # seat at once (she takes it back with `play`), not after the grace period.
+        connection = self.connection
+        own_seat = connection.seat if connection and self._seated_and_connected() else None
         await self._close_web(ended=False)  # the browsers' pages reconnect to it
         await self.close_network()
         await hosted.close(handing_over=True)  # "back in a moment": clients keep retrying
@@ -637,6 +641,7 @@ class PitchApp(App[None]):
                 self.options.interface,
                 web_port=web_port,
                 name=hosted.name,
+                stand_in=own_seat,
             )
         except OSError as exc:
             self.notify(f"Could not keep the table running: {exc.strerror}.", markup=False)

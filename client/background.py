@@ -41,13 +41,20 @@ class BackgroundTable:
 
 
 def resume_command(
-    table_id: str, port: int, interface: str | None, web_port: int | None = None
+    table_id: str,
+    port: int,
+    interface: str | None,
+    web_port: int | None = None,
+    stand_in: int | None = None,
 ) -> list[str]:
     """The `pitchnet host` arguments that bring this table back on the same port (and
-    its web join on the same web port, for a window that served browsers)."""
+    its web join on the same web port, for a window that served browsers); `stand_in`:
+    the window's own seat, which a bot plays at once (its player went on purpose)."""
     command = ["pitchnet", "host", "--resume", table_id, "--port", str(port)]
     if web_port is not None:
         command += ["--web", str(web_port)]
+    if stand_in is not None:
+        command += ["--stand-in", str(stand_in + 1)]
     return command + (["--interface", interface] if interface else [])
 
 
@@ -62,10 +69,11 @@ def resume_in_background(
     *,
     web_port: int | None = None,
     name: str = "",
+    stand_in: int | None = None,
 ) -> tuple[str, int]:
     """Start the detached host; returns the command (as a person would type it) with
     where its log goes, and its process id. Raises OSError if it cannot be started."""
-    command = resume_command(table_id, port, interface, web_port)
+    command = resume_command(table_id, port, interface, web_port, stand_in)
     folder = tables_dir()
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / f"{table_id}.log"

@@ -56,6 +56,7 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         bot_delay=args.bot_delay,
         bot_level=args.bot_level,
         resume=args.resume,
+        stand_in=tuple(seat - 1 for seat in args.stand_in),
         ready_limit=args.ready,
         spectators=not args.no_spectators,
         coach=not args.no_coach,

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -319,15 +319,20 @@ class Referee:
 
     # ---- inputs ------------------------------------------------------------------------------
 
-    def start(self, now: float) -> list[Effect]:
+    def start(self, now: float, stand_in: Collection[int] = ()) -> list[Effect]:
         """The table opens: after a resume every human is away until they reconnect, so
-        each gets a grace period; then a first broadcast (bots may be due)."""
+        each gets a grace period, but for the seats in `stand_in`, whose players went on
+        purpose (the hosting window kept the table running): a bot plays those at once.
+        Then a first broadcast (bots may be due)."""
         self._now = now
         self.table.open(now)
         self.table.take_rotation()  # seats rotated before the referee: no one to move yet
         for seat, info in enumerate(self.table.seats):
             if info.kind == SeatKind.HUMAN and not info.connected:
-                self._start_grace(seat, now)
+                if seat in stand_in and self.table.state == TableState.PLAYING:
+                    self._guarded(self.table.substitute_absent, seat)
+                else:
+                    self._start_grace(seat, now)
         self._broadcast(now)
         return self._flush()
 

@@ -98,6 +98,9 @@ class HostConfig:
     advertise: bool = True
     state_dir: Path | None = None
     resume: str | None = None
+    stand_in: tuple[int, ...] = ()
+    """Seats (from 0) whose players went on purpose: on a resume a bot plays them at once
+    instead of after the grace period (the hosting window's own, kept running)."""
     limits: Limits | None = None
     journal: bool = True
     ready_limit: float = 20.0
@@ -296,7 +299,7 @@ class HostServer:
             # is open to host:port at once, and the advert appears when zeroconf is done.
             self._spawn(self._advertiser.start(self._last_advert))
         log.info("table %r (id %s) open on %s:%d", self.name, self.table_id, self.host, self.port)
-        self._carry_out(self.referee.start(loop.time()))
+        self._carry_out(self.referee.start(loop.time(), stand_in=self.config.stand_in))
 
     async def __aenter__(self) -> HostServer:
         await self.start()

@@ -275,6 +275,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="resume an unfinished table from its journal (default: the latest)",
     )
     host.add_argument(
+        "--stand-in",
+        type=int,
+        action="append",
+        default=[],
+        metavar="SEAT",
+        help="with --resume: a bot plays this seat (1 is the first) at once, its player "
+        "having gone on purpose (the window that kept the table running passes its own)",
+    )
+    host.add_argument(
         "--grace",
         type=_seconds,
         default=60.0,

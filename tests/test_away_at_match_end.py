@@ -5,6 +5,10 @@ again", and the table waited on his bid for six minutes)."""
 
 from __future__ import annotations
 
+import pytest
+
+from host.limits import Limits
+from host.referee import Pacing, Referee
 from pitchnet.protocol import Ready
 from pitchnet.rules import Phase
 from tests.pair import RefereePair
@@ -43,3 +47,25 @@ def test_a_seat_away_at_the_match_end_gets_its_grace_in_the_next_match() -> None
     pair.advance(31.0)
     assert pair.table.seats[bob_seat].substitute  # a bot plays for him now
     assert ann.closed is None
+
+
+@pytest.mark.parametrize("went_on_purpose", [True, False])
+def test_a_resumed_table_has_a_bot_play_at_once_only_the_seat_that_went_on_purpose(
+    went_on_purpose: bool,
+) -> None:
+    """ "Keep it running": the window's player goes on purpose, so the background host
+    (`--resume ID --stand-in SEAT`) has a bot play her seat at once; anyone else away
+    keeps the grace period, as after any resume."""
+    pair = RefereePair(players=2, grace=60.0)
+    pair.join("Ann", "10.0.0.1:1")
+    pair.join("Bob", "10.0.0.2:1")
+    table = pair.table
+    for seat in range(2):  # the host goes: nobody is connected when it resumes
+        table.seats[seat].connected = False
+        table.seats[seat].away_since = pair.now
+    ann = [s.name for s in table.seats].index("Ann")
+    referee = Referee(table, Limits(), Pacing(0.0, 0.0), pair.journal)
+    referee.start(pair.now + 1.0, stand_in={ann} if went_on_purpose else ())
+    assert table.seats[ann].substitute is went_on_purpose
+    assert not table.seats[1 - ann].substitute  # Bob keeps his grace period
+    assert (ann in referee.grace_until) is not went_on_purpose and 1 - ann in referee.grace_until
