@@ -43,6 +43,7 @@ from client.settings import DECKS, Preferences, SessionPreferences, load_prefere
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event, TimedOut, TookOver
+from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo, TableState
 from pitchnet.reactions import Reaction
 from pitchnet.rules import Phase
@@ -150,13 +151,13 @@ class PitchApp(App[None]):
         "table": _table,
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Keys"),
+        Binding("question_mark", "help", _("Keys")),
         # Priority: a modal screen (the hand summary, the match end, the keys) hides the
         # app's other keys, and these two work anywhere, as the keys screen says.
-        Binding("f2", "rules", "Rules", show=False, priority=True),
-        Binding("ctrl+s", "screenshot_here", "Screenshot", show=False, priority=True),
-        Binding("w", "web_address", "Web address"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f2", "rules", _("Rules"), show=False, priority=True),
+        Binding("ctrl+s", "screenshot_here", _("Screenshot"), show=False, priority=True),
+        Binding("w", "web_address", _("Web address")),
+        Binding("ctrl+q", "quit", _("Quit"), priority=True),
     ]
 
     def __init__(

@@ -12,10 +12,11 @@ from textual.widgets import Footer, Static
 
 from client.screens.base import PitchScreen
 from client.text import plain
+from pitchnet.i18n import _
 
 
 class ConnectingScreen(PitchScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", _("Back"))]
 
     def compose(self) -> ComposeResult:
         yield Static("", id="connecting", classes="panel", markup=False)

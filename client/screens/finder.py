@@ -24,6 +24,7 @@ from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
 from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer, SeatOffer
 from client.text import counted, plain
+from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, version_problem
 
 log = logging.getLogger(__name__)
@@ -149,10 +150,10 @@ NARROW_BELOW = 76
 
 class FinderScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "host", "Host a table here"),
-        Binding("a", "address", "Enter an address"),
-        Binding("w", "watch", "Watch"),
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("h", "host", _("Host a table here")),
+        Binding("a", "address", _("Enter an address")),
+        Binding("w", "watch", _("Watch")),
+        Binding("ctrl+q", "app.quit", _("Quit")),
     ]
 
     def __init__(self) -> None:

@@ -22,6 +22,7 @@ from client.model import GameState
 from client.screens.summary import HandSummary
 from client.text import plain
 from client.widgets.chart import SIDE_COLOURS, side_marker
+from pitchnet.i18n import _
 
 
 def standings(game: GameState) -> Table:
@@ -84,10 +85,10 @@ def rotation_text(game: GameState) -> Text:
 
 class MatchEnd(HandSummary):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", "Play again"),
-        Binding("r", "rotate", "Partners rotated"),
-        Binding("escape", "leave", "Leave"),
-        Binding("question_mark", "app.help", "Keys"),
+        Binding("enter", "ready", _("Play again")),
+        Binding("r", "rotate", _("Partners rotated")),
+        Binding("escape", "leave", _("Leave")),
+        Binding("question_mark", "app.help", _("Keys")),
     ]
     NEXT_LABEL = "Play again (Enter)"
     LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL, "leave": "Leave (Esc)"}

@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from client.reactions import reaction_label
 from client.screens.base import PitchModal
+from pitchnet.i18n import _
 from pitchnet.reactions import REACTIONS, Reaction
 
 
@@ -24,7 +25,7 @@ class ReactPicker(PitchModal[Reaction | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, len(REACTIONS) + 1)),
-        Binding("escape,r", "pick(-1)", "Cancel"),
+        Binding("escape,r", "pick(-1)", _("Cancel")),
     ]
 
     def __init__(self, ascii_only: bool = False) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import Button, Static
 
 from client.screens.prompts import YesNo, narrow_buttons
 from client.text import counted, plain
+from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo
 
 
@@ -37,8 +38,8 @@ class ReclaimOffer(YesNo):
     """To a watcher whose name an away seat carries: is it theirs? Then ask for it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,r", "answer(True)", "Ask for it"),
-        Binding("n,escape", "answer(False)", "Watch"),
+        Binding("y,r", "answer(True)", _("Ask for it")),
+        Binding("n,escape", "answer(False)", _("Watch")),
     ]
 
     def __init__(self, seat_name: str) -> None:
@@ -70,8 +71,8 @@ class VouchPrompt(YesNo):
     no (and silence refuses too): a seat is never given without a yes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", _("Yes")),
+        Binding("n,escape", "answer(False)", _("No")),
     ]
 
     def __init__(self, asked: ReclaimAsked) -> None:

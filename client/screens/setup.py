@@ -26,6 +26,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from pitchnet.bots import LEVELS
 from pitchnet.house_rules import PRESETS, resolve
+from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
@@ -40,7 +41,7 @@ class Tick(Checkbox, inherit_bindings=False):
     (in --ascii, "[X]" or "[ ]")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle_button", "Toggle", show=False),
+        Binding("space", "toggle_button", _("Toggle"), show=False),
     ]
 
     def on_mount(self) -> None:
@@ -60,7 +61,7 @@ class Choice(Select[Any], inherit_bindings=False):
     """A list field that opens with Space or the arrows; Enter opens the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down,space,up", "show_overlay", "Show menu", show=False),
+        Binding("down,space,up", "show_overlay", _("Show menu"), show=False),
     ]
 
 
@@ -75,13 +76,13 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Back to the finder"),
+        Binding("escape", "cancel", _("Back to the finder")),
         # From any field; ctrl+s is the screenshot key.
-        Binding("ctrl+o", "accept", "Open the table", show=False),
+        Binding("ctrl+o", "accept", _("Open the table"), show=False),
         # Enter from a tick box or a list (which leave it to the screen): open the table.
-        Binding("enter", "accept", "Open the table", show=False),
+        Binding("enter", "accept", _("Open the table"), show=False),
         # Not a letter: the table's name is typed here. Ctrl+T: take that table instead.
-        Binding("ctrl+t", "join_offered", "Join the table that opened", show=False),
+        Binding("ctrl+t", "join_offered", _("Join the table that opened"), show=False),
     ]
 
     def __init__(self, player_name: str, *, note: str = "") -> None:

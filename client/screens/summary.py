@@ -26,6 +26,7 @@ from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
 from client.text import card_text, plain, signed, suit_text
 from client.widgets.chart import ScoreChart, chart_legend
+from pitchnet.i18n import _
 from pitchnet.protocol import SeatKind
 from pitchnet.rules import Phase
 
@@ -184,9 +185,9 @@ class HandSummary(FirstShow, PitchModal[None]):
     """Shown over the table when a hand is scored."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", "Next hand"),
-        Binding("escape", "leave", "Leave"),
-        Binding("question_mark", "app.help", "Keys"),
+        Binding("enter", "ready", _("Next hand")),
+        Binding("escape", "leave", _("Leave")),
+        Binding("question_mark", "app.help", _("Keys")),
     ]
     NEXT_LABEL = "Next hand (Enter)"
     LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL}
