@@ -34,7 +34,7 @@ class ReactPicker(PitchModal[Reaction | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("React (1-6, Esc: none)", markup=False)
+            yield Static(_("React (1-6, Esc: none)"), markup=False)
             for n, reaction in enumerate(REACTIONS, 1):
                 label = f"{n} {reaction_label(reaction, self.ascii_only)}"
                 yield Button(label, id=f"react-{reaction}", compact=True)

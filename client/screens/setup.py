@@ -24,9 +24,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from client.text import level_name, styled
 from pitchnet.bots import LEVELS
 from pitchnet.house_rules import PRESETS, resolve
-from pitchnet.i18n import _
+from pitchnet.i18n import _, ngettext
 from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
@@ -87,41 +88,44 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     def __init__(self, player_name: str, *, note: str = "") -> None:
         super().__init__()
-        self.default_name = printable(f"{player_name}'s table", MAX_NAME)
+        self.default_name = printable(_("{name}'s table", name=player_name), MAX_NAME)
         self.note = note
         self.presets = list(PRESETS)
         self.levels = list(LEVELS)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog setup", id="setup"):
-            yield Static(Text("Host a table here", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Host a table here"), style="bold"), classes="dialog-title")
             if self.note:
                 yield Static(self.note, id="setup-note", markup=False)
             with Horizontal(classes="setup-row"):
-                yield Static("Table name", classes="setup-label")
+                yield Static(_("Table name"), classes="setup-label")
                 yield Input(value=self.default_name, id="setup-name", max_length=24, compact=True)
             with Horizontal(classes="setup-row"):
-                yield Static(f"Players ({MIN_PLAYERS}-{MAX_PLAYERS})", classes="setup-label")
+                yield Static(
+                    _("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS),
+                    classes="setup-label",
+                )
                 yield Input(
                     value="4", id="setup-players", max_length=1, type="integer", compact=True
                 )
             with Horizontal(classes="setup-row"):
-                yield Static("Partnership", classes="setup-label")
-                yield Tick("two teams (4 players)", id="setup-partnership", compact=True)
+                yield Static(_("Partnership"), classes="setup-label")
+                yield Tick(_("two teams (4 players)"), id="setup-partnership", compact=True)
             with Horizontal(classes="setup-row"):
-                yield Static("Target", classes="setup-label")
+                yield Static(_("Target"), classes="setup-label")
                 yield Choice(
-                    [(f"{t} points", t) for t in TARGETS],
+                    [(ngettext("{n} point", "{n} points", t), t) for t in TARGETS],
                     value=TARGETS[0],
                     allow_blank=False,
                     id="setup-target",
                     compact=True,
                 )
             with Horizontal(classes="setup-row"):
-                yield Static("Password", classes="setup-label")
-                yield Input(placeholder="none", id="setup-password", password=True, compact=True)
+                yield Static(_("Password"), classes="setup-label")
+                yield Input(placeholder=_("none"), id="setup-password", password=True, compact=True)
             with Horizontal(classes="setup-row"):
-                yield Static("House rules", classes="setup-label")
+                yield Static(_("House rules"), classes="setup-label")
                 yield Choice(
                     [(p, p) for p in self.presets],
                     value=self.presets[0],
@@ -130,21 +134,23 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                 )
             with Horizontal(classes="setup-row"):
-                yield Static("Bots play", classes="setup-label")
+                yield Static(_("Bots play"), classes="setup-label")
                 default = "normal" if "normal" in self.levels else self.levels[0]
                 yield Choice(
-                    [(level, level) for level in self.levels],
+                    [(level_name(level), level) for level in self.levels],
                     value=default,
                     allow_blank=False,
                     id="setup-level",
                     compact=True,
                 )
             with Horizontal(classes="setup-row"):
-                yield Static("Reactions", classes="setup-label")
-                yield Tick("players may react (r)", value=True, id="setup-reactions", compact=True)
+                yield Static(_("Reactions"), classes="setup-label")
+                yield Tick(
+                    _("players may react (r)"), value=True, id="setup-reactions", compact=True
+                )
             with Horizontal(classes="setup-row"):
-                yield Static("Browsers", classes="setup-label")
-                yield Tick("serve to phones on port", id="setup-web", compact=True)
+                yield Static(_("Browsers"), classes="setup-label")
+                yield Tick(_("serve to phones on port"), id="setup-web", compact=True)
                 yield Input(
                     value=str(WEB_PORT),
                     id="setup-web-port",
@@ -156,14 +162,16 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             yield Static("", id="setup-offer", markup=False)
             yield Static("", id="setup-error", markup=False)
             yield Static(
-                "Enter opens the table with these settings (Space ticks a box or opens a "
-                "list); you wait in its lobby and start the match when you like (bots "
-                "take the empty seats).  Esc: back.",
+                _(
+                    "Enter opens the table with these settings (Space ticks a box or opens a "
+                    "list); you wait in its lobby and start the match when you like (bots "
+                    "take the empty seats).  Esc: back."
+                ),
                 classes="setup-help",
             )
             with Horizontal(classes="buttons"):
-                yield Button("Open the table (Enter)", id="setup-open", variant="primary")
-                yield Button("Back (Esc)", id="setup-back")
+                yield Button(_("Open the table (Enter)"), id="setup-open", variant="primary")
+                yield Button(_("Back (Esc)"), id="setup-back")
 
     @on(Select.Changed, "#setup-preset")
     def _preset_chosen(self, event: Select.Changed) -> None:
@@ -217,10 +225,13 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         line.display = found is not None
         if found is not None:
             line.update(
-                Text.assemble(
-                    (printable(found.name, MAX_NAME), "bold"),
-                    " just opened on the network: Ctrl+T joins it (Enter still opens yours).",
-                    style="yellow",
+                styled(
+                    _(
+                        "{table} just opened on the network: Ctrl+T joins it (Enter still "
+                        "opens yours)."
+                    ),
+                    "yellow",
+                    table=Text(printable(found.name, MAX_NAME), style="bold"),
                 )
             )
 
@@ -239,11 +250,13 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         players_text = self.query_one("#setup-players", Input).value.strip() or "4"
         players = int(players_text) if players_text.isdigit() else 0
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            error.update(f"Players must be {MIN_PLAYERS} to {MAX_PLAYERS}.")
+            error.update(
+                _("Players must be {least} to {most}.", least=MIN_PLAYERS, most=MAX_PLAYERS)
+            )
             return None
         partnership = self.query_one("#setup-partnership", Checkbox).value
         if partnership and players != 4:
-            error.update("Partnership play needs exactly 4 players.")
+            error.update(_("Partnership play needs exactly 4 players."))
             return None
         target = self.query_one("#setup-target", Select).value
         password = self.query_one("#setup-password", Input).value or None
@@ -264,7 +277,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             port_text = self.query_one("#setup-web-port", Input).value.strip()
             port = int(port_text) if port_text.isdigit() else -1
             if not 0 <= port <= 65535:
-                error.update("The browsers' port must be a number from 1 to 65535.")
+                error.update(_("The browsers' port must be a number from 1 to 65535."))
                 return None
             chosen["web_port"] = port
         return chosen
