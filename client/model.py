@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.text import Text
 
+from client.meanings import meaning_words
 from client.reactions import SHOW_SECONDS
 from client.text import card_text, plain, styled, suit_text
 from pitchnet.cards import Card, CardParseError
@@ -249,13 +250,14 @@ def _describe(game: GameState, event: Event) -> Text | None:
 
 
 def refusal(view: SeatView, card: str) -> str | None:
-    """Why `card` may not be played now, in the host's own words, or None. A dimmed card
-    explains itself without a round trip when the view says why (`view.play_rule`, on our
-    turn to play); any other move goes to the host, which decides and words its refusal
-    (the app shows it), so the client keeps no copy of the rules' sentences."""
-    if card in view.legal_plays or view.play_rule is None:
+    """Why `card` may not be played now, or None. A dimmed card explains itself without a
+    round trip when the view says why (`view.play_meaning`, on our turn to play, worded
+    here in the player's language; `play_rule`, the host's English, from an older host);
+    any other move goes to the host, which decides and the app words its refusal, so the
+    client keeps no copy of the rules themselves."""
+    if card in view.legal_plays or (view.play_rule is None and view.play_meaning is None):
         return None
-    return printable(view.play_rule, 200)
+    return meaning_words(view.play_meaning, view.play_rule)
 
 
 def top_bid(view: Any) -> int:

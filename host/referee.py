@@ -36,6 +36,7 @@ in `_receive_one`; a new deadline is a field (on `Peer` or the referee), a line 
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -87,6 +88,12 @@ HEARTBEAT = 1.0
 """Seconds between the host's pings; a peer silent for `Limits.dead_after` is gone."""
 
 SLOW_DOWN = "Too many messages; slow down."
+WHY_LATE, WHY_ORDER = {"why": "late"}, {"why": "order"}
+"""The two cases of a "handshake" refusal (no hello in time; something else first)."""
+DOWN = {"why": "down"}
+"""A "journal" refusal before the handshake: the host cannot record the game now."""
+Params = dict[str, Any] | None
+"""An error's or a bye's parameters (`ErrorMsg.params`)."""
 JOURNAL_RETRY = 1.0
 """Seconds between retries of the host's own changes while its journal cannot write."""
 CLOSED_ON_PURPOSE = "The host closed the table."
@@ -361,7 +368,7 @@ class Referee:
             frame_by = INFINITY if started is None else started + limits.partial_frame_seconds
             if min(hello_by, frame_by) <= now:
                 if hello_by <= frame_by:
-                    self._refuse(peer, "handshake", "No hello in time.", now)
+                    self._refuse(peer, "handshake", "No hello in time.", now, WHY_LATE)
                 else:
                     self._refuse(peer, "slow_frame", "A frame arrived too slowly.", now)
                 continue
@@ -626,7 +633,9 @@ class Referee:
                 self._receive_one(peer, item, now)
             except JournalError as exc:
                 self._journal_failed(exc, now)
-                self._refuse(peer, "journal", "The host cannot record the game right now.", now)
+                self._refuse(
+                    peer, "journal", "The host cannot record the game right now.", now, DOWN
+                )
             except Exception:
                 log.exception("unexpected error on %s", peer.label)
                 self._abort(peer, "unexpected error")
@@ -642,9 +651,9 @@ class Referee:
         if peer.phase is Phase.SEATED:
             if isinstance(item, ProtocolError):
                 if item.fatal:
-                    self._refuse(peer, item.code, item.message, now)
+                    self._refuse(peer, item.code, item.message, now, item.params)
                 else:
-                    self._refused(peer, item.code, item.message, now)
+                    self._refused(peer, item.code, item.message, now, params=item.params)
                 return
             action_id: int | None = getattr(item, "id", None)
             if not peer.rate.allow(now):
@@ -654,7 +663,7 @@ class Referee:
             return
         # Before the handshake every error is fatal.
         if isinstance(item, ProtocolError):
-            self._refuse(peer, item.code, item.message, now)
+            self._refuse(peer, item.code, item.message, now, item.params)
         elif not peer.rate.allow(now):
             self._refuse(peer, "rate_limited", SLOW_DOWN, now)
         else:
@@ -666,7 +675,7 @@ class Referee:
         elif isinstance(message, Ping):
             self._send(peer, Pong(t=message.t))
         elif not isinstance(message, Pong):  # a pong may cross the client's hello
-            self._refuse(peer, "handshake", "The first message must be hello.", now)
+            self._refuse(peer, "handshake", "The first message must be hello.", now, WHY_ORDER)
 
     def _watch(self, peer: Peer, hello: Hello, now: float, guessing: bool) -> None:
         """A spectator: checked like a player (version, table, password, the same
@@ -677,7 +686,7 @@ class Referee:
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
-            self._refuse(peer, exc.code, exc.message, now)
+            self._refuse(peer, exc.code, exc.message, now, exc.params)
             return
         if guessing:
             self.guesses.right(peer.address)
@@ -688,7 +697,7 @@ class Referee:
             or mine >= self.limits.max_watchers_per_address
         ):  # the room left is the seated players' to come back to
             text = "This table has as many watchers as it takes; try again later."
-            self._refuse(peer, "no_spectators", text, now)
+            self._refuse(peer, "no_spectators", text, now, {"why": "full"})
             return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
         peer.name = player_name(hello.name, "someone")  # shown to those asked to vouch
@@ -717,7 +726,9 @@ class Referee:
         if guessing:
             refusal = self.guesses.refusal(peer.address, now)
             if refusal is not None:  # the password is not even compared
-                self._refuse(peer, "rate_limited", refusal, now)
+                seconds = math.ceil(self.guesses.wait(peer.address, now))
+                wait = {"why": "passwords", "seconds": seconds}
+                self._refuse(peer, "rate_limited", refusal, now, wait)
                 return
         if hello.watch:
             self._watch(peer, hello, now, guessing)
@@ -727,7 +738,7 @@ class Referee:
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
-            self._refuse(peer, exc.code, exc.message, now)
+            self._refuse(peer, exc.code, exc.message, now, exc.params)
             return
         if guessing:
             self.guesses.right(peer.address)
@@ -815,7 +826,7 @@ class Referee:
             return
         if peer.spectator:
             if isinstance(message, Leave):
-                self._bye(peer, "You stopped watching.", "left", now)
+                self._bye(peer, "You stopped watching.", "left", now, {"why": "watching"})
             else:
                 why = "You are watching this table; take a seat to play."
                 self._refused(peer, "watching", why, now, action_id)
@@ -825,12 +836,12 @@ class Referee:
         try:
             applied = self.table.handle(seat, message)
         except (RulesError, ProtocolError) as exc:
-            self._refused(peer, exc.code, exc.message, now, action_id)
+            self._refused(peer, exc.code, exc.message, now, action_id, exc.params)
             return
         except JournalError as exc:
             self._journal_failed(exc, now)
             why = "The host could not record that; try again."
-            self._refused(peer, "journal", why, now, action_id)
+            self._refused(peer, "journal", why, now, action_id, {"why": "retry"})
             return
         ack = Ack(id=action_id, duplicate=not applied).encode() if action_id is not None else b""
         if isinstance(message, Leave):
@@ -863,14 +874,15 @@ class Referee:
         options = self.table.options
         reaction = reaction_of(message.reaction)
         if reaction is None:
-            self._refused(peer, "bad_message", "That is not a reaction this table knows.", now)
+            said = "That is not a reaction this table knows."
+            self._refused(peer, "bad_message", said, now, params={"why": "reaction"})
             return
         if not options.reactions:
             self._refused(peer, "no_reactions", "This table has reactions turned off.", now)
             return
         if peer.spectator and not options.spectator_reactions:
             why = "Watchers may not send reactions at this table."
-            self._refused(peer, "watching", why, now)
+            self._refused(peer, "watching", why, now, params={"why": "reactions"})
             return
         if peer.reactions is None:
             limits = self.limits
@@ -999,32 +1011,43 @@ class Referee:
     def _send(self, peer: Peer, message: Message) -> None:
         self._out.append(Send(peer.id, message.encode()))
 
-    def _error(self, peer: Peer, code: str, message: str, id: int | None = None) -> None:
-        self._send(peer, ErrorMsg(code=code, message=message, id=id))
+    def _error(
+        self, peer: Peer, code: str, message: str, id: int | None = None, params: Params = None
+    ) -> None:
+        self._send(peer, ErrorMsg(code=code, message=message, id=id, params=params))
 
     def _refused(
-        self, peer: Peer, code: str, message: str, now: float, id: int | None = None
+        self,
+        peer: Peer,
+        code: str,
+        message: str,
+        now: float,
+        id: int | None = None,
+        params: Params = None,
     ) -> None:
         """Answer a seated connection's refused message: a strike or not by its code
-        alone (host/strikes.py); too many strikes close the connection."""
+        alone (host/strikes.py); too many strikes close the connection. `params` (with
+        the code: the meaning each client words) as `ErrorMsg.params`."""
         if not is_strike(code):
-            self._error(peer, code, message, id)
+            self._error(peer, code, message, id, params)
             return
         peer.strikes += 1
         fatal = peer.strikes >= self.limits.max_strikes
-        self._send(peer, ErrorMsg(code=code, message=message, id=id, fatal=fatal))
+        self._send(peer, ErrorMsg(code=code, message=message, id=id, fatal=fatal, params=params))
         if fatal:
             log.warning("closing %s after %d bad messages", peer.label, peer.strikes)
             self._close(peer, code, now)
 
-    def _refuse(self, peer: Peer, code: str, message: str, now: float) -> None:
+    def _refuse(
+        self, peer: Peer, code: str, message: str, now: float, params: Params = None
+    ) -> None:
         """A fatal error: say why, then close once it is sent."""
         log.info("%s refused: %s (%s)", peer.label, message, code)
-        self._send(peer, ErrorMsg(code=code, message=message, fatal=True))
+        self._send(peer, ErrorMsg(code=code, message=message, fatal=True, params=params))
         self._close(peer, code, now)
 
-    def _bye(self, peer: Peer, reason: str, code: str, now: float) -> None:
-        self._send(peer, Bye(reason=reason, code=code))
+    def _bye(self, peer: Peer, reason: str, code: str, now: float, params: Params = None) -> None:
+        self._send(peer, Bye(reason=reason, code=code, params=params))
         self._close(peer, code, now)
 
     def _close(self, peer: Peer, code: str, now: float) -> None:
