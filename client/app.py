@@ -37,13 +37,19 @@ from client.messages import (
 )
 from client.model import GameState, describe_event, top_bid
 from client.reactions import reaction_label
-from client.screens.base import PitchModal
+from client.screens.base import PitchModal, translate_bindings
 from client.screens.connecting import ConnectingScreen
-from client.settings import DECKS, Preferences, SessionPreferences, load_preferences
+from client.settings import (
+    DECKS,
+    Preferences,
+    SessionPreferences,
+    load_preferences,
+    save_language,
+)
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.events import Event, TimedOut, TookOver
-from pitchnet.i18n import _
+from pitchnet.i18n import LANGUAGES, N_, _, current, use
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo, TableState
 from pitchnet.reactions import Reaction
 from pitchnet.rules import Phase
@@ -84,6 +90,9 @@ class ClientOptions:
     seats_file: Path | None = None
     """Where seat tokens are kept (default: the user's state directory). A browser
     session's file is its identity's own, on the host (host/web.py)."""
+    lang: str | None = None
+    """The language this window speaks (pitchnet/i18n.py), chosen before the app starts
+    (`--lang`, the settings, the system's locale; a browser's own); None: as it is."""
 
     @property
     def one_table(self) -> bool:
@@ -151,13 +160,13 @@ class PitchApp(App[None]):
         "table": _table,
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", _("Keys")),
+        Binding("question_mark", "help", N_("Keys")),
         # Priority: a modal screen (the hand summary, the match end, the keys) hides the
         # app's other keys, and these two work anywhere, as the keys screen says.
-        Binding("f2", "rules", _("Rules"), show=False, priority=True),
-        Binding("ctrl+s", "screenshot_here", _("Screenshot"), show=False, priority=True),
-        Binding("w", "web_address", _("Web address")),
-        Binding("ctrl+q", "quit", _("Quit"), priority=True),
+        Binding("f2", "rules", N_("Rules"), show=False, priority=True),
+        Binding("ctrl+s", "screenshot_here", N_("Screenshot"), show=False, priority=True),
+        Binding("w", "web_address", N_("Web address")),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(
@@ -173,7 +182,10 @@ class PitchApp(App[None]):
         # mode depends on its options, so it is set on the instance just before that.
         first = "connecting" if options.address is not None else "finder"
         vars(self)["DEFAULT_MODE"] = "_default" if options.mode == "idle" else first
+        if options.lang is not None:
+            use(options.lang)
         super().__init__()
+        translate_bindings(self)
         self.options = options
         self.browser_factory = browser_factory or _default_browser
         self.host_factory = host_factory or _default_host
@@ -901,6 +913,21 @@ class PitchApp(App[None]):
         self.notify(sentences[setting, value], markup=False)
         self.redraw()
 
+    def set_language(self, lang: str) -> None:
+        """Speak `lang` from now on, and remember it (a browser session remembers nothing
+        on the host). Everything drawn from the game from now on, the keys included,
+        reads in it at once; a dialog already open keeps its words until it is closed."""
+        chosen = use(lang)
+        if not self.options.one_table:
+            save_language(chosen)
+        self.options.lang = chosen
+        translate_bindings(self)
+        for screen in self.screen_stack:
+            translate_bindings(screen)
+            screen.refresh_bindings()
+        self.notify(_("Language: {language}", language=LANGUAGES[chosen]), markup=False)
+        self.redraw()
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p): pitchnet's own commands first."""
         from client.screens.table import TableScreen
@@ -961,6 +988,13 @@ class PitchApp(App[None]):
         yield SystemCommand(
             _("Screenshot"), _("Save an SVG of the screen (ctrl+s)"), self.action_screenshot_here
         )
+        for code, language in LANGUAGES.items():
+            if code != current():
+                yield SystemCommand(
+                    _("Language: {language}", language=language),
+                    _("Speak {language} in this window (and remember it)", language=language),
+                    partial(self.set_language, code),
+                )
         yield SystemCommand(_("Quit"), _("Leave and close pitchnet"), self.action_quit)
 
     # ---- news from the connection ------------------------------------------------------------

@@ -131,7 +131,7 @@ def duration(seconds: float) -> str:
     whole = max(0, int(seconds))
     if whole < 60:
         return _("{seconds} s", seconds=whole)
-    return _("{minutes} min {seconds} s", minutes=whole // 60, seconds=f"{whole % 60:02d}")
+    return _("{minutes} min {seconds} s", minutes=whole // 60, seconds=str(whole % 60).zfill(2))
 
 
 def level_name(level: str) -> str:

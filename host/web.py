@@ -50,6 +50,7 @@ from textual_serve.download_manager import DownloadManager
 from client.tokens import TokenStore
 from client.web_session import (
     KEYBOARD_META,
+    LANG_ENV,
     NAME_ENV,
     PASSWORD_ENV,
     REGIONS_ENV,
@@ -60,6 +61,7 @@ from client.web_session import (
 from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from host.web_spare import SpareClient
+from pitchnet.i18n import LANGUAGES, choose, from_accept_language, normalise, say
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
 
@@ -172,6 +174,9 @@ class Identity:
     seats_file: Path
     name: str | None = None
     password: str | None = None
+    lang: str | None = None
+    """The language this browser reads: its own (Accept-Language) until its player picks
+    one on the name page; its session's client speaks it (client/web_session.py)."""
     session: WebSession | None = None
     seen: float = field(default_factory=time.monotonic)
     address: str = ""
@@ -285,8 +290,17 @@ def _page(page: str, raw: dict[str, str] | None = None, **values: str) -> str:
     return template.substitute({**escaped, **(raw or {})})
 
 
-PASSWORD_FIELD = """<label for="password">The table's password</label>
+PASSWORD_FIELD = """<label for="password">$label</label>
   <input id="password" name="password" type="password" autocomplete="off" required>"""
+
+
+def language_options(chosen: str) -> str:
+    """The name page's choice of language: each in its own name, `chosen` selected."""
+    return "\n".join(
+        f'<option value="{code}"{" selected" if code == chosen else ""}>'
+        f"{html.escape(name)}</option>"
+        for code, name in LANGUAGES.items()
+    )
 
 
 SECURITY_HEADERS = {
@@ -597,15 +611,24 @@ class WebServer:
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
     def _form(self, identity: Identity, error: str = "", status: int = 200) -> web.Response:
+        """The name page, in the browser's language (`error` is already worded in it)."""
         needs_password = self.config.password is not None
+        lang = choose(identity.lang)
+        label = html.escape(say(lang, "The table's password"))
+        field = Template(PASSWORD_FIELD).substitute(label=label) if needs_password else ""
         return self._html(
             _page(
                 "join.html",
-                raw={"password_field": PASSWORD_FIELD if needs_password else ""},
+                raw={"password_field": field, "languages": language_options(lang)},
                 table=self.config.table_name,
                 name=identity.name or "",
                 error=error,
                 max_name=str(MAX_NAME),
+                lang=lang,
+                intro=say(lang, "Pitch at this table, in your browser."),
+                your_name=say(lang, "Your name"),
+                language=say(lang, "Language"),
+                join=say(lang, "Join the table"),
             ),
             status,
         )
@@ -625,6 +648,8 @@ class WebServer:
                     "seat. Play from a laptop with pitchnet installed."
                 )
             identity, secret = fresh
+        if identity.lang is None:
+            identity.lang = from_accept_language(request.headers.get("Accept-Language"))
         refusal = self._refusal(identity, _address(request))
         if refusal is not None:
             response = self._refused(refusal)
@@ -643,8 +668,10 @@ class WebServer:
         form = await request.post()
         name = printable(str(form.get("name", "")), MAX_NAME).strip()
         password = str(form.get("password", ""))[:200] or None
+        identity.lang = normalise(str(form.get("lang", ""))[:16]) or identity.lang
+        lang = choose(identity.lang)
         if not name:
-            return self._form(identity, "Type a name to play under.", 400)
+            return self._form(identity, say(lang, "Type a name to play under."), 400)
         identity.name = name
         if self.config.password is not None:
             # The table's one limiter, per address (not per request) and per table.
@@ -656,9 +683,9 @@ class WebServer:
                 if password:
                     self.guesses.wrong(guesser, now)
                 wrong = (
-                    "That is not the table's password."
+                    say(lang, "That is not the table's password.")
                     if password
-                    else "This table has a password."
+                    else say(lang, "This table has a password.")
                 )
                 return self._form(identity, wrong, 403)
             self.guesses.right(guesser)
@@ -791,6 +818,7 @@ class WebServer:
             TABLE_ENV: f"{_host_part(table_host)}:{self.config.table_port}",
             NAME_ENV: identity.name or "Player",
             SEATS_ENV: str(identity.seats_file),
+            LANG_ENV: choose(identity.lang),
         }
         if identity.password:
             environment[PASSWORD_ENV] = identity.password

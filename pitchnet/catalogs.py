@@ -38,6 +38,7 @@ def extract() -> None:
         "extract",
         "--no-location",
         "--sort-output",
+        "--add-comments=TRANSLATORS:",
         "--project=pitchnet",
         "--copyright-holder=the pitchnet authors",
         f"--width={WIDTH}",

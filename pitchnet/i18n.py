@@ -142,15 +142,15 @@ def babel_locale(lang: str | None = None) -> Locale:
     return Locale.parse(_BABEL_LOCALES.get(chosen, chosen))
 
 
-def number(value: int | float) -> str:
+def number(value: int | float, lang: str | None = None) -> str:
     """A number as the language writes it (digit grouping, decimal sign, minus sign)."""
-    return str(format_decimal(value, locale=babel_locale()))
+    return str(format_decimal(value, locale=babel_locale(lang)))
 
 
-def _fill(text: str, params: Mapping[str, Any]) -> str:
+def _fill(text: str, params: Mapping[str, Any], lang: str | None = None) -> str:
     if not params:
         return text
-    shown = {k: number(v) if type(v) in (int, float) else v for k, v in params.items()}
+    shown = {k: number(v, lang) if type(v) in (int, float) else v for k, v in params.items()}
     try:
         return text.format(**shown)
     except (KeyError, IndexError, ValueError):
@@ -158,7 +158,10 @@ def _fill(text: str, params: Mapping[str, Any]) -> str:
 
 
 def _(message: str, /, **params: Any) -> str:
-    """`message` in the language in use, its `{placeholders}` filled from `params`."""
+    """`message` in the language in use, its `{placeholders}` filled from `params`. The
+    empty message is itself (gettext would answer it with the catalog's header)."""
+    if not message:
+        return message
     translations: gettext.NullTranslations = _state["translations"]
     return _fill(translations.gettext(message), params)
 
@@ -174,6 +177,15 @@ def pgettext(context: str, message: str, /, **params: Any) -> str:
     """`message` in the sense `context` gives it ("Pass" as a bid, not as a verb)."""
     translations: gettext.NullTranslations = _state["translations"]
     return _fill(translations.pgettext(context, message), params)
+
+
+def say(lang: str, message: str, /, **params: Any) -> str:
+    """`message` in `lang`, whatever language this process speaks: for a server that
+    answers each browser in its own (host/web.py's pages)."""
+    if not message:
+        return message
+    chosen = choose(lang)
+    return _fill(translations(chosen).gettext(message), params, chosen)
 
 
 def N_(message: str) -> str:

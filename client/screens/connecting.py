@@ -12,11 +12,11 @@ from textual.widgets import Footer, Static
 
 from client.screens.base import PitchScreen
 from client.text import plain, styled
-from pitchnet.i18n import _
+from pitchnet.i18n import N_, _
 
 
 class ConnectingScreen(PitchScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", _("Back"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", N_("Back"))]
 
     def compose(self) -> ComposeResult:
         yield Static("", id="connecting", classes="panel", markup=False)

@@ -68,7 +68,7 @@ def keys_table(rows: list[tuple[str, str]], ascii_only: bool = False) -> Table:
 
 class HelpScreen(PitchModal[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,enter,q", "close", _("Close")),
+        Binding("escape,question_mark,enter,q", "close", N_("Close")),
     ]
 
     def __init__(self, under: Screen[Any] | None = None) -> None:
@@ -165,7 +165,7 @@ class RulesScreen(HelpScreen):
     """F2 (or "Rules" in the command palette): what players ask about the rules."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f2,enter,q", "close", _("Close")),
+        Binding("escape,f2,enter,q", "close", N_("Close")),
     ]
 
     def compose(self) -> ComposeResult:

@@ -24,7 +24,7 @@ from client.screens.base import FirstShow, PitchScreen
 from client.text import duration, level_name, plain, styled
 from client.widgets.seats import TEAMS, lobby_table
 from pitchnet.house_rules import label
-from pitchnet.i18n import _, ngettext, number
+from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
 
 
@@ -172,10 +172,10 @@ def side_hint(game: GameState) -> str:
 
 class LobbyScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", _("Start with bots")),
-        Binding("t", "side", _("Change sides")),
-        *(Binding(str(n), f"sit({n})", _("Sit in seat {n}", n=n), show=False) for n in range(1, 8)),
-        Binding("escape", "leave", _("Leave")),
+        Binding("s", "start", N_("Start with bots")),
+        Binding("t", "side", N_("Change sides")),
+        *(Binding(str(n), f"sit({n})", N_("Sit in seat {n}"), show=False) for n in range(1, 8)),
+        Binding("escape", "leave", N_("Leave")),
     ]
 
     def compose(self) -> ComposeResult:

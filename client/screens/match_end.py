@@ -100,10 +100,10 @@ def rotation_text(game: GameState) -> Text:
 
 class MatchEnd(HandSummary):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", _("Play again")),
-        Binding("r", "rotate", _("Partners rotated")),
-        Binding("escape", "leave", _("Leave")),
-        Binding("question_mark", "app.help", _("Keys")),
+        Binding("enter", "ready", N_("Play again")),
+        Binding("r", "rotate", N_("Partners rotated")),
+        Binding("escape", "leave", N_("Leave")),
+        Binding("question_mark", "app.help", N_("Keys")),
     ]
     NEXT_LABEL = N_("Play again (Enter)")
     LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL, "leave": N_("Leave (Esc)")}

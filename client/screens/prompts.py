@@ -17,8 +17,8 @@ from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from client.screens.base import PitchModal
-from client.text import plain, styled
+from client.screens.base import PitchModal, translate_bindings
+from client.text import duration, plain, styled
 from pitchnet.i18n import N_, _, ngettext
 from pitchnet.invocation import shown_command
 from pitchnet.protocol import MAX_NAME
@@ -38,7 +38,7 @@ def narrow_buttons(screen: ModalScreen[Any], width: int, short: dict[str, str]) 
 class PasswordPrompt(PitchModal[str | None]):
     """Asks for a table's password; dismisses with it, or None if cancelled."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, table_name: str, *, wrong: bool = False) -> None:
         super().__init__()
@@ -80,8 +80,8 @@ class YesNo(PitchModal[bool]):
 
 class ConfirmLeave(YesNo):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", _("Leave")),
-        Binding("n,escape", "answer(False)", _("Stay")),
+        Binding("y", "answer(True)", N_("Leave")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def compose(self) -> ComposeResult:
@@ -97,8 +97,8 @@ class ConfirmQuit(YesNo):
     plays it at once), unlike a lost connection, whose seat waits for its grace period."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,ctrl+q", "answer(True)", _("Quit")),
-        Binding("n,escape", "answer(False)", _("Stay")),
+        Binding("y,ctrl+q", "answer(True)", N_("Quit")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def __init__(self, *, match_on: bool) -> None:
@@ -124,8 +124,8 @@ class MoveOffer(YesNo):
     screen names the table and its host's address first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("m", "answer(True)", _("Move there")),
-        Binding("n,escape", "answer(False)", _("Stay")),
+        Binding("m", "answer(True)", N_("Move there")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def __init__(self, table_name: str, address: str) -> None:
@@ -155,13 +155,14 @@ class HostQuit(ModalScreen[str | None]):
     keep it running in the background? Dismisses with "end", "keep" or None (stay)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "answer('end')", _("End the table")),
-        Binding("k", "answer('keep')", _("Keep it running")),
-        Binding("n,escape", "answer(None)", _("Stay")),
+        Binding("e", "answer('end')", N_("End the table")),
+        Binding("k", "answer('keep')", N_("Keep it running")),
+        Binding("n,escape", "answer(None)", N_("Stay")),
     ]
 
     def __init__(self, table_name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.table_name = table_name
 
     def compose(self) -> ComposeResult:
@@ -254,9 +255,9 @@ class BackgroundOffer(Choice):
     into this window, end it, or leave it running? Dismisses with "back", "end" or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t,enter", "answer('back')", _("Take it back")),
-        Binding("e", "answer('end')", _("End it")),
-        Binding("n,escape", "answer(None)", _("Leave it running")),
+        Binding("t,enter", "answer('back')", N_("Take it back")),
+        Binding("e", "answer('end')", N_("End it")),
+        Binding("n,escape", "answer(None)", N_("Leave it running")),
     ]
     TITLE = N_("Running in the background")
     BUTTONS = (
@@ -286,8 +287,8 @@ class WatchOffer(YesNo):
     watch the table instead (or go back to the table list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w,y,enter", "answer(True)", _("Watch")),
-        Binding("n,escape", "answer(False)", _("Table list")),
+        Binding("w,y,enter", "answer(True)", N_("Watch")),
+        Binding("n,escape", "answer(False)", N_("Table list")),
     ]
 
     def __init__(self, table_label: str, reason: str) -> None:
@@ -318,9 +319,9 @@ class FullTableOffer(Choice):
     here? Dismisses with "watch", "host" or None (the table list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w,enter", "answer('watch')", _("Watch")),
-        Binding("h", "answer('host')", _("Host a table")),
-        Binding("n,escape", "answer(None)", _("Table list")),
+        Binding("w,enter", "answer('watch')", N_("Watch")),
+        Binding("h", "answer('host')", N_("Host a table")),
+        Binding("n,escape", "answer(None)", N_("Table list")),
     ]
     TITLE = N_("Every seat is taken")
     BUTTONS = (
@@ -350,9 +351,9 @@ class SeatOffer(Choice):
     it only on a key press. Dismisses with "sit", "watch" or None (the table list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,y", "answer('sit')", _("Take the seat")),
-        Binding("w", "answer('watch')", _("Watch")),
-        Binding("n,escape", "answer(None)", _("Table list")),
+        Binding("enter,y", "answer('sit')", N_("Take the seat")),
+        Binding("w", "answer('watch')", N_("Watch")),
+        Binding("n,escape", "answer(None)", N_("Table list")),
     ]
     TITLE = N_("A match is on")
     BUTTONS = (
@@ -384,8 +385,8 @@ class ResumeOffer(YesNo):
     """`pitchnet play` found a table hosted here that never finished: carry it on?"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,y", "answer(True)", _("Resume")),
-        Binding("n,escape", "answer(False)", _("New table")),
+        Binding("r,y", "answer(True)", N_("Resume")),
+        Binding("n,escape", "answer(False)", N_("New table")),
     ]
 
     def __init__(self, table_name: str) -> None:
@@ -412,7 +413,7 @@ class OfflineScreen(PitchModal[None]):
     """Shown the moment the link to the host is lost: while retrying it says so; when
     the connection has given up it offers the way back to the finder."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "back", _("Table finder"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "back", N_("Table finder"))]
 
     def __init__(self) -> None:
         super().__init__()
@@ -450,7 +451,7 @@ class OfflineScreen(PitchModal[None]):
             text.append(
                 _(
                     "Reconnecting for {time} (try {n})...",
-                    time=_duration(self.trying_for),
+                    time=duration(self.trying_for),
                     n=self.attempts,
                 )
                 + "\n"
@@ -460,7 +461,7 @@ class OfflineScreen(PitchModal[None]):
             text.append(
                 _(
                     "Reconnecting for {time} (try {n})... your seat is kept.",
-                    time=_duration(self.trying_for),
+                    time=duration(self.trying_for),
                     n=self.attempts,
                 )
                 + "\n"
@@ -481,18 +482,11 @@ class OfflineScreen(PitchModal[None]):
         self.app.leave_table(keep_seat=True)
 
 
-def _duration(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds < 60:
-        return _("{seconds} s", seconds=seconds)
-    return _("{minutes} min {seconds} s", minutes=seconds // 60, seconds=f"{seconds % 60:02d}")
-
-
 class WebAddress(PitchModal[None]):
     """Where browsers and phones join the table this window serves (`w`): the address,
     and its QR code drawn in half blocks for a phone's camera (host/web_qr.py)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,w", "close", _("Close"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,w", "close", N_("Close"))]
 
     def __init__(self, urls: list[str]) -> None:
         super().__init__()

@@ -16,7 +16,7 @@ from textual.widgets import Button, Static
 
 from client.reactions import reaction_label
 from client.screens.base import PitchModal
-from pitchnet.i18n import _
+from pitchnet.i18n import N_, _
 from pitchnet.reactions import REACTIONS, Reaction
 
 
@@ -25,7 +25,7 @@ class ReactPicker(PitchModal[Reaction | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, len(REACTIONS) + 1)),
-        Binding("escape,r", "pick(-1)", _("Cancel")),
+        Binding("escape,r", "pick(-1)", N_("Cancel")),
     ]
 
     def __init__(self, ascii_only: bool = False) -> None:

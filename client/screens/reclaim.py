@@ -17,7 +17,7 @@ from textual.widgets import Button, Static
 
 from client.screens.prompts import YesNo, narrow_buttons
 from client.text import plain, styled
-from pitchnet.i18n import _, ngettext
+from pitchnet.i18n import N_, _, ngettext
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo
 
 
@@ -37,8 +37,8 @@ class ReclaimOffer(YesNo):
     """To a watcher whose name an away seat carries: is it theirs? Then ask for it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,r", "answer(True)", _("Ask for it")),
-        Binding("n,escape", "answer(False)", _("Watch")),
+        Binding("y,r", "answer(True)", N_("Ask for it")),
+        Binding("n,escape", "answer(False)", N_("Watch")),
     ]
 
     def __init__(self, seat_name: str) -> None:
@@ -72,8 +72,8 @@ class VouchPrompt(YesNo):
     no (and silence refuses too): a seat is never given without a yes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", _("Yes")),
-        Binding("n,escape", "answer(False)", _("No")),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, asked: ReclaimAsked) -> None:

@@ -24,10 +24,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from client.screens.base import translate_bindings
 from client.text import level_name, styled
 from pitchnet.bots import LEVELS
 from pitchnet.house_rules import PRESETS, resolve
-from pitchnet.i18n import _, ngettext
+from pitchnet.i18n import N_, _, ngettext
 from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
@@ -42,7 +43,7 @@ class Tick(Checkbox, inherit_bindings=False):
     (in --ascii, "[X]" or "[ ]")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle_button", _("Toggle"), show=False),
+        Binding("space", "toggle_button", N_("Toggle"), show=False),
     ]
 
     def on_mount(self) -> None:
@@ -62,7 +63,7 @@ class Choice(Select[Any], inherit_bindings=False):
     """A list field that opens with Space or the arrows; Enter opens the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down,space,up", "show_overlay", _("Show menu"), show=False),
+        Binding("down,space,up", "show_overlay", N_("Show menu"), show=False),
     ]
 
 
@@ -77,17 +78,18 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", _("Back to the finder")),
+        Binding("escape", "cancel", N_("Back to the finder")),
         # From any field; ctrl+s is the screenshot key.
-        Binding("ctrl+o", "accept", _("Open the table"), show=False),
+        Binding("ctrl+o", "accept", N_("Open the table"), show=False),
         # Enter from a tick box or a list (which leave it to the screen): open the table.
-        Binding("enter", "accept", _("Open the table"), show=False),
+        Binding("enter", "accept", N_("Open the table"), show=False),
         # Not a letter: the table's name is typed here. Ctrl+T: take that table instead.
-        Binding("ctrl+t", "join_offered", _("Join the table that opened"), show=False),
+        Binding("ctrl+t", "join_offered", N_("Join the table that opened"), show=False),
     ]
 
     def __init__(self, player_name: str, *, note: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.default_name = printable(_("{name}'s table", name=player_name), MAX_NAME)
         self.note = note
         self.presets = list(PRESETS)

@@ -208,9 +208,9 @@ class HandSummary(FirstShow, PitchModal[None]):
     """Shown over the table when a hand is scored."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", _("Next hand")),
-        Binding("escape", "leave", _("Leave")),
-        Binding("question_mark", "app.help", _("Keys")),
+        Binding("enter", "ready", N_("Next hand")),
+        Binding("escape", "leave", N_("Leave")),
+        Binding("question_mark", "app.help", N_("Keys")),
     ]
     NEXT_LABEL = N_("Next hand (Enter)")
     """Button labels (marked with `N_`, translated when drawn)."""

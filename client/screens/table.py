@@ -41,18 +41,18 @@ NO_PICK = ""
 
 class TableScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "play", _("Play card")),
-        Binding("enter", "confirm", _("Confirm bid")),
-        Binding("left", "move(-1)", _("Prev card"), show=False),
-        Binding("right", "move(1)", _("Next card"), show=False),
-        Binding("p", "number(0)", _("Pass")),
-        Binding("exclamation_mark", "pitch", _("Pitch card"), show=False),
-        *(Binding(str(n), f"number({n})", _("Key {n}", n=n), show=False) for n in range(1, 7)),
-        Binding("c", "coach", _("Coach"), show=False),
-        Binding("t", "last_trick", _("Last trick")),
-        Binding("r", "app.react", _("React"), show=False),
-        Binding("l", "toggle_log", _("Log")),
-        Binding("escape", "leave", _("Leave")),
+        Binding("enter", "play", N_("Play card")),
+        Binding("enter", "confirm", N_("Confirm bid")),
+        Binding("left", "move(-1)", N_("Prev card"), show=False),
+        Binding("right", "move(1)", N_("Next card"), show=False),
+        Binding("p", "number(0)", N_("Pass")),
+        Binding("exclamation_mark", "pitch", N_("Pitch card"), show=False),
+        *(Binding(str(n), f"number({n})", N_("Key {n}"), show=False) for n in range(1, 7)),
+        Binding("c", "coach", N_("Coach"), show=False),
+        Binding("t", "last_trick", N_("Last trick")),
+        Binding("r", "app.react", N_("React"), show=False),
+        Binding("l", "toggle_log", N_("Log")),
+        Binding("escape", "leave", N_("Leave")),
     ]
     KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
         (N_("Bidding"), ""),
