@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pitchnet.cards import Card, CardParseError, Suit
 from pitchnet.i18n import _, ngettext, number
 from pitchnet.protocol import Bye, ErrorMsg
 from pitchnet.text import printable
+from pitchnet.words import card_name, suit_plural, suit_singular
 
 Params = Mapping[str, Any]
 Wording = Callable[[Params], str]
@@ -43,56 +43,6 @@ def _str(params: Params, key: str, limit: int = 64) -> str:
 def _seat(params: Params, key: str = "seat") -> int:
     """A seat as players count them (the wire counts from 0)."""
     return _int(params, key) + 1
-
-
-def suit_plural(code: object) -> str:
-    """ "hearts" for "H": a suit named as players name the cards of it."""
-    try:
-        suit = Suit.parse(code) if isinstance(code, str) else None
-    except CardParseError:
-        suit = None
-    names = {
-        Suit.CLUBS: _("clubs"),
-        Suit.DIAMONDS: _("diamonds"),
-        Suit.HEARTS: _("hearts"),
-        Suit.SPADES: _("spades"),
-    }
-    if suit is None:
-        raise Unknown("suit")
-    return names[suit]
-
-
-def suit_singular(code: object) -> str:
-    """ "a heart" for "H"."""
-    plural = suit_plural(code)  # raises for an unknown suit
-    names = {
-        _("clubs"): _("a club"),
-        _("diamonds"): _("a diamond"),
-        _("hearts"): _("a heart"),
-        _("spades"): _("a spade"),
-    }
-    return names[plural]
-
-
-def card_name(code: object) -> str:
-    """ "the ace of hearts": a card in words (the faces stay universal elsewhere)."""
-    try:
-        card = Card.parse(code) if isinstance(code, str) else None
-    except CardParseError:
-        card = None
-    if card is None:
-        raise Unknown("card")
-    if card.suit is None:
-        return _("the joker")
-    ranks = {
-        14: _("ace"),
-        13: _("king"),
-        12: _("queen"),
-        11: _("jack"),
-        10: _("ten"),
-    }
-    rank = ranks.get(card.rank) or number(card.rank)
-    return _("the {rank} of {suit}", rank=rank, suit=suit_plural(card.suit.value))
 
 
 def _not_your_turn(p: Params) -> str:

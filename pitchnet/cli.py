@@ -185,7 +185,7 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
         metavar="PRESET",
         choices=list(PRESETS),
         help=_("house rules by name: ")
-        + "; ".join(f"{p.name}: {p.summary}" for p in PRESETS.values()),
+        + "; ".join(f"{p.name}: {_(p.summary)}" for p in PRESETS.values()),
     )
     parser.add_argument(
         "--rule",

@@ -23,7 +23,7 @@ from client.model import GameState
 from client.screens.base import FirstShow, PitchScreen
 from client.text import duration, level_name, plain, styled
 from client.widgets.seats import TEAMS, lobby_table
-from pitchnet.house_rules import label
+from pitchnet.house_rules import rules_name
 from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
 
@@ -54,7 +54,7 @@ def lobby_title(game: GameState, narrow: bool = False) -> Text:
             title.append(gap + _("(password)"), style="dim")
         rules = table.house_rules
         if table.rules:  # a host from before house rules sends none
-            name = label(rules, table.target).rsplit(",", 1)[0] if rules else _("house rules")
+            name = rules_name(rules) if rules else _("house rules")
             key = (
                 _("{name} rules (F2)", name=name)
                 if narrow
