@@ -213,7 +213,7 @@ def _print_journal(journal: SqliteJournal, table_id: str, out: TextIO) -> None:
                 _(
                     "the journal does not read back past this point ({error}); {n} lines "
                     "were printed",
-                    error=f"{type(exc).__name__}: {exc}",
+                    error=type(exc).__name__ + ": " + str(exc),
                     n=count,
                 )
             ) from None

@@ -81,4 +81,5 @@ def describe_os_error(
         return _("{at} did not answer in time.", at=at)
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     reason = reason.strip().rstrip(".")
-    return _("The network failed ({reason}).", reason=f"{reason[:1].lower()}{reason[1:]}")
+    reason = reason[:1].lower() + reason[1:]
+    return _("The network failed ({reason}).", reason=reason)

@@ -59,7 +59,7 @@ def keys_table(rows: list[tuple[str, str]], ascii_only: bool = False) -> Table:
     grid.add_column()
     for key, meaning in rows:
         if meaning:
-            shown = key.replace("← →", "Left Right") if ascii_only else key
+            shown = key.replace("← →", _("Left Right")) if ascii_only else key
             grid.add_row(shown, _(meaning))
         else:
             grid.add_row(Text(_(key), style="bold underline"), "")
