@@ -167,7 +167,7 @@ def _describe(game: GameState, event: Event) -> Text | None:
     match event:
         case Dealt(hand=hand, dealer=dealer):
             if you:
-                return styled(_("-- Hand {hand}: you deal --"), "bold", hand=hand)
+                return styled(_("-- Hand {hand}: You deal --"), "bold", hand=hand)
             return styled(_("-- Hand {hand}: {name} deals --"), "bold", hand=hand, name=who(dealer))
         case Bid(seat=seat, bid=amount):
             if amount is None:

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import settings
 
 from tests.profiles import PROFILE
+from tests.pseudo import pseudo  # noqa: F401  (a fixture: the pseudo-translations)
 
 settings.load_profile(PROFILE)  # `dev` unless CI=true (tests/profiles.py)
 

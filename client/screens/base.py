@@ -29,18 +29,19 @@ ResultType = TypeVar("ResultType")
 def translate_bindings(node: DOMNode) -> None:
     """Word `node`'s key bindings (marked with `N_` in BINDINGS) in the language in use.
     Textual copies a class's bindings into each instance as it is made: translated here,
-    a screen made after the player changed language shows its keys in the new one, and
-    one translated again (`PitchApp.set_language`) starts from the class's own words."""
-    merged = type(node)._merged_bindings
-    if merged is not None:
-        node._bindings = merged.copy()
+    a screen made after the player changed language shows its keys in the new one. The
+    English of each is kept on the node, so translating again (`PitchApp.set_language`)
+    starts from it; bindings Textual adds itself (the palette's) are left as they are."""
+    english: dict[tuple[str, str], str] = node.__dict__.setdefault("_english_bindings", {})
     for key, bindings in node._bindings.key_to_bindings.items():
         for index, binding in enumerate(bindings):
-            if binding.description:
-                # "Key {n}", "Sit in seat {n}": one binding per number key, each its number.
-                numbered = {"n": int(key)} if key.isdigit() else {}
-                words = _(binding.description, **numbered)
-                bindings[index] = dataclasses.replace(binding, description=words)
+            if not binding.description:
+                continue
+            source = english.setdefault((key, binding.action), binding.description)
+            # "Key {n}", "Sit in seat {n}": one binding per number key, each its number.
+            numbered = {"n": int(key)} if key.isdigit() else {}
+            words = _(source, **numbered)
+            bindings[index] = dataclasses.replace(binding, description=words)
 
 
 class PitchScreen(Screen[ResultType]):

@@ -28,7 +28,7 @@ from client.screens.base import translate_bindings
 from client.text import level_name, styled
 from pitchnet.bots import LEVELS
 from pitchnet.house_rules import PRESETS, resolve
-from pitchnet.i18n import N_, _, ngettext
+from pitchnet.i18n import LANGUAGES, N_, _, current, ngettext
 from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
@@ -161,6 +161,15 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                     classes="setup-port",
                 )
+            with Horizontal(classes="setup-row"):
+                yield Static(_("Language"), classes="setup-label")
+                yield Choice(
+                    [(name, code) for code, name in LANGUAGES.items()],
+                    value=current(),
+                    allow_blank=False,
+                    id="setup-lang",
+                    compact=True,
+                )
             yield Static("", id="setup-offer", markup=False)
             yield Static("", id="setup-error", markup=False)
             yield Static(
@@ -174,6 +183,31 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="buttons"):
                 yield Button(_("Open the table (Enter)"), id="setup-open", variant="primary")
                 yield Button(_("Back (Esc)"), id="setup-back")
+
+    @on(Select.Changed, "#setup-lang")
+    async def _language_chosen(self, event: Select.Changed) -> None:
+        """Speak the language chosen (the whole client, remembered), and say this form
+        again in it, with what was typed and chosen so far kept."""
+        lang = str(event.value)
+        if lang == current():
+            return
+        kept = self._values()
+        self.app.set_language(lang)  # type: ignore[attr-defined]  # PitchApp's
+        translate_bindings(self)
+        await self.recompose()
+        self._show_offer()
+        for ident, value in kept.items():
+            for widget in self.query(f"#{ident}"):
+                widget.value = value  # type: ignore[attr-defined]  # Input/Select/Checkbox
+        self.query_one("#setup-lang", Select).focus()
+
+    def _values(self) -> dict[str, Any]:
+        """Every field's value by its id (what a relabelled form puts back)."""
+        return {
+            widget.id: widget.value  # type: ignore[attr-defined]
+            for widget in self.query("Input, Select, Checkbox")
+            if widget.id
+        }
 
     @on(Select.Changed, "#setup-preset")
     def _preset_chosen(self, event: Select.Changed) -> None:
