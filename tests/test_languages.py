@@ -7,6 +7,7 @@ every message, marked and upper-cased, placeholders and plural forms kept."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from client.meanings import bye_words, error_words, meaning_words
@@ -150,3 +151,54 @@ def test_a_dimmed_card_says_why_in_the_players_language(pseudo: set[str]) -> Non
         "⟪YOU MUST FOLLOW ⟪HEARTS⟫ OR PLAY A TRUMP (⟪SPADES⟫ OR THE JOKER).⟫"
     )
     assert meaning_words(None, "An older host's text.") == "An older host's text."
+
+
+async def test_the_setup_screen_and_the_lobby_speak_the_language_chosen(
+    pseudo: set[str],
+) -> None:
+    """`pitchnet play --lang te` sets up a table in Telugu; the setup screen's Language
+    row switches to Lithuanian (keeping the name typed), and the lobby follows."""
+    from textual.widgets import Input, Select
+
+    from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
+
+    pseudo.update({"te", "lt"})
+    app = play_on_an_empty_lan(5, lang="te")
+    async with app.run_test(size=(80, 30)) as pilot:
+        await until(pilot, lambda: setup_shown(app), "the setup screen")
+        await until(pilot, lambda: "⟪HOST A TABLE HERE⟫" in screen_text(app), "Telugu")
+        app.screen.query_one("#setup-name", Input).value = "Kitchen"
+        app.screen.query_one("#setup-lang", Select).value = "lt"
+        await until(pilot, lambda: current() == "lt", "Lithuanian chosen")
+        await until(pilot, lambda: "⟪TABLE NAME⟫" in screen_text(app), "the form relabelled")
+        assert app.screen.query_one("#setup-name", Input).value == "Kitchen"
+        assert app.screen.query_one("#setup-lang", Select).value == "lt"
+        app.screen.query_one("#setup-open").press()
+        await until(pilot, lambda: app.hosted is not None, "the table hosted here")
+        await until(pilot, lambda: "⟪START WITH BOTS⟫" in screen_text(app), "the lobby")
+        await until(pilot, lambda: "Kitchen" in screen_text(app), "the table's name")
+        assert "Start with bots" not in screen_text(app)
+        await app.close_network()
+    assert choose_language(["play"], {}) == "lt"  # the choice is remembered
+
+
+def test_telugu_names_keep_their_marks_and_the_felt_its_width() -> None:
+    """Telugu's vowel signs take no cell of their own: a seat named in Telugu is drawn
+    whole (no '?' for its marks), and every line of the felt is exactly as wide as the
+    felt, so nothing after the name shifts."""
+    from rich.cells import cell_len
+
+    from client.demo import scene_with_events
+    from client.widgets.felt import felt_text, shorten
+
+    table, view, _events = scene_with_events("playing", 7, 4)
+    seats = list(table.seats)
+    seats[1] = dataclasses.replace(seats[1], name="తెలుగు")
+    seats[2] = dataclasses.replace(seats[2], name="Šarūnė Žąsė")
+    game = GameState(seat=0, table=dataclasses.replace(table, seats=seats), view=view)
+    for width, height in ((80, 18), (60, 14), (120, 30)):
+        lines = felt_text(game, width, height).plain.split("\n")
+        assert all(cell_len(line) == width for line in lines), (width, lines)
+        drawn = "\n".join(lines)
+        assert "తెలుగు" in drawn and "?" not in drawn, drawn
+    assert shorten("తెలుగుభాష", 3, []) == "తెలు…"  # cut between clusters, never in one

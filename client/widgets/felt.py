@@ -27,7 +27,7 @@ from textual.widget import Widget
 from client.model import GameState
 from client.reactions import reaction_label
 from client.text import card_text, styled, suit_text
-from client.widgets.canvas import Canvas, Rect
+from client.widgets.canvas import Canvas, Rect, cells
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
 from client.widgets.seats import presence, presence_kind
 from pitchnet.i18n import _, ngettext, number
@@ -95,17 +95,20 @@ TIERS = (
 
 def shorten(name: str, width: int, others: list[str]) -> str:
     """`name` in at most `width` cells: cut at the end with an ellipsis, or, where that
-    would read like another seat's name, keep the end too ("Chris…er")."""
-    if len(name) <= width:
+    would read like another seat's name, keep the end too ("Chris…er"). Cut between
+    the clusters a cell holds (`cells`): a Telugu letter keeps its vowel sign."""
+    parts = cells(name)
+    if len(parts) <= width:
         return name
     if width <= 1:
-        return name[:width]
-    cut = name[: width - 1] + "…"
-    clash = any(o != name and o[: width - 1] == name[: width - 1] for o in others)
+        return "".join(parts[:width])
+    head = parts[: width - 1]
+    cut = "".join(head) + "…"
+    clash = any(o != name and cells(o)[: width - 1] == head for o in others)
     if not clash or width < 5:
         return cut
     tail = max(2, (width - 1) // 3)
-    return name[: width - 1 - tail] + "…" + name[-tail:]
+    return "".join(parts[: width - 1 - tail]) + "…" + "".join(parts[-tail:])
 
 
 def relative(seat: int, me: int, players: int) -> int:
