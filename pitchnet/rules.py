@@ -387,7 +387,7 @@ class Hand:
                 "not_in_hand", f"You do not hold the {card.name}.", {"card": card.text}
             )
         if not self._follows_suit(self.hands[seat], card):
-            raise RulesError("must_follow", *self._why_play_refused())
+            raise RulesError("must_follow", *self._not_following())
 
     def play(self, seat: int, card: Card) -> Trick | None:
         """Play `card` from `seat`'s hand. Returns the trick if this card completed one.
@@ -409,7 +409,7 @@ class Hand:
         self.turn = None if self.over else winner
         return done
 
-    def _why_play_refused(self) -> tuple[str, dict[str, Any]]:
+    def _not_following(self) -> tuple[str, dict[str, Any]]:
         """The English sentence and the parameters of a card that does not follow suit:
         `why` is "trump_led_joker", "trump_led", "follow" or "follow_or_trump"."""
         trump = self.trump
