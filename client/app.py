@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
+from client.meanings import reclaim_words
 from client.messages import (
     Disconnected,
     HostError,
@@ -1151,7 +1152,7 @@ class PitchApp(App[None]):
             self._close_question(self._vouching.pop(message.seat, None))
             return
         severity = "warning" if message.status == "refused" else "information"
-        self.notify(printable(message.message, 300), severity=severity, markup=False, timeout=20)
+        self.notify(reclaim_words(message), severity=severity, markup=False, timeout=20)
 
     def _close_question(self, prompt: Any) -> None:
         """Close a vouching question that was settled elsewhere (nothing is sent: it is

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pitchnet.i18n import _, ngettext, number
-from pitchnet.protocol import Bye, ErrorMsg
+from pitchnet.i18n import N_, _, ngettext, number
+from pitchnet.protocol import Bye, ErrorMsg, ReclaimStatus
 from pitchnet.text import printable
 from pitchnet.words import card_name, suit_plural, suit_singular
 
@@ -161,7 +161,7 @@ def _table_full(p: Params) -> str:
         if not away:
             return _("Every seat at this table is taken by people; you can watch instead.")
         return ngettext(
-            "Every seat at this table is a person's ({n} is kept for a player who lost the "
+            "Every seat at this table is a person's (one is kept for a player who lost the "
             "connection and may come back); you can watch instead.",
             "Every seat at this table is a person's ({n} are kept for a player who lost the "
             "connection and may come back); you can watch instead.",
@@ -335,3 +335,75 @@ def bye_words(bye: Bye) -> str:
     if bye.address is not None:
         params.setdefault("address", bye.address)
     return word(bye.code, params, bye.reason, BYES)
+
+
+_STAYS = N_("{why} You go on watching; {name}'s seat stays theirs and a bot plays it meanwhile.")
+
+
+def _reclaim_refused(p: Params) -> str:
+    """Why a seat was not given back, then that the asker goes on watching."""
+    name, why = _str(p, "name", 24), p.get("why")
+    if why == "not_away":
+        return _("That seat's player is not away, so it is not free to take back.")
+    if why == "nobody":
+        return _(
+            "Nobody else at this table is here to confirm that you are {name}, so the seat "
+            "stays {name}'s and a bot plays it meanwhile. Ask again once another player is "
+            "back, or come back from the device that sat there.",
+            name=name,
+        )
+    reasons: dict[str, Callable[[], str]] = {
+        "refused_before": lambda: _("You were refused {name}'s seat already.", name=name),
+        "asked_already": lambda: _("Someone else is already asking for {name}'s seat.", name=name),
+        "quiet": lambda: _(
+            "{name}'s seat was just refused to someone; ask again in {seconds} s.",
+            name=name,
+            seconds=_int(p, "seconds"),
+        ),
+        "timeout": lambda: _("Nobody confirmed it in time."),
+        "came_back": lambda: _("{name} came back on the device that sat there.", name=name),
+        "said_no": lambda: _("{by} said you are not {name}.", by=_str(p, "by", 24), name=name),
+        "back": lambda: _("The seat is no longer away."),
+        "asked_left": lambda: _("The player asked to confirm it left."),
+        "rotated": lambda: _("The seats were rotated for the new match meanwhile; ask again."),
+    }
+    reason = reasons.get(why) if isinstance(why, str) else None
+    if reason is None:
+        raise Unknown("why")
+    return _(_STAYS, why=reason(), name=name)
+
+
+def _reclaim_waiting(p: Params) -> str:
+    name, asked = _str(p, "name", 24), p.get("asked")
+    if asked is None:
+        return _(
+            "You asked for {name}'s seat. Another player here must confirm that you are "
+            "{name}; you watch until then (at most {seconds} s). If nobody says yes, you go "
+            "on watching.",
+            name=name,
+            seconds=_int(p, "seconds"),
+        )
+    return _(
+        "You asked for {name}'s seat. {asked} must confirm that you are {name}; you watch "
+        "until then (at most {seconds} s). If nobody says yes, you go on watching.",
+        name=name,
+        asked=_str(p, "asked", 24),
+        seconds=_int(p, "seconds"),
+    )
+
+
+RECLAIMS: dict[str, Wording] = {
+    "waiting": _reclaim_waiting,
+    "refused": _reclaim_refused,
+    "granted": lambda p: _(
+        "You have {name}'s seat back, with its score and hand. Your old device no longer holds it.",
+        name=_str(p, "name", 24),
+    ),
+    "over": lambda p: _("The request for {name}'s seat is settled.", name=_str(p, "name", 24)),
+}
+"""Each status of a `reclaim_status`, worded from its parameters."""
+
+
+def reclaim_words(status: ReclaimStatus) -> str:
+    """What a player reads about a request to take a seat back."""
+    return word(status.status, status.params, status.message, RECLAIMS)

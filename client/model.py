@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from client.meanings import meaning_words
@@ -297,7 +298,7 @@ def status_line(game: GameState, width: int | None = None) -> Text:
     Given the `width` it must fit in, the table's name gives way first (shortened, then
     dropped), then the notes (hosted here, watching), then the labels shrink ("H1"), then
     the pitcher's name is shortened: trump, the bid and the target, which play needs,
-    stay whole down to 30 columns."""
+    stay whole down to 30 columns. Widths are in cells (Telugu's vowel signs take none)."""
     view = game.view
     name = plain(game.table_name or "pitchnet", style="bold")
     notes = Text()
@@ -318,6 +319,7 @@ def status_line(game: GameState, width: int | None = None) -> Text:
     def facts(compact: bool, name: str, bid: bool = True) -> Text:
         gap = " " if compact else "  "
         hand = view.hand_number
+        # TRANSLATORS: "H3" is "Hand 3" shortened for a 40-column screen.
         line = Text(_("H{hand}", hand=hand) if compact else _("Hand {hand}", hand=hand))
         trump = suit_text(view.trump, game.ascii_only)
         line.append(gap).append_text(styled(_("Trump {suit}"), suit=trump))
@@ -329,12 +331,14 @@ def status_line(game: GameState, width: int | None = None) -> Text:
         return line
 
     full = facts(False, pitcher)
-    if width is None or len(head.plain) + 2 + len(full.plain) <= width:
+    if width is None or head.cell_len + 2 + full.cell_len <= width:
         return head.append("  ").append_text(full)
-    room = width - 2 - len(full.plain) - len(notes.plain)
+    room = width - 2 - full.cell_len - notes.cell_len
     if room >= 8:  # the table's name, shortened
-        return name[: room - 1].append("…").append_text(notes).append("  ").append_text(full)
-    if notes.plain and len(notes.plain) + len(full.plain) <= width:
+        cut = name.copy()
+        cut.truncate(room - 1)  # by cells, between clusters (a Telugu sign stays on)
+        return cut.append("…").append_text(notes).append("  ").append_text(full)
+    if notes.plain and notes.cell_len + full.cell_len <= width:
         return notes[2:].append("  ").append_text(full)
     compact = facts(True, pitcher)
     # Watching until our seat comes at the next hand says why there is no hand: at 40
@@ -342,17 +346,19 @@ def status_line(game: GameState, width: int | None = None) -> Text:
     # or the bid left out: this person does not play this hand).
     if game.me is None and game.seat is not None and not game.watching:
         tag = Text(_("seat {seat} next hand", seat=game.seat + 1), style="yellow").append(" ")
-        over = len(tag.plain) + len(compact.plain) - width
-        keep = len(pitcher) - over - 1 if over > 0 else len(pitcher)
+        over = tag.cell_len + compact.cell_len - width
+        keep = cell_len(pitcher) - over - 1 if over > 0 else cell_len(pitcher)
         if keep >= 3:
-            shown = pitcher if keep >= len(pitcher) else pitcher[:keep] + "…"
+            shown = pitcher if keep >= cell_len(pitcher) else set_cell_size(pitcher, keep) + "…"
             return tag.append_text(facts(True, shown))
         bare = facts(True, pitcher, bid=False)
-        if len(tag.plain) + len(bare.plain) <= width:
+        if tag.cell_len + bare.cell_len <= width:
             return tag.append_text(bare)
-    if len(full.plain) <= width:
+    if full.cell_len <= width:
         return full
-    if len(compact.plain) <= width:
+    if compact.cell_len <= width:
         return compact
-    keep = max(1, len(pitcher) - (len(compact.plain) - width) - 1)
-    return facts(True, pitcher[:keep] + "…")[:width]
+    keep = max(1, cell_len(pitcher) - (compact.cell_len - width) - 1)
+    line = facts(True, set_cell_size(pitcher, keep) + "…")
+    line.truncate(width)
+    return line

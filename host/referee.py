@@ -412,7 +412,8 @@ class Referee:
         for seat, request in list(self.reclaims.items()):
             if request.until <= now:
                 why = "Nobody confirmed it in time."
-                self._end_reclaim(seat, reclaims.refused(self.table.seats[seat].name, why))
+                name = self.table.seats[seat].name
+                self._end_reclaim(seat, reclaims.refused(name, why, "timeout"))
                 self.reclaim_quiet[seat] = now + reclaims.QUIET
         self._soonest = self._earliest()
         return self._flush()
@@ -756,7 +757,7 @@ class Referee:
         if seat in self.reclaims:
             name = table.seats[seat].name
             why = f"{name} came back on the device that sat there."
-            self._end_reclaim(seat, reclaims.refused(name, why))
+            self._end_reclaim(seat, reclaims.refused(name, why, "came_back"))
         log.info("%s sits at seat %d as %r", peer.label, seat, table.seat_name(seat))
         # A new player learns its token in this welcome (it has no other way to); one
         # that proved its token gets proof that this host knows it too, never the token.
@@ -905,21 +906,22 @@ class Referee:
         table = self.table
         if not table.reclaimable(seat):
             why = "That seat's player is not away, so it is not free to take back."
-            self._send(peer, ReclaimStatus(seat, "refused", why))
+            self._send(peer, ReclaimStatus(seat, "refused", why, {"why": "not_away"}))
             return
         name = table.seats[seat].name
+        said: reclaims.Said | None = None
+        quiet = self.reclaim_quiet.get(seat, 0.0) - now
         if seat in peer.refused_seats:
             why = f"You were refused {name}'s seat already."
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
-            return
-        if seat in self.reclaims:
+            said = reclaims.refused(name, why, "refused_before")
+        elif seat in self.reclaims:
             why = f"Someone else is already asking for {name}'s seat."
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
-            return
-        quiet = self.reclaim_quiet.get(seat, 0.0) - now
-        if quiet > 0:
+            said = reclaims.refused(name, why, "asked_already")
+        elif quiet > 0:
             why = f"{name}'s seat was just refused to someone; ask again in {quiet:.0f} s."
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
+            said = reclaims.refused(name, why, "quiet", seconds=round(quiet))
+        if said is not None:
+            self._send(peer, ReclaimStatus(seat, "refused", *said))
             return
         here = {s: p for s, p in self.holders.items() if p.phase is Phase.SEATED}
         creator = next(
@@ -927,7 +929,7 @@ class Referee:
         )
         asked = [here[creator]] if creator is not None else list(here.values())
         if not asked:
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.nobody(name)))
+            self._send(peer, ReclaimStatus(seat, "refused", *reclaims.nobody(name)))
             return
         request = reclaims.Request(seat, peer, asked, now + reclaims.WAIT)
         self.reclaims[seat] = request
@@ -938,8 +940,8 @@ class Referee:
         ask = ReclaimAsked(seat, name, peer.name, points, reclaims.WAIT)
         for person in asked:
             self._send(person, ask)
-        who = table.seats[creator].name if creator is not None else "Another player here"
-        self._send(peer, ReclaimStatus(seat, "waiting", reclaims.waiting(name, who)))
+        who = table.seats[creator].name if creator is not None else None
+        self._send(peer, ReclaimStatus(seat, "waiting", *reclaims.waiting(name, who)))
 
     def _vouch(self, peer: Peer, vouch: Vouch, now: float) -> None:
         request = self.reclaims.get(vouch.seat)
@@ -949,15 +951,17 @@ class Referee:
         name = self.table.seats[vouch.seat].name
         if not vouch.yes:  # the first answer settles it, either way
             assert peer.seat is not None
-            why = f"{self.table.seats[peer.seat].name} said you are not {name}."
-            self._end_reclaim(vouch.seat, reclaims.refused(name, why))
+            by = self.table.seats[peer.seat].name
+            why = f"{by} said you are not {name}."
+            self._end_reclaim(vouch.seat, reclaims.refused(name, why, "said_no", by=by))
             self.reclaim_quiet[vouch.seat] = now + reclaims.QUIET
             return
         claimant = request.claimant
         try:
             self.table.reclaim(vouch.seat)
         except ValueError:
-            self._end_reclaim(vouch.seat, reclaims.refused(name, "The seat is no longer away."))
+            why = "The seat is no longer away."
+            self._end_reclaim(vouch.seat, reclaims.refused(name, why, "back"))
             return
         except JournalError as exc:
             self._journal_failed(exc, now)
@@ -976,17 +980,18 @@ class Referee:
         self._broadcast(now)
 
     def _end_reclaim(
-        self, seat: int, sentence: str, status: str = "refused", name: str = ""
+        self, seat: int, said: reclaims.Said | None, status: str = "refused", name: str = ""
     ) -> None:
         """Settle the request for `seat` (its player `name`, if not the seat's now): the
-        claimant hears `sentence`, the people asked that the question is over."""
+        claimant hears what was `said` (None: it is gone), the people asked that the
+        question is over."""
         request = self.reclaims.pop(seat)
         if status == "refused":
             request.claimant.refused_seats.add(seat)
-        if self._open(request.claimant):
-            self._send(request.claimant, ReclaimStatus(seat, status, sentence))
+        if said is not None and self._open(request.claimant):
+            self._send(request.claimant, ReclaimStatus(seat, status, *said))
         name = name or self.table.seats[seat].name
-        over = ReclaimStatus(seat, "over", f"The request for {name}'s seat is settled.")
+        over = ReclaimStatus(seat, "over", *reclaims.settled(name))
         for person in request.asked:
             if self._open(person):
                 self._send(person, over)
@@ -999,12 +1004,13 @@ class Referee:
         vouch, the request is refused."""
         for seat, request in list(self.reclaims.items()):
             if request.claimant is gone:
-                self._end_reclaim(seat, "")
+                self._end_reclaim(seat, None)
             elif gone in request.asked:
                 request.asked.remove(gone)
                 if not request.asked:
                     why = "The player asked to confirm it left."
-                    self._end_reclaim(seat, reclaims.refused(self.table.seats[seat].name, why))
+                    name = self.table.seats[seat].name
+                    self._end_reclaim(seat, reclaims.refused(name, why, "asked_left"))
 
     # ---- answers and closes ------------------------------------------------------------------
 
@@ -1122,7 +1128,7 @@ class Referee:
         for seat in list(self.reclaims):  # a question about a seat that just moved
             name = self.table.seats[order.index(seat)].name
             why = "The seats were rotated for the new match meanwhile; ask again."
-            self._end_reclaim(seat, reclaims.refused(name, why), name=name)
+            self._end_reclaim(seat, reclaims.refused(name, why, "rotated"), name=name)
         holders, grace = self.holders, self.grace_until
         self.holders = {new: holders[old] for new, old in enumerate(order) if old in holders}
         self.grace_until = {new: grace[old] for new, old in enumerate(order) if old in grace}

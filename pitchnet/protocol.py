@@ -464,7 +464,7 @@ class Ack(Message):
     duplicate: bool = False
 
 
-def _without_no_params(message: ErrorMsg | Bye) -> dict[str, Any]:
+def _without_no_params(message: ErrorMsg | Bye | ReclaimStatus) -> dict[str, Any]:
     """A message's map with `params` left out when there are none: a code that says it
     all costs no bytes more than before, and reads the same to older clients."""
     wire = tagged_map(message, "type", message.TYPE)
@@ -554,6 +554,12 @@ class ReclaimStatus(Message):
     seat: int
     status: str
     message: str
+    params: dict[str, Any] | None = None
+    """Its meaning, for the client to word (PROTOCOL.md, `reclaim_status`): the seat's
+    player's `name`; with "refused", `why`; `message` is the same in English."""
+
+    def to_wire(self) -> dict[str, Any]:
+        return _without_no_params(self)
 
 
 def answer(

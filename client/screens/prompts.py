@@ -370,7 +370,7 @@ class SeatOffer(Choice):
     def sentence(self) -> Text:
         return styled(
             ngettext(
-                "{table} is playing a match ({n} person at it). A bot plays a free seat: "
+                "{table} is playing a match (one person at it). A bot plays a free seat: "
                 "take it (from the next hand), watch, or go back to the table list?",
                 "{table} is playing a match ({n} people at it). A bot plays a free seat: "
                 "take it (from the next hand), watch, or go back to the table list?",

@@ -62,6 +62,7 @@ def prompt_text(
             if amounts:
                 low, high = min(amounts), max(amounts)
                 offers.append(str(low) if low == high else f"{low}-{high}")
+            # TRANSLATORS: between the keys offered for a bid: "p or 2-4" (keep the spaces).
             offer = _(" or ").join(offers)
             if tiny:
                 return Text(_("BID:"), style=turn_style())

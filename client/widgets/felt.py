@@ -326,6 +326,7 @@ def points_text(score: str, gap: str = " ") -> Text:
     """ "5 pts", "1 pt", "-3 pts" (or "5pts" with no `gap`): the score in words, bold."""
     digits = "".join(ch for ch in score if ch.isdigit())
     count = int(digits) if digits.isascii() and digits else 0  # "-1" says "1 pt" too
+    # TRANSLATORS: a seat's score in a narrow panel: "5 pts" (points), as short as you can.
     words = ngettext("{n} pt", "{n} pts", count, n=score)
     return Text(words if gap else words.replace(" ", ""), style="bold")
 

@@ -65,7 +65,8 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
     grid.add_column(_("Player"), ratio=1, no_wrap=True, overflow="ellipsis")
     grid.add_column("", width=3, no_wrap=True)
     grid.add_column("", width=9, no_wrap=True)
-    # Column heads of four cells: "Crd" cards held, "Trk" tricks won, "Pts" points.
+    # TRANSLATORS: column heads of at most four cells: "Crd" cards held, "Bid", "Trk"
+    # tricks won, "Pts" points. Abbreviate as your language does.
     for title in (_("Crd"), _("Bid"), _("Trk"), _("Pts")):
         grid.add_column(title, width=4, justify="right", no_wrap=True)
     if view is None:
