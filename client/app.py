@@ -49,6 +49,7 @@ from client.settings import (
 )
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
+from client.widths import count_spacing_marks
 from pitchnet.events import Event, TimedOut, TookOver
 from pitchnet.i18n import LANGUAGES, N_, _, current, use
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo, TableState
@@ -185,6 +186,7 @@ class PitchApp(App[None]):
         vars(self)["DEFAULT_MODE"] = "_default" if options.mode == "idle" else first
         if options.lang is not None:
             use(options.lang)
+        count_spacing_marks()  # widths as the terminal (or the browser's xterm.js) draws
         super().__init__()
         translate_bindings(self)
         self.options = options

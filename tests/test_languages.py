@@ -182,14 +182,29 @@ async def test_the_setup_screen_and_the_lobby_speak_the_language_chosen(
     assert choose_language(["play"], {}) == "lt"  # the choice is remembered
 
 
+def test_telugu_is_measured_as_terminals_draw_it() -> None:
+    """A spacing vowel sign (ు, category Mc) takes a cell in xterm.js and the terminals;
+    a non-spacing one (ె, Mn) and the virama (్) take none. Rich counted both as none."""
+    from rich.cells import cell_len
+
+    from client.widths import count_spacing_marks
+
+    count_spacing_marks()
+    assert cell_len("తెలుగు") == 5  # త+ె, ల, ు, గ, ు
+    assert cell_len("క్ష") == 2 and cell_len("Šarūnė") == 6 and cell_len("čćđšž") == 5
+    assert cell_len("中") == 2  # wide characters stay wide
+
+
 def test_telugu_names_keep_their_marks_and_the_felt_its_width() -> None:
-    """Telugu's vowel signs take no cell of their own: a seat named in Telugu is drawn
-    whole (no '?' for its marks), and every line of the felt is exactly as wide as the
-    felt, so nothing after the name shifts."""
+    """A seat named in Telugu is drawn whole (no '?' for its marks), and every line of
+    the felt is exactly as wide as the felt, so nothing after the name shifts."""
     from rich.cells import cell_len
 
     from client.demo import scene_with_events
     from client.widgets.felt import felt_text, shorten
+    from client.widths import count_spacing_marks
+
+    count_spacing_marks()
 
     table, view, _events = scene_with_events("playing", 7, 4)
     seats = list(table.seats)
@@ -201,4 +216,4 @@ def test_telugu_names_keep_their_marks_and_the_felt_its_width() -> None:
         assert all(cell_len(line) == width for line in lines), (width, lines)
         drawn = "\n".join(lines)
         assert "తెలుగు" in drawn and "?" not in drawn, drawn
-    assert shorten("తెలుగుభాష", 3, []) == "తెలు…"  # cut between clusters, never in one
+    assert shorten("తెలుగుభాష", 4, []) == "తెలు…"  # cut between cells, never in one
