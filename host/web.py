@@ -61,7 +61,15 @@ from client.web_session import (
 from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from host.web_spare import SpareClient
-from pitchnet.i18n import LANGUAGES, choose, from_accept_language, normalise, say
+from pitchnet.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    N_,
+    choose,
+    from_accept_language,
+    normalise,
+    say,
+)
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
 
@@ -244,12 +252,14 @@ class WebSession(AppService):
 
     async def _app_exited(self) -> None:
         self.exited = True
-        await self.end(CLOSE_EXITED, "The game was closed.")
+        await self.end(CLOSE_EXITED, N_("The game was closed."))
 
-    async def end(self, code: int, reason: str) -> None:
-        """Close the browser's websocket with a code the page explains."""
+    async def end(self, code: int, reason: str, **params: Any) -> None:
+        """Close the browser's websocket with a code the page explains, and `reason` (a
+        catalog message, `params` its placeholders) in the browser's language."""
         if not self.websocket.closed:
-            await self.websocket.close(code=code, message=reason.encode()[:120])
+            said = say(self.environment.get(LANG_ENV, DEFAULT), reason, **params)
+            await self.websocket.close(code=code, message=close_reason(said))
 
     async def on_meta(self, data: bytes) -> None:
         """Pass on only what the page needs: the app's exit, Textual's own file delivery
@@ -292,6 +302,30 @@ def _page(page: str, raw: dict[str, str] | None = None, **values: str) -> str:
 
 PASSWORD_FIELD = """<label for="password">$label</label>
   <input id="password" name="password" type="password" autocomplete="off" required>"""
+
+
+def close_reason(text: str) -> bytes:
+    """`text` as a websocket close frame's reason: at most 120 bytes of UTF-8, cut
+    between characters (a Telugu sentence is three bytes a letter: never cut in one)."""
+    return text.encode()[:120].decode(errors="ignore").encode()
+
+
+def page_words(lang: str) -> str:
+    """The play page's own sentences in `lang`, as a JSON object for its script (`<` is
+    escaped, so no text can end the script)."""
+    words = {
+        "left": say(lang, "You have left the game."),
+        "join_again": say(lang, "Join again"),
+        "come_back": say(lang, "Come back"),
+        "other_tab": say(lang, "This table is open in another tab of this browser."),
+        "play_here": say(lang, "Play here"),
+        "try_again": say(lang, "Try again"),
+        "returns": say(lang, "If it comes back, this page returns to it by itself."),
+        "try_now": say(lang, "Try now"),
+        "lost": say(lang, "Lost the connection to the table. Reconnecting..."),
+        "reconnect": say(lang, "Reconnect now"),
+    }
+    return json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")
 
 
 def language_options(chosen: str) -> str:
@@ -417,9 +451,9 @@ class WebServer:
             self.spare = None
         for session in list(self.sessions):
             if ended:
-                await session.end(CLOSE_TABLE_CLOSED, "The host closed the table.")
+                await session.end(CLOSE_TABLE_CLOSED, N_("The host closed the table."))
             else:
-                await session.end(1001, "The host is closing.")
+                await session.end(1001, N_("The host is closing."))
         if self._listener is not None:
             self._listener.close()
             self._listener = None
@@ -571,20 +605,28 @@ class WebServer:
         """Why one more browser session cannot start now, or None. The identity's own
         session does not count: a reload replaces it."""
         others = [s for s in self.sessions if s.identity is not identity]
+        lang = choose(identity.lang if identity is not None else None)
         if len(others) >= self.config.max_sessions:
-            return (
-                f"This table already has {self.config.max_sessions} browsers playing, "
-                "as many as the host allows. Try again when someone leaves, or play "
-                "from a laptop with pitchnet installed."
+            return say(
+                lang,
+                "This table already has {n} browsers playing, as many as the host allows. "
+                "Try again when someone leaves, or play from a laptop with pitchnet installed.",
+                n=self.config.max_sessions,
             )
         if sum(s.address == address for s in others) >= self.config.max_per_address:
             cap = self.config.max_per_address
-            already = (
-                "1 browser from this device is"
-                if cap == 1
-                else f"{cap} browsers from this device are"
+            if cap == 1:
+                return say(
+                    lang,
+                    "1 browser from this device is already playing, as many as the host "
+                    "allows from one device.",
+                )
+            return say(
+                lang,
+                "{n} browsers from this device are already playing, as many as the host "
+                "allows from one device.",
+                n=cap,
             )
-            return f"{already} already playing, as many as the host allows from one device."
         return None
 
     # ---- pages ------------------------------------------------------------------------------
@@ -656,7 +698,11 @@ class WebServer:
         elif identity.name is None or not self._password_ok(identity.password):
             response = self._form(identity)
         else:
-            response = self._html(_page("play.html", table=self.config.table_name))
+            lang = choose(identity.lang)
+            words = {"words": page_words(lang)}
+            response = self._html(
+                _page("play.html", raw=words, table=self.config.table_name, lang=lang)
+            )
         if secret is not None:
             self._set_cookie(response, secret)
         return response
@@ -757,15 +803,18 @@ class WebServer:
         async with self._admitting:  # checked and counted as one step
             refusal = self._refusal(identity, address)
             if refusal is None and not self._may_start(address_key(address)):
-                refusal = "This device opened the table too often; wait a few seconds, then reload."
+                refusal = say(
+                    choose(identity.lang),
+                    "This device opened the table too often; wait a few seconds, then reload.",
+                )
             if refusal is not None:
                 self._log_refusal(address, "browser session cap", time.monotonic())
-                await websocket.close(code=CLOSE_REFUSED, message=refusal.encode()[:120])
+                await websocket.close(code=CLOSE_REFUSED, message=close_reason(refusal))
                 return websocket
             previous = identity.session
             if previous is not None:  # its own handler stops its process, once closed
                 self.sessions.discard(previous)
-                ending = previous.end(CLOSE_REPLACED, "This table is open in another tab.")
+                ending = previous.end(CLOSE_REPLACED, N_("This table is open in another tab."))
                 self._spawn(ending)
             width = _cells(request.query.get("width"), 80)
             height = _cells(request.query.get("height"), 24)
@@ -849,7 +898,7 @@ class WebServer:
                     if len(self.flooded) >= 4096:
                         self.flooded = {a: t for a, t in self.flooded.items() if t > now}
                     self.flooded[address_key(session.address)] = now + FLOOD_PAUSE
-                    await session.end(CLOSE_REFUSED, "Too much input from this browser.")
+                    await session.end(CLOSE_REFUSED, N_("Too much input from this browser."))
                     break
                 continue
             if message.type != WSMsgType.TEXT:
@@ -883,7 +932,8 @@ class WebServer:
                 if now - session.last_input > idle:
                     minutes = max(1, round(idle / 60))
                     log.info("web session for %r idle: ended", session.identity.name)
-                    await session.end(CLOSE_IDLE, f"Ended after {minutes} min without a move.")
+                    ended = N_("Ended after {minutes} min without a move.")
+                    await session.end(CLOSE_IDLE, ended, minutes=minutes)
 
 
 def shared_environment() -> dict[str, str]:
