@@ -1,6 +1,6 @@
 """Keeping the catalogs in step with the code: `python -m pitchnet.catalogs update`.
 
-`update` extracts every message marked with `_`, `ngettext`, `pgettext` or `N_` from
+`update` extracts every message marked with `_`, `ngettext`, `pgettext`, `N_` or `say` from
 pitchnet/, host/ and client/ into pitchnet/locale/pitchnet.pot, creates the catalog of a
 language that has none, merges the template into every language's catalog (a changed
 English text keeps its old translation marked fuzzy, which is not used until a translator
@@ -39,6 +39,7 @@ def extract() -> None:
         "--no-location",
         "--sort-output",
         "--add-comments=TRANSLATORS:",
+        "--keyword=say:2",  # say(lang, message): a message in a language of the caller's
         "--project=pitchnet",
         "--copyright-holder=the pitchnet authors",
         f"--width={WIDTH}",

@@ -217,3 +217,35 @@ def test_telugu_names_keep_their_marks_and_the_felt_its_width() -> None:
         drawn = "\n".join(lines)
         assert "తెలుగు" in drawn and "?" not in drawn, drawn
     assert shorten("తెలుగుభాష", 4, []) == "తెలు…"  # cut between cells, never in one
+
+
+async def test_a_browser_is_asked_its_name_in_its_language_and_may_choose_another(
+    pseudo: set[str],
+) -> None:
+    """The name page follows the browser's Accept-Language and offers every language;
+    the one chosen there is the language its game is played in (the session's
+    environment), and the play page's own sentences follow it."""
+    import aiohttp
+
+    from client.web_session import LANG_ENV
+    from tests.browser import url, web_table
+
+    pseudo.update({"lt", "hr"})
+    headers = {"Accept-Language": "fr-FR,lt;q=0.9,en;q=0.5"}
+    jar = aiohttp.CookieJar(unsafe=True)
+    async with (
+        web_table() as (_host, web),
+        aiohttp.ClientSession(cookie_jar=jar, headers=headers) as client,
+    ):
+        async with client.get(url(web)) as response:
+            page = await response.text()
+        assert '<html lang="lt">' in page and "⟪YOUR NAME⟫" in page
+        assert '<option value="lt" selected>Lietuvių</option>' in page
+        assert all(f'value="{code}"' in page for code in ("en", "tl", "te", "hr", "da"))
+        async with client.post(url(web) + "join", data={"name": "Ana", "lang": "hr"}):
+            pass
+        (identity,) = web.identities.values()
+        assert identity.lang == "hr" and web._environment(identity)[LANG_ENV] == "hr"
+        async with client.get(url(web)) as response:
+            play = await response.text()
+        assert '<html lang="hr">' in play and "⟪LOST THE CONNECTION TO THE TABLE." in play
