@@ -71,6 +71,9 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
     DEFAULT_CSS = """
+    SetupScreen .setup-title { height: 2; }
+    SetupScreen .setup-title .dialog-title { width: 1fr; }
+    SetupScreen .setup-title Select { width: 14; }
     SetupScreen .setup-row { height: 1; }
     SetupScreen .setup-label { width: 16; }
     SetupScreen .setup-row Input, SetupScreen .setup-row Select { width: 1fr; }
@@ -97,7 +100,17 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog setup", id="setup"):
-            yield Static(Text(_("Host a table here"), style="bold"), classes="dialog-title")
+            # The language on the title's line, at its right: the form is no taller.
+            with Horizontal(classes="setup-title"):
+                yield Static(Text(_("Host a table here"), style="bold"), classes="dialog-title")
+                yield Choice(
+                    [(name, code) for code, name in LANGUAGES.items()],
+                    value=current(),
+                    allow_blank=False,
+                    id="setup-lang",
+                    compact=True,
+                    tooltip=_("Language"),
+                )
             if self.note:
                 yield Static(self.note, id="setup-note", markup=False)
             with Horizontal(classes="setup-row"):
@@ -160,15 +173,6 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     type="integer",
                     compact=True,
                     classes="setup-port",
-                )
-            with Horizontal(classes="setup-row"):
-                yield Static(_("Language"), classes="setup-label")
-                yield Choice(
-                    [(name, code) for code, name in LANGUAGES.items()],
-                    value=current(),
-                    allow_blank=False,
-                    id="setup-lang",
-                    compact=True,
                 )
             yield Static("", id="setup-offer", markup=False)
             yield Static("", id="setup-error", markup=False)
