@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from babel.numbers import format_percent
-
 from pitchnet.bots import view_dice
 from pitchnet.cards import Card, Suit
 from pitchnet.heuristic import winning
@@ -80,6 +78,13 @@ def _decimal(value: float) -> str:
     return number(round(value, 1))
 
 
+def _percent(share: float) -> str:
+    """ "63 %" as the language writes a share (Babel loads only for the coach's advice)."""
+    from babel.numbers import format_percent
+
+    return str(format_percent(share, locale=babel_locale()))
+
+
 def _bid_line(view: SeatView, ranking: BidRanking) -> str:
     bids = [b for b in ranking.worth if b is not None]
     if ranking.choice is None:
@@ -120,7 +125,7 @@ def _bid_line(view: SeatView, ranking: BidRanking) -> str:
         why=trumps,
         points=_decimal(ranking.points),
         bid=bid,
-        percent=format_percent(ranking.made, locale=babel_locale()),
+        percent=_percent(ranking.made),
     )
 
 

@@ -22,10 +22,10 @@ import gettext
 import io
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from babel import Locale
-from babel.numbers import format_decimal
+if TYPE_CHECKING:
+    from babel import Locale
 
 DOMAIN = "pitchnet"
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -104,7 +104,10 @@ def catalog_path(lang: str) -> Path:
 @functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
     """`lang`'s catalog: the compiled `.mo` when it is at least as new as the `.po`
-    (a wheel), else the `.po` compiled in memory (a checkout); none: English."""
+    (a wheel), else the `.po` compiled in memory (a checkout); none: English. English is
+    the code's own text, so it loads nothing (its catalog only says so)."""
+    if lang == DEFAULT:
+        return gettext.NullTranslations()
     po = catalog_path(lang)
     mo = po.with_suffix(".mo")
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
@@ -138,12 +141,20 @@ def current() -> str:
 
 
 def babel_locale(lang: str | None = None) -> Locale:
+    from babel import Locale  # Babel loads when a number or a catalog first needs it
+
     chosen = lang or current()
     return Locale.parse(_BABEL_LOCALES.get(chosen, chosen))
 
 
 def number(value: int | float, lang: str | None = None) -> str:
-    """A number as the language writes it (digit grouping, decimal sign, minus sign)."""
+    """A number as the language writes it (digit grouping, decimal sign, minus sign).
+    A whole number from 0 to 999 is written alike in all six (Latin digits, nothing to
+    group): the seats, bids and scores a table redraws cost no call to Babel."""
+    if type(value) is int and 0 <= value < 1000:
+        return str(value)
+    from babel.numbers import format_decimal
+
     return str(format_decimal(value, locale=babel_locale(lang)))
 
 
