@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
+from client.meanings import reclaim_words
 from client.messages import (
     Disconnected,
     HostError,
@@ -37,12 +38,20 @@ from client.messages import (
 )
 from client.model import GameState, describe_event, top_bid
 from client.reactions import reaction_label
-from client.screens.base import PitchModal
+from client.screens.base import PitchModal, translate_bindings
 from client.screens.connecting import ConnectingScreen
-from client.settings import DECKS, Preferences, SessionPreferences, load_preferences
+from client.settings import (
+    DECKS,
+    Preferences,
+    SessionPreferences,
+    load_preferences,
+    save_language,
+)
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
+from client.widths import count_spacing_marks
 from pitchnet.events import Event, TimedOut, TookOver
+from pitchnet.i18n import LANGUAGES, N_, _, current, use
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo, TableState
 from pitchnet.reactions import Reaction
 from pitchnet.rules import Phase
@@ -83,6 +92,9 @@ class ClientOptions:
     seats_file: Path | None = None
     """Where seat tokens are kept (default: the user's state directory). A browser
     session's file is its identity's own, on the host (host/web.py)."""
+    lang: str | None = None
+    """The language this window speaks (pitchnet/i18n.py), chosen before the app starts
+    (`--lang`, the settings, the system's locale; a browser's own); None: as it is."""
 
     @property
     def one_table(self) -> bool:
@@ -150,13 +162,13 @@ class PitchApp(App[None]):
         "table": _table,
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Keys"),
+        Binding("question_mark", "help", N_("Keys")),
         # Priority: a modal screen (the hand summary, the match end, the keys) hides the
         # app's other keys, and these two work anywhere, as the keys screen says.
-        Binding("f2", "rules", "Rules", show=False, priority=True),
-        Binding("ctrl+s", "screenshot_here", "Screenshot", show=False, priority=True),
-        Binding("w", "web_address", "Web address"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f2", "rules", N_("Rules"), show=False, priority=True),
+        Binding("ctrl+s", "screenshot_here", N_("Screenshot"), show=False, priority=True),
+        Binding("w", "web_address", N_("Web address")),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(
@@ -172,7 +184,11 @@ class PitchApp(App[None]):
         # mode depends on its options, so it is set on the instance just before that.
         first = "connecting" if options.address is not None else "finder"
         vars(self)["DEFAULT_MODE"] = "_default" if options.mode == "idle" else first
+        if options.lang is not None:
+            use(options.lang)
+        count_spacing_marks()  # widths as the terminal (or the browser's xterm.js) draws
         super().__init__()
+        translate_bindings(self)
         self.options = options
         self.browser_factory = browser_factory or _default_browser
         self.host_factory = host_factory or _default_host
@@ -324,7 +340,7 @@ class PitchApp(App[None]):
         from pitchnet.errors import describe_os_error
 
         if self.hosted is None:
-            name = printable(f"{self.options.name}'s table", MAX_NAME)
+            name = printable(_("{name}'s table", name=self.options.name), MAX_NAME)
             known = {f.name for f in dataclass_fields(HostConfig)}
             chosen = {key: value for key, value in settings.items() if key in known}
             fields: dict[str, Any] = {
@@ -340,11 +356,19 @@ class PitchApp(App[None]):
                 server = self.host_factory(config)
                 await server.start()
             except JournalError as exc:
-                self.notify(f"Could not host a table: {exc}", severity="error", markup=False)
+                self.notify(
+                    _("Could not host a table: {reason}", reason=str(exc)),
+                    severity="error",
+                    markup=False,
+                )
                 return
             except OSError as exc:
                 text = describe_os_error(exc, host=config.interface, port=config.port)
-                self.notify(f"Could not host a table. {text}", severity="error", markup=False)
+                self.notify(
+                    _("Could not host a table. {reason}", reason=text),
+                    severity="error",
+                    markup=False,
+                )
                 return
             self.hosted = server
             web_port = settings.get("web_port")
@@ -400,13 +424,18 @@ class PitchApp(App[None]):
             await web.start()
         except OSError as exc:  # the setup screen's port for browsers, not a --port option
             if exc.errno == errno.EADDRINUSE:
-                text = (
-                    f"Port {port} is already in use on this computer, so browsers cannot "
-                    "join this table; choose another port for browsers on the setup screen."
+                text = _(
+                    "Port {port} is already in use on this computer, so browsers cannot "
+                    "join this table; choose another port for browsers on the setup screen.",
+                    port=str(port),
                 )
             else:
                 text = describe_os_error(exc, host=interface, port=port, option="--web")
-            self.notify(f"Could not serve browsers. {text}", severity="error", markup=False)
+            self.notify(
+                _("Could not serve browsers. {reason}", reason=text),
+                severity="error",
+                markup=False,
+            )
             return
         self.web = web
         self.web_urls = web.urls(host_addresses(interface))
@@ -424,7 +453,7 @@ class PitchApp(App[None]):
         from client.screens.prompts import WebAddress
 
         if not self.web_urls:
-            self.notify("This window does not serve the table to browsers.", markup=False)
+            self.notify(_("This window does not serve the table to browsers."), markup=False)
         elif not isinstance(self.screen, WebAddress):
             self.push_screen(WebAddress(self.web_urls))
 
@@ -467,8 +496,13 @@ class PitchApp(App[None]):
             if differ:
                 told.add(found.table_id)
                 self.notify(
-                    f"{found.name} is open too, with {', '.join(differ)}: "
-                    "two tables now, each with its own settings."
+                    _(
+                        "{table} is open too, with {differences}: two tables now, each with "
+                        "its own settings.",
+                        table=printable(found.name, MAX_NAME),
+                        differences=", ".join(differ),
+                    ),
+                    markup=False,
                 )
 
     def older_open_table(self, tables: list[Any]) -> Any:
@@ -613,10 +647,12 @@ class PitchApp(App[None]):
             self.push_screen(HostQuit(self.hosted.name if self.hosted else ""), answered)
 
     async def _end_hosted_table(self) -> None:
-        name = self.hosted.name if self.hosted is not None else "The table"
+        name = self.hosted.name if self.hosted is not None else _("The table")
         await self._close_hosted()
         await self.close_network()
-        self.exit(message=f"{name} has ended: everyone at it was told the host closed it.")
+        self.exit(
+            message=_("{table} has ended: everyone at it was told the host closed it.", table=name)
+        )
 
     async def _keep_hosting_in_background(self) -> None:
         """Hand the table to a detached `pitchnet host --resume` on the same port: the
@@ -644,9 +680,16 @@ class PitchApp(App[None]):
                 stand_in=own_seat,
             )
         except OSError as exc:
-            self.notify(f"Could not keep the table running: {exc.strerror}.", markup=False)
+            self.notify(
+                _("Could not keep the table running: {reason}.", reason=str(exc.strerror)),
+                markup=False,
+            )
             command = ""
-        self.exit(message=f"The table goes on in the background ({command})." if command else None)
+        self.exit(
+            message=_("The table goes on in the background ({command}).", command=command)
+            if command
+            else None
+        )
 
     def _drop_connection(self, *, leave: bool = False) -> None:
         self._close_offline()
@@ -773,7 +816,7 @@ class PitchApp(App[None]):
         mine = view is not None and view.turn == self.game.me and view.phase != Phase.HAND_OVER
         if mine and not self._was_my_turn and self.prefs.bell:
             self.bell()
-            self.notify("Your turn.", timeout=2)
+            self.notify(_("Your turn."), timeout=2)
         self._was_my_turn = mine
 
     def action_help(self) -> None:
@@ -795,7 +838,7 @@ class PitchApp(App[None]):
             if isinstance(screen, TableScreen):
                 screen.action_last_trick()
                 return
-        self.notify("There is no trick to show here.", markup=False)
+        self.notify(_("There is no trick to show here."), markup=False)
 
     def action_coach(self) -> None:
         from client.screens.table import TableScreen
@@ -821,9 +864,13 @@ class PitchApp(App[None]):
             os.makedirs(folder, exist_ok=True)
             path = self.save_screenshot(path=folder)
         except OSError as exc:
-            self.notify(f"Could not save a screenshot: {exc.strerror}.", severity="error")
+            self.notify(
+                _("Could not save a screenshot: {reason}.", reason=str(exc.strerror)),
+                severity="error",
+                markup=False,
+            )
             return
-        self.notify(f"Screenshot saved to {path}", markup=False, timeout=6)
+        self.notify(_("Screenshot saved to {path}", path=str(path)), markup=False, timeout=6)
 
     # ---- preferences ------------------------------------------------------------------------
 
@@ -851,8 +898,10 @@ class PitchApp(App[None]):
         self.prefs.save()
         self._use_colours()
         self.redraw()
-        name = "four-colour" if self.prefs.deck == "four" else "two-colour"
-        self.notify(f"Cards now use the {name} deck.", markup=False)
+        if self.prefs.deck == "four":
+            self.notify(_("Cards now use the four-colour deck."), markup=False)
+        else:
+            self.notify(_("Cards now use the two-colour deck."), markup=False)
 
     def toggle(self, setting: str) -> None:
         """Flip a yes/no preference (one_press, bell, motion) and say what it now does."""
@@ -860,16 +909,31 @@ class PitchApp(App[None]):
         setattr(self.prefs, setting, value)
         self.prefs.save()
         sentences = {
-            ("one_press", True): "One-press keys: a number key bids or plays at once.",
-            ("one_press", False): "Number keys pick; Enter confirms.",
-            ("bell", True): "The bell rings when it is your turn.",
-            ("bell", False): "No bell on your turn.",
-            ("motion", True): "Cards move: to the middle when played, to the trick's winner.",
-            ("motion", False): "Cards no longer move: each change is drawn at once.",
-            ("reactions", True): "Reactions show beside each seat and in the log.",
-            ("reactions", False): "Reactions are hidden on this screen.",
+            ("one_press", True): _("One-press keys: a number key bids or plays at once."),
+            ("one_press", False): _("Number keys pick; Enter confirms."),
+            ("bell", True): _("The bell rings when it is your turn."),
+            ("bell", False): _("No bell on your turn."),
+            ("motion", True): _("Cards move: to the middle when played, to the trick's winner."),
+            ("motion", False): _("Cards no longer move: each change is drawn at once."),
+            ("reactions", True): _("Reactions show beside each seat and in the log."),
+            ("reactions", False): _("Reactions are hidden on this screen."),
         }
         self.notify(sentences[setting, value], markup=False)
+        self.redraw()
+
+    def set_language(self, lang: str) -> None:
+        """Speak `lang` from now on, and remember it (a browser session remembers nothing
+        on the host). Everything drawn from the game from now on, the keys included,
+        reads in it at once; a dialog already open keeps its words until it is closed."""
+        chosen = use(lang)
+        if not self.options.one_table:
+            save_language(chosen)
+        self.options.lang = chosen
+        translate_bindings(self)
+        for screen in self.screen_stack:
+            translate_bindings(screen)
+            screen.refresh_bindings()
+        self.notify(_("Language: {language}", language=LANGUAGES[chosen]), markup=False)
         self.redraw()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -878,55 +942,68 @@ class PitchApp(App[None]):
 
         at_table = any(isinstance(s, TableScreen) for s in self.screen_stack)
         if self.connection is not None:
-            yield SystemCommand("Leave the table", "Give up the seat", self.confirm_leave)
+            yield SystemCommand(_("Leave the table"), _("Give up the seat"), self.confirm_leave)
         if at_table:
             yield SystemCommand(
-                "Last trick", "Show the last completed trick", self.action_last_trick
+                _("Last trick"), _("Show the last completed trick"), self.action_last_trick
             )
             yield SystemCommand(
-                "Coach", "What the hard bot would do now, and why (c)", self.action_coach
+                _("Coach"), _("What the hard bot would do now, and why (c)"), self.action_coach
             )
         if self.web_urls:
             yield SystemCommand(
-                "Web address",
-                "Where phones and browsers join, and its QR code (w)",
+                _("Web address"),
+                _("Where phones and browsers join, and its QR code (w)"),
                 self.action_web_address,
             )
-        yield SystemCommand("Rules", "What wins, what may be played", self.action_rules)
-        yield SystemCommand("Keys", "The keys of this screen", self.action_help)
+        yield SystemCommand(_("Rules"), _("What wins, what may be played"), self.action_rules)
+        yield SystemCommand(_("Keys"), _("The keys of this screen"), self.action_help)
         yield SystemCommand(
-            "Deck: four colours",
-            "A colour per suit, safe for colour blindness",
+            _("Deck: four colours"),
+            _("A colour per suit, safe for colour blindness"),
             partial(self.set_deck, "four"),
         )
-        yield SystemCommand("Deck: two colours", "Red and black", partial(self.set_deck, "two"))
         yield SystemCommand(
-            "One-press keys on/off",
-            "Number keys bid and play without Enter",
+            _("Deck: two colours"), _("Red and black"), partial(self.set_deck, "two")
+        )
+        yield SystemCommand(
+            _("One-press keys on/off"),
+            _("Number keys bid and play without Enter"),
             partial(self.toggle, "one_press"),
         )
         yield SystemCommand(
-            "Turn bell on/off",
-            "Ring the bell when it becomes your turn",
+            _("Turn bell on/off"),
+            _("Ring the bell when it becomes your turn"),
             partial(self.toggle, "bell"),
         )
         yield SystemCommand(
-            "Card motion on/off",
-            "Cards travel to the middle and to the trick's winner",
+            _("Card motion on/off"),
+            _("Cards travel to the middle and to the trick's winner"),
             partial(self.toggle, "motion"),
         )
         yield SystemCommand(
-            "Reactions on/off",
-            "Show other people's quick reactions (nice play, oops, ...)",
+            _("Reactions on/off"),
+            _("Show other people's quick reactions (nice play, oops, ...)"),
             partial(self.toggle, "reactions"),
         )
         if at_table and self._may_react():
-            yield SystemCommand("React", "Send the table a quick reaction (r)", self.action_react)
-        yield SystemCommand("Theme", "Change the colours (light or dark)", self.action_change_theme)
+            yield SystemCommand(
+                _("React"), _("Send the table a quick reaction (r)"), self.action_react
+            )
         yield SystemCommand(
-            "Screenshot", "Save an SVG of the screen (ctrl+s)", self.action_screenshot_here
+            _("Theme"), _("Change the colours (light or dark)"), self.action_change_theme
         )
-        yield SystemCommand("Quit", "Leave and close pitchnet", self.action_quit)
+        yield SystemCommand(
+            _("Screenshot"), _("Save an SVG of the screen (ctrl+s)"), self.action_screenshot_here
+        )
+        for code, language in LANGUAGES.items():
+            if code != current():
+                yield SystemCommand(
+                    _("Language: {language}", language=language),
+                    _("Speak {language} in this window (and remember it)", language=language),
+                    partial(self.set_language, code),
+                )
+        yield SystemCommand(_("Quit"), _("Leave and close pitchnet"), self.action_quit)
 
     # ---- news from the connection ------------------------------------------------------------
 
@@ -960,7 +1037,7 @@ class PitchApp(App[None]):
             return
         label = reaction_label(reaction, game.ascii_only)
         who = game.who(seat) if seat is not None else printable(name, MAX_NAME)
-        game.log.append(Text(f"{who or 'A watcher'}: {label}"))
+        game.log.append(Text(_("{name}: {reaction}", name=who or _("A watcher"), reaction=label)))
         if seat is not None:
             game.reactions[seat] = (reaction, game.clock())
         self.redraw()
@@ -978,7 +1055,7 @@ class PitchApp(App[None]):
         from client.screens.react import ReactPicker
 
         if not self._may_react():
-            self.notify("This table takes no reactions from you.", markup=False)
+            self.notify(_("This table takes no reactions from you."), markup=False)
             return
 
         def send(reaction: Reaction | None) -> None:
@@ -1031,7 +1108,7 @@ class PitchApp(App[None]):
             if _took_over(event, game.seat):
                 game.view = view
             if isinstance(event, TimedOut) and event.seat == game.me:  # the log may be hidden
-                self.notify("Your time ran out: a bot made this one move for you.", markup=False)
+                self.notify(_("Your time ran out: a bot made this one move for you."), markup=False)
         game.view = view
         self._switch("lobby" if table.state == TableState.LOBBY or view is None else "table")
         self.redraw()
@@ -1082,7 +1159,7 @@ class PitchApp(App[None]):
             self._close_question(self._vouching.pop(message.seat, None))
             return
         severity = "warning" if message.status == "refused" else "information"
-        self.notify(printable(message.message, 300), severity=severity, markup=False, timeout=20)
+        self.notify(reclaim_words(message), severity=severity, markup=False, timeout=20)
 
     def _close_question(self, prompt: Any) -> None:
         """Close a vouching question that was settled elsewhere (nothing is sent: it is
@@ -1103,7 +1180,10 @@ class PitchApp(App[None]):
         self.pitch_lead = None  # whatever was refused, a pending pitch lead is off
         severity = "warning"
         self.notify(
-            printable(message.message, 200), title="The host says", severity=severity, markup=False
+            printable(message.message, 200),
+            title=_("The host says"),
+            severity=severity,
+            markup=False,
         )
         self.redraw()
 
@@ -1128,18 +1208,23 @@ class PitchApp(App[None]):
         if full and hosted is not None and connection.table_id == hosted.table_id:
             # The table hosted here (one resumed from its journal, say) keeps every seat
             # for its own player: watch it, rather than look for another table.
-            notice = "Every seat is kept for its player, so you are watching. "
-            notice += "Each gets their seat back on reconnecting, or from another device "
-            notice += "once another player confirms it."
+            notice = _(
+                "Every seat is kept for its player, so you are watching. Each gets their "
+                "seat back on reconnecting, or from another device once another player "
+                "confirms it."
+            )
             self._watch_instead(connection, notice, title=hosted.name)
             return
         if full and self.options.one_table:
             # A browser has no finder to go back to: it watches its one table instead,
             # saying why in the host's words (every seat a person's, or one kept for a
             # player with this name: a free seat is then not given, host/table.py).
-            notice = f"{printable(message.reason, 200)} So you are watching. A seat kept "
-            notice += "for a player who lost the connection is offered to you here if it "
-            notice += "carries your name; reload the page to take a seat when one is free."
+            notice = _(
+                "{reason} So you are watching. A seat kept for a player who lost the "
+                "connection is offered to you here if it carries your name; reload the page "
+                "to take a seat when one is free.",
+                reason=printable(message.reason, 200),
+            )
             self._watch_instead(connection, notice)
             return
         if full and not message.retrying:
@@ -1154,7 +1239,7 @@ class PitchApp(App[None]):
         ):
             # `play` picked a table that closed before we sat down: look again.
             self.play_again = True
-            self.finder_note = "That table went away before you sat down; looking again."
+            self.finder_note = _("That table went away before you sat down; looking again.")
             self.leave_table(keep_seat=True)
             self.redraw()
             return
@@ -1170,16 +1255,22 @@ class PitchApp(App[None]):
     def host_closed(self) -> None:
         """The host ended the table on purpose: back to the finder, the seat's token kept
         (a table resumed later is joined again from the finder, to the same seat)."""
-        name = self.game.table_name or "the table"
+        name = self.game.table_name or _("the table")
         watching = self.game.watching
         self.leave_table(keep_seat=True)
         if watching:  # a spectator has no seat to come back to
-            self.finder_note = f"The host closed the table ({name}). If it comes back, "
-            self.finder_note += "it shows in the finder again."
+            self.finder_note = _(
+                "The host closed the table ({table}). If it comes back, it shows in the "
+                "finder again.",
+                table=name,
+            )
         else:
-            self.finder_note = f"The host closed the table ({name}). It is remembered: if "
-            self.finder_note += "it comes back, join it again to sit in your seat."
-        self.notify("The host closed the table.", severity="warning", markup=False, timeout=10)
+            self.finder_note = _(
+                "The host closed the table ({table}). It is remembered: if it comes back, "
+                "join it again to sit in your seat.",
+                table=name,
+            )
+        self.notify(_("The host closed the table."), severity="warning", markup=False, timeout=10)
 
     def _offer_to_watch(self, refused: Connection, reason: str) -> None:
         """No seat for us at the table asked: the reason, and watch it or go back."""
@@ -1189,10 +1280,10 @@ class PitchApp(App[None]):
 
         def answered(watch: bool | None) -> None:
             if watch:
-                notice = "You are watching. When a seat comes free, join the table again."
+                notice = _("You are watching. When a seat comes free, join the table again.")
                 self._watch_instead(refused, notice)
             else:
-                self.finder_note = f"No free seat at {label}."
+                self.finder_note = _("No free seat at {table}.", table=label)
                 self.leave_table(keep_seat=True)
 
         self.push_screen(WatchOffer(label, reason), answered)

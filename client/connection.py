@@ -25,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Protocol
 
+from client.meanings import bye_words, error_words
 from client.messages import (
     Disconnected,
     HostError,
@@ -34,9 +35,9 @@ from client.messages import (
     StateReceived,
     Welcomed,
 )
-from client.text import counted
 from client.tokens import SavedSeat
 from pitchnet.events import events_from_wire
+from pitchnet.i18n import N_, _, ngettext
 from pitchnet.protocol import (
     DEFAULT_PORT,
     NONCE_BYTES,
@@ -75,22 +76,25 @@ from pitchnet.reactions import Reaction, reaction_of
 
 log = logging.getLogger(__name__)
 
-IMPOSTOR = "This is not the table you were sitting at (it could not prove it knows your seat)."
-BACK_TO_OUR_TABLE = "Trying the table's own address again."
-UNKNOWN_SEAT = "The host answering as this table did not know your seat: it may not be your table."
-STILL_TRYING = "Still trying to reach your table."
-LOBBY_SEAT_FREED = (
+# The sentences below are marked with `N_` and translated where they are said (`_`).
+IMPOSTOR = N_("This is not the table you were sitting at (it could not prove it knows your seat).")
+BACK_TO_OUR_TABLE = N_("Trying the table's own address again.")
+UNKNOWN_SEAT = N_(
+    "The host answering as this table did not know your seat: it may not be your table."
+)
+STILL_TRYING = N_("Still trying to reach your table.")
+LOBBY_SEAT_FREED = N_(
     "The lobby gave your seat away while you were disconnected: you are back at the "
     "table as a new player."
 )
-AS_A_NEWCOMER = (
+AS_A_NEWCOMER = N_(
     "You sit there as a new player; your old seat is still remembered, and the table "
     "that knows it gives it back when you join it again."
 )
 UNPROVEN_REFUSALS = ("bad_token", "wrong_table")
 """Refusals that say "I do not know your seat": anyone can send them, so they prove
 nothing and never make us drop a token a host welcomed."""
-OLD_HOST = (
+OLD_HOST = N_(
     "That host runs an older pitchnet, which would take your seat token and password in "
     "clear: ask its host to update pitchnet."
 )
@@ -118,19 +122,21 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     """Split "HOST[:PORT]" (or "[v6]:PORT"); raises ValueError with a sentence."""
     text = text.strip()
     if not text:
-        raise ValueError("no address was given.")
+        raise ValueError(_("no address was given."))
     host, port_text = text, ""
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, _sep, rest = text[1:].partition("]")
         port_text = rest.removeprefix(":")
     elif text.count(":") == 1:
         host, port_text = text.split(":")
     if not host:
-        raise ValueError(f"{text!r} names no computer before the port.")
+        raise ValueError(_("{address} names no computer before the port.", address=repr(text)))
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"{port_text!r} is not a port number (a number from 1 to 65535).")
+        raise ValueError(
+            _("{port} is not a port number (a number from 1 to 65535).", port=repr(port_text))
+        )
     return host, int(port_text)
 
 
@@ -153,7 +159,7 @@ class Moved(Exception):
     """The lobby closed in favour of an older table: join that one instead."""
 
     def __init__(self, host: str, port: int, table_id: str | None) -> None:
-        super().__init__("The table moved.")
+        super().__init__(_("The table moved."))
         self.host, self.port, self.table_id = host, port, table_id
 
 
@@ -329,7 +335,7 @@ class Connection:
         while not self._closing:
             try:
                 await self._session()
-                reason = "The host closed the connection."
+                reason = _("The host closed the connection.")
             except (HostClosed, Moved, Refused) as exc:
                 if self._lobby_seat_freed():
                     self._rejoin_lobby()
@@ -351,7 +357,7 @@ class Connection:
                     self._next_remembered_or_newcomer()
                     continue
                 elif self._back_to_our_table():
-                    reason = f"{exc} {BACK_TO_OUR_TABLE}"
+                    reason = f"{exc} {_(BACK_TO_OUR_TABLE)}"
                 else:
                     self._emit(Disconnected(self, str(exc), retrying=False))
                     return
@@ -373,16 +379,24 @@ class Connection:
             trying_for = now - lost_at
             if trying_for >= self.give_up_after:
                 minutes = max(1, round(self.give_up_after / 60))
-                come_back = (
-                    "Watch it again from the finder when it is back."
-                    if self.watch
-                    else "Your seat is remembered; join the table again from the finder "
-                    "when it is back."
-                )
-                reason = (
-                    f"Stopped trying after {counted(minutes, 'minute')}: "
-                    f"the table did not come back. {come_back}"
-                )
+                if self.watch:
+                    reason = ngettext(
+                        "Stopped trying after {n} minute: the table did not come back. "
+                        "Watch it again from the finder when it is back.",
+                        "Stopped trying after {n} minutes: the table did not come back. "
+                        "Watch it again from the finder when it is back.",
+                        minutes,
+                    )
+                else:
+                    reason = ngettext(
+                        "Stopped trying after {n} minute: the table did not come back. Your "
+                        "seat is remembered; join the table again from the finder when it "
+                        "is back.",
+                        "Stopped trying after {n} minutes: the table did not come back. Your "
+                        "seat is remembered; join the table again from the finder when it "
+                        "is back.",
+                        minutes,
+                    )
                 self._emit(Disconnected(self, reason, retrying=False, trying_for=trying_for))
                 return
             delay = backoff_delay(attempt)
@@ -437,21 +451,21 @@ class Connection:
         """Sit down again in the lobby that freed our seat, as a newcomer, and say so."""
         self.refusal, self._held, self._seen = None, None, None
         self.token, self.table_id = None, self._asked_table_id or self.table_id
-        self._note = LOBBY_SEAT_FREED
+        self._note = _(LOBBY_SEAT_FREED)
 
     def _not_believed(self, said: str) -> str:
         """A host refused, before proving anything, the seat a host welcomed us to in
         this run: anyone can send a refusal, so we keep the token and keep trying (the
         give-up time ends it if the table really lost the seat). A host found elsewhere
         by our table's id that did so is never tried again."""
-        said = UNKNOWN_SEAT if self.refusal in UNPROVEN_REFUSALS else said
+        said = _(UNKNOWN_SEAT) if self.refusal in UNPROVEN_REFUSALS else said
         self.refusal = None
         here = (self.host, self.port)
         if self._table_at is not None and here != self._table_at:
             self._impostors.add(here)
             self.host, self.port = self._table_at
-            return f"{said} {BACK_TO_OUR_TABLE}"
-        return f"{said} {STILL_TRYING}"
+            return f"{said} {_(BACK_TO_OUR_TABLE)}"
+        return f"{said} {_(STILL_TRYING)}"
 
     def _next_remembered_or_newcomer(self) -> None:
         """A remembered token was refused before any welcome (the table may have lost the
@@ -466,7 +480,7 @@ class Connection:
             self.token = self._remembered[tried]
             return
         if self._seat_held and self._claimed_table == self._remembered_table:
-            self._note = f"{UNKNOWN_SEAT} {AS_A_NEWCOMER}"  # it claims our table's id
+            self._note = f"{_(UNKNOWN_SEAT)} {_(AS_A_NEWCOMER)}"  # it claims our table's id
         self._stored, self._seen = False, None
         self.token, self.table_id = None, self._asked_table_id
 
@@ -496,7 +510,7 @@ class Connection:
         self._proved_seat = None
         tasks = [asyncio.create_task(self._read(reader)), asyncio.create_task(self._watch())]
         try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 task.result()
         finally:
@@ -513,7 +527,7 @@ class Connection:
         while True:
             data = await reader.read(65536)
             if not data:
-                raise Lost("The host closed the connection.")
+                raise Lost(_("The host closed the connection."))
             self._last_heard = asyncio.get_running_loop().time()
             for payload in decoder.feed(data):
                 self._handle_payload(payload)
@@ -531,7 +545,7 @@ class Connection:
             limit = self.dead_after if self.connected else self.connect_timeout
             silent = now - self._last_heard
             if silent > limit:
-                raise Lost(f"No word from the host for {silent:.0f} seconds.")
+                raise Lost(_("No word from the host for {seconds} seconds.", seconds=round(silent)))
             if self.connected and now >= next_ping:
                 self._send(Ping(t=time.time()))
                 next_ping = now + self.heartbeat
@@ -542,14 +556,17 @@ class Connection:
         try:
             message = parse_host_message(payload)
         except ProtocolError as exc:
-            what = "table" if payload.get("type") == "state" else "message"
-            self._emit(HostError(self, "bad_host", f"The host sent a bad {what}: {exc}", False))
+            if payload.get("type") == "state":
+                said = _("The host sent a bad table: {reason}", reason=str(exc))
+            else:
+                said = _("The host sent a bad message: {reason}", reason=str(exc))
+            self._emit(HostError(self, "bad_host", said, False))
             return
         if self._proved_seat is None and not self.connected and not isinstance(message, Challenge):
             # A host of this protocol sends its challenge first; an older one waits for
             # a hello with our secrets in clear, which we never send.
             self.refusal = "version"
-            raise Refused(OLD_HOST)
+            raise Refused(_(OLD_HOST))
         if isinstance(message, Ping):
             self._send(Pong(t=message.t))
         elif isinstance(message, Challenge):
@@ -570,16 +587,16 @@ class Connection:
             self._emit(Reclaiming(self, message))
         elif isinstance(message, Bye):
             if message.code == "closed":
-                raise HostClosed("The host closed the table.")
+                raise HostClosed(_("The host closed the table."))
             if message.code == "moved" and message.address:
                 try:
                     host, port = parse_address(message.address)
                 except ValueError:
-                    raise Lost("The host moved the table to an unreadable address.") from None
+                    raise Lost(_("The host moved the table to an unreadable address.")) from None
                 raise Moved(host, port, message.table_id)
             if message.code != "shutdown":
-                raise Refused(f"The host closed this seat: {message.reason}")
-            raise Lost("The host shut the table down.")
+                raise Refused(_("The host closed this seat: {reason}", reason=bye_words(message)))
+            raise Lost(_("The host shut the table down."))
 
     def _answer(self, challenge: Challenge) -> None:
         """Send `hello`, proving the seat token and the password over the host's nonce
@@ -615,7 +632,7 @@ class Connection:
         ):
             # It took our proof but cannot show it knows the token: not our table.
             self.refusal = "impostor"
-            raise Refused(IMPOSTOR)
+            raise Refused(_(IMPOSTOR))
         self.connected, self._stored, self._proposed = True, False, None
         if self.watch and not welcome.spectator:
             self.watch = False  # a seat taken back on this device: we play from now on
@@ -659,10 +676,11 @@ class Connection:
             asyncio.get_running_loop().call_later(JOURNAL_RESEND, self._resend, error.id)
         elif error.id is not None:
             self._unacked.pop(error.id, None)
-        self._emit(HostError(self, error.code, error.message, error.fatal))
+        said = error_words(error)
+        self._emit(HostError(self, error.code, said, error.fatal))
         if error.fatal:
             self.refusal = error.code  # the token stays: a refusal proves nothing (run())
-            raise Refused(error.message)
+            raise Refused(said)
 
     # ---- frames out ------------------------------------------------------------------------
 
@@ -690,9 +708,9 @@ def _reason(exc: BaseException, host: str | None = None, port: int | None = None
     if isinstance(exc, Lost):
         return str(exc)
     if isinstance(exc, ProtocolError):
-        return f"The host sent something unreadable: {exc.message}"
+        return _("The host sent something unreadable: {reason}", reason=exc.message)
     if isinstance(exc, TimeoutError):
-        return "The host did not answer in time."
+        return _("The host did not answer in time.")
     if isinstance(exc, OSError):
         from pitchnet.errors import describe_os_error
 

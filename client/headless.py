@@ -23,6 +23,7 @@ from client.discovery import locate
 from client.messages import Disconnected, HostError, StateReceived, Welcomed
 from client.tokens import SavedSeat, TokenStore
 from pitchnet.bots import make_bot
+from pitchnet.i18n import _
 from pitchnet.rules import Action, Phase
 from pitchnet.search import TABLE_BUDGET
 from pitchnet.views import SeatView
@@ -68,7 +69,7 @@ class HeadlessPlayer:
         try:
             while True:
                 news_task = asyncio.create_task(self.news.get())
-                done, _ = await asyncio.wait(
+                done, _pending = await asyncio.wait(
                     {news_task, runner}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if news_task not in done:
@@ -196,12 +197,12 @@ def main(args: argparse.Namespace) -> int:
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s", stream=sys.stderr
     )
     if args.count < 1:
-        print("pitchnet bot: --count must be at least 1", file=sys.stderr)
+        print(_("pitchnet bot: --count must be at least 1"), file=sys.stderr)
         return 2
     try:
         return asyncio.run(run(args))
     except KeyboardInterrupt:
         return 130
     except ValueError as exc:
-        print(f"pitchnet bot: {exc}", file=sys.stderr)
+        print(_("pitchnet bot: {reason}", reason=str(exc)), file=sys.stderr)
         return 2

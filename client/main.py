@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from client.connection import parse_address
 from client.settings import choose_name
+from pitchnet.i18n import _
 
 if TYPE_CHECKING:
     from client.app import ClientOptions
@@ -68,7 +69,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         options = options_from_args(args)
     except ValueError as exc:
-        print(f"pitchnet: {exc}", file=sys.stderr)
+        print(_("pitchnet: {reason}", reason=str(exc)), file=sys.stderr)
         return 2
     try:
         asyncio.run(_run(options))

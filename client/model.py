@@ -12,10 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
+from client.meanings import meaning_words
 from client.reactions import SHOW_SECONDS
-from client.text import card_text, plain, suit_text
+from client.text import card_text, plain, styled, suit_text
 from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
     Bid,
@@ -37,6 +39,7 @@ from pitchnet.events import (
     TrickWon,
 )
 from pitchnet.house_rules import OPTIONS, HouseRules, RulesConfigError, label
+from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME, TableInfo
 from pitchnet.reactions import Reaction
 from pitchnet.text import printable
@@ -86,12 +89,12 @@ class GameState:
     def name(self, seat: int | None) -> str:
         """A seat's display name, cleaned; "Seat N" if the seat is unknown or unnamed."""
         if seat is None:
-            return "nobody"
+            return _("nobody")
         if self.table and 0 <= seat < len(self.table.seats):
             name = printable(self.table.seats[seat].name, MAX_NAME)
             if name:
                 return name
-        return f"Seat {seat + 1}"
+        return _("Seat {seat}", seat=seat + 1)
 
     @property
     def me(self) -> int | None:
@@ -105,16 +108,16 @@ class GameState:
 
     def who(self, seat: int | None) -> str:
         """A seat's name, or "You" for the seat this viewer plays."""
-        return "You" if seat is not None and seat == self.me else self.name(seat)
+        return _("You") if seat is not None and seat == self.me else self.name(seat)
 
     def side_name(self, side: int | None) -> str:
         """A scoring side: the seat's name, or "Team A (Ann & Cat)" in partnership play."""
         if side is None:
-            return "nobody"
+            return _("nobody")
         view = self.view
         if view is not None and view.partnership:
             members = " & ".join(self.who(s) for s in range(view.players) if s % 2 == side)
-            return f"Team {'AB'[side % 2]} ({members})"
+            return _("Team {team} ({members})", team="AB"[side % 2], members=members)
         return self.who(side)
 
     @property
@@ -135,13 +138,13 @@ class GameState:
 
 
 def bid_word(amount: int | None, you: bool = False) -> str:
-    """ "bids 2", "passes", "pitches (bids 4)"; without the -s after "You"."""
-    s = "" if you else "s"
+    """ "bids 2", "passes", "pitches (bids 4)" (after "You": "bid 2", "pass"...): the verb
+    the seats' lines show after a name."""
     if amount is None:
-        return f"pass{'es' if s else ''}"
+        return _("pass") if you else _("passes")
     if amount == 4:
-        return f"pitch{'es' if s else ''} (bid{s} 4)"
-    return f"bid{s} {amount}"
+        return _("pitch (bid 4)") if you else _("pitches (bids 4)")
+    return _("bid {bid}", bid=amount) if you else _("bids {bid}", bid=amount)
 
 
 def describe_event(game: GameState, event: Event) -> Text | None:
@@ -154,73 +157,108 @@ def describe_event(game: GameState, event: Event) -> Text | None:
 
 
 def _describe(game: GameState, event: Event) -> Text | None:
+    """Each line is one whole sentence of the catalog, with a second one where the
+    subject is "You" (many languages, like English, conjugate the verb for it)."""
     ascii_only = game.ascii_only
     you = getattr(event, "seat", getattr(event, "dealer", None)) == game.me
-    s = "" if you else "s"
+
+    def who(seat: int | None, style: str = "") -> Text:
+        return plain(game.who(seat), style=style)
+
     match event:
         case Dealt(hand=hand, dealer=dealer):
-            line = Text(f"-- Hand {hand}: ", style="bold")
-            return line.append(plain(game.who(dealer))).append(f" deal{s} --")
+            if you:
+                return styled(_("-- Hand {hand}: You deal --"), "bold", hand=hand)
+            return styled(_("-- Hand {hand}: {name} deals --"), "bold", hand=hand, name=who(dealer))
         case Bid(seat=seat, bid=amount):
-            return plain(game.who(seat)).append(f" {bid_word(amount, you)}")
+            if amount is None:
+                return styled(_("You pass") if you else _("{name} passes"), name=who(seat))
+            if amount == 4:
+                template = _("You pitch (bid 4)") if you else _("{name} pitches (bids 4)")
+                return styled(template, name=who(seat))
+            template = _("You bid {bid}") if you else _("{name} bids {bid}")
+            return styled(template, name=who(seat), bid=amount)
         case Played(seat=seat, card=card):
-            line = plain(game.who(seat)).append(f" play{s} ")
-            return line.append(card_text(Card.parse(card), ascii_only))
+            template = _("You play {card}") if you else _("{name} plays {card}")
+            return styled(template, name=who(seat), card=card_text(Card.parse(card), ascii_only))
         case TrickWon(winner=winner):
-            return plain(game.who(winner), style="bold").append(" won the trick", style="bold")
+            mine = winner == game.me
+            template = _("You won the trick") if mine else _("{name} won the trick")
+            return styled(template, "bold", name=who(winner))
         case HandScored(redeal=True):
-            return Text("Everyone passed: the hand is thrown in, nobody scores.", style="bold")
+            return Text(_("Everyone passed: the hand is thrown in, nobody scores."), style="bold")
         case HandScored(pitcher=int() as pitcher, bid=int() as bid, made=made, smudge=smudge):
-            was = "were" if pitcher == game.me else "was"
-            outcome = f" made the bid of {bid}" if made else f" {was} set back {bid}"
-            if smudge is True:
-                outcome += ": a smudge!"
-            return plain(game.who(pitcher), style="bold").append(outcome, style="bold")
+            mine = pitcher == game.me
+            if made and smudge is True:
+                template = (
+                    _("You made the bid of {bid}: a smudge!")
+                    if mine
+                    else _("{name} made the bid of {bid}: a smudge!")
+                )
+            elif made:
+                template = (
+                    _("You made the bid of {bid}") if mine else _("{name} made the bid of {bid}")
+                )
+            else:
+                template = _("You were set back {bid}") if mine else _("{name} was set back {bid}")
+            return styled(template, "bold", name=who(pitcher), bid=bid)
         case Rotated():
-            line = Text("Partners rotated for the new match", style="bold")
             view = game.view
             if view is not None and view.partnership and game.me is not None:
                 partner = (game.me + 2) % view.players
-                line.append(": you now play with ").append_text(plain(game.name(partner)))
-            return line
+                return styled(
+                    _("Partners rotated for the new match: you now play with {name}"),
+                    "bold",
+                    name=plain(game.name(partner)),
+                )
+            return Text(_("Partners rotated for the new match"), style="bold")
         case MatchWon(winner=winner):
-            return plain(game.side_name(winner), style="bold").append(
-                " won the match!", style="bold"
-            )
+            partners = game.view is not None and game.view.partnership
+            mine = winner is not None and winner == game.me and not partners
+            template = _("You won the match!") if mine else _("{name} won the match!")
+            return styled(template, "bold", name=plain(game.side_name(winner)))
         case Joined(seat=seat):
-            return plain(game.who(seat)).append(" sat down")
+            return styled(_("You sat down") if you else _("{name} sat down"), name=who(seat))
         case Left(seat=seat):
-            return plain(game.who(seat)).append(" left the table")
+            template = _("You left the table") if you else _("{name} left the table")
+            return styled(template, name=who(seat))
         case Reconnected(seat=seat):
-            return plain(game.who(seat)).append(" are back" if you else " is back")
+            return styled(_("You are back") if you else _("{name} is back"), name=who(seat))
         case Disconnected(seat=seat):
-            return plain(game.who(seat)).append(" lost the connection")
+            template = _("You lost the connection") if you else _("{name} lost the connection")
+            return styled(template, name=who(seat))
         case StoodIn(seat=seat):
-            return plain(game.who(seat)).append(": a bot plays for now")
+            return styled(_("{name}: a bot plays for now"), name=who(seat))
         case TimedOut(seat=seat):
-            return plain(game.who(seat)).append(": time ran out; a bot made this one move")
+            return styled(_("{name}: time ran out; a bot made this one move"), name=who(seat))
         case Claimed(seat=seat, name=name):
-            line = plain(printable(name, MAX_NAME), style="bold")
-            return line.append(" takes over from ").append_text(
-                plain(game.name(seat)).append(" at the next hand")
+            return styled(
+                _("{newcomer} takes over from {name} at the next hand"),
+                newcomer=plain(printable(name, MAX_NAME), style="bold"),
+                name=plain(game.name(seat)),
             )
         case TookOver(seat=seat, name=name, was=was):
-            line = plain(printable(name, MAX_NAME), style="bold")
-            line.append(f" took over seat {seat + 1} (was ")
-            return line.append_text(plain(printable(was, MAX_NAME))).append(")")
+            return styled(
+                _("{newcomer} took over seat {seat} (was {name})"),
+                newcomer=plain(printable(name, MAX_NAME), style="bold"),
+                seat=seat + 1,
+                name=plain(printable(was, MAX_NAME)),
+            )
         case SeatChanged(seat=seat):
-            return plain(game.who(seat)).append(f" moved to seat {seat + 1}")
+            template = _("You moved to seat {seat}") if you else _("{name} moved to seat {seat}")
+            return styled(template, name=who(seat), seat=seat + 1)
     return None
 
 
 def refusal(view: SeatView, card: str) -> str | None:
-    """Why `card` may not be played now, in the host's own words, or None. A dimmed card
-    explains itself without a round trip when the view says why (`view.play_rule`, on our
-    turn to play); any other move goes to the host, which decides and words its refusal
-    (the app shows it), so the client keeps no copy of the rules' sentences."""
-    if card in view.legal_plays or view.play_rule is None:
+    """Why `card` may not be played now, or None. A dimmed card explains itself without a
+    round trip when the view says why (`view.play_meaning`, on our turn to play, worded
+    here in the player's language; `play_rule`, the host's English, from an older host);
+    any other move goes to the host, which decides and the app words its refusal, so the
+    client keeps no copy of the rules themselves."""
+    if card in view.legal_plays or (view.play_rule is None and view.play_meaning is None):
         return None
-    return printable(view.play_rule, 200)
+    return meaning_words(view.play_meaning, view.play_rule)
 
 
 def top_bid(view: Any) -> int:
@@ -245,12 +283,12 @@ def rules_text(game: GameState) -> Text:
     rules = table.house_rules
     if rules is None:
         raw = ", ".join(f"{k}={v}" for k, v in table.rules.items())
-        return Text("House rules: ", style="bold").append(plain(raw, limit=200))
-    line = Text("House rules: ", style="bold").append(label(rules, table.target))
+        return Text(_("House rules: "), style="bold").append(plain(raw, limit=200))
+    line = Text(_("House rules: "), style="bold").append(label(rules, table.target))
     for phrase in rules.describe():
         line.append(f"\n  - {phrase}")
     if not rules.changes():
-        line.append("\n  - the rule book (RULES.md): no house rules")
+        line.append("\n  - " + _("the rule book (RULES.md): no house rules"))
     return line
 
 
@@ -260,16 +298,19 @@ def status_line(game: GameState, width: int | None = None) -> Text:
     Given the `width` it must fit in, the table's name gives way first (shortened, then
     dropped), then the notes (hosted here, watching), then the labels shrink ("H1"), then
     the pitcher's name is shortened: trump, the bid and the target, which play needs,
-    stay whole down to 30 columns."""
+    stay whole down to 30 columns. Widths are in cells (Telugu's vowel signs take none)."""
     view = game.view
     name = plain(game.table_name or "pitchnet", style="bold")
     notes = Text()
     if game.hosting:
-        notes.append("  (hosted here)", style="yellow")
+        notes.append("  " + _("(hosted here)"), style="yellow")
     if game.watching:
-        notes.append("  (watching)", style="yellow")
+        notes.append("  " + _("(watching)"), style="yellow")
     elif game.me is None and game.seat is not None and view is not None:
-        notes.append(f"  (watching; seat {game.seat + 1} at the next hand)", style="yellow")
+        notes.append(
+            "  " + _("(watching; seat {seat} at the next hand)", seat=game.seat + 1),
+            style="yellow",
+        )
     head = name.copy().append_text(notes)
     if view is None:
         return head if width is None else head[:width]
@@ -277,38 +318,47 @@ def status_line(game: GameState, width: int | None = None) -> Text:
 
     def facts(compact: bool, name: str, bid: bool = True) -> Text:
         gap = " " if compact else "  "
-        line = Text(f"H{view.hand_number}" if compact else f"Hand {view.hand_number}")
-        line.append(f"{gap}Trump ").append_text(suit_text(view.trump, game.ascii_only))
+        hand = view.hand_number
+        # TRANSLATORS: "H3" is "Hand 3" shortened for a 40-column screen.
+        line = Text(_("H{hand}", hand=hand) if compact else _("Hand {hand}", hand=hand))
+        trump = suit_text(view.trump, game.ascii_only)
+        line.append(gap).append_text(styled(_("Trump {suit}"), suit=trump))
         if view.high_bid is not None and bid:
-            line.append(f"{gap}Bid {view.high_bid}: ").append(plain(name))
-        line.append(f"{gap}To {view.target}")
+            line.append(gap).append_text(
+                styled(_("Bid {bid}: {name}"), bid=view.high_bid, name=plain(name))
+            )
+        line.append(gap).append(_("To {target}", target=view.target))
         return line
 
     full = facts(False, pitcher)
-    if width is None or len(head.plain) + 2 + len(full.plain) <= width:
+    if width is None or head.cell_len + 2 + full.cell_len <= width:
         return head.append("  ").append_text(full)
-    room = width - 2 - len(full.plain) - len(notes.plain)
+    room = width - 2 - full.cell_len - notes.cell_len
     if room >= 8:  # the table's name, shortened
-        return name[: room - 1].append("…").append_text(notes).append("  ").append_text(full)
-    if notes.plain and len(notes.plain) + len(full.plain) <= width:
+        cut = name.copy()
+        cut.truncate(room - 1)  # by cells, between clusters (a Telugu sign stays on)
+        return cut.append("…").append_text(notes).append("  ").append_text(full)
+    if notes.plain and notes.cell_len + full.cell_len <= width:
         return notes[2:].append("  ").append_text(full)
     compact = facts(True, pitcher)
     # Watching until our seat comes at the next hand says why there is no hand: at 40
     # columns it stays, short, before the compact facts (the pitcher's name shortened,
     # or the bid left out: this person does not play this hand).
     if game.me is None and game.seat is not None and not game.watching:
-        tag = Text(f"seat {game.seat + 1} next hand", style="yellow").append(" ")
-        over = len(tag.plain) + len(compact.plain) - width
-        keep = len(pitcher) - over - 1 if over > 0 else len(pitcher)
+        tag = Text(_("seat {seat} next hand", seat=game.seat + 1), style="yellow").append(" ")
+        over = tag.cell_len + compact.cell_len - width
+        keep = cell_len(pitcher) - over - 1 if over > 0 else cell_len(pitcher)
         if keep >= 3:
-            shown = pitcher if keep >= len(pitcher) else pitcher[:keep] + "…"
+            shown = pitcher if keep >= cell_len(pitcher) else set_cell_size(pitcher, keep) + "…"
             return tag.append_text(facts(True, shown))
         bare = facts(True, pitcher, bid=False)
-        if len(tag.plain) + len(bare.plain) <= width:
+        if tag.cell_len + bare.cell_len <= width:
             return tag.append_text(bare)
-    if len(full.plain) <= width:
+    if full.cell_len <= width:
         return full
-    if len(compact.plain) <= width:
+    if compact.cell_len <= width:
         return compact
-    keep = max(1, len(pitcher) - (len(compact.plain) - width) - 1)
-    return facts(True, pitcher[:keep] + "…")[:width]
+    keep = max(1, cell_len(pitcher) - (compact.cell_len - width) - 1)
+    line = facts(True, set_cell_size(pitcher, keep) + "…")
+    line.truncate(width)
+    return line

@@ -1,5 +1,5 @@
-"""The player's remembered settings: the display name and the table's preferences
-(theme, deck colours, one-press keys, the turn bell).
+"""The player's remembered settings: the display name, the language, and the table's
+preferences (theme, deck colours, one-press keys, the turn bell).
 
 Stored as a small JSON file in the user's config directory (platformdirs), so the
 name typed once is offered the next time; the login name is the first default.
@@ -105,3 +105,16 @@ def choose_name(given: str | None) -> str:
         save_name(name)
         return name
     return load_name() or login_name()
+
+
+def load_language() -> str | None:
+    """The language the player chose last (`--lang`, the command palette, the setup
+    screen), if it is one pitchnet speaks."""
+    from pitchnet.i18n import normalise
+
+    lang = _load().get("lang")
+    return normalise(lang) if isinstance(lang, str) else None
+
+
+def save_language(lang: str) -> None:
+    _save({"lang": lang})

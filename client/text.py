@@ -8,9 +8,12 @@ Textual never parse as markup. A name like ``[red]x[/red]`` therefore shows as t
 
 from __future__ import annotations
 
+from string import Formatter
+
 from rich.text import Text
 
 from pitchnet.cards import Card, CardParseError, Suit
+from pitchnet.i18n import _, number
 from pitchnet.text import printable
 
 DECKS: dict[tuple[str, bool], dict[Suit, str]] = {
@@ -92,5 +95,47 @@ def signed(number: int) -> str:
 
 
 def counted(number: int, noun: str, plural: str = "") -> str:
-    """ "1 seat", "2 seats": a count in words a person reads, never "2 seat(s)"."""
+    """ "1 seat", "2 seats": a count in words a person reads, never "2 seat(s)".
+    English only: a translated count is `ngettext` with the whole phrase."""
     return f"{number} {noun if number == 1 else (plural or noun + 's')}"
+
+
+def styled(template: str, style: str = "", **parts: Text | str | int) -> Text:
+    """A translated `template` as `Text`, its `{placeholders}` filled from `parts`: a
+    `Text` part keeps its own style (a coloured card, a bold name), a number is written
+    as the language in use writes it, a string is taken as it is. A template a translator
+    broke (an unknown or unbalanced brace) is shown as it is rather than raising."""
+    out = Text(style=style)
+    try:
+        pieces = list(Formatter().parse(template))
+    except ValueError:
+        return out.append(template)
+    for literal, name, _spec, _conversion in pieces:
+        out.append(literal)
+        if name is None:
+            continue
+        value = parts.get(name)
+        if isinstance(value, Text):
+            out.append_text(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out.append(number(value))
+        elif isinstance(value, str):
+            out.append(value)
+        else:
+            out.append("{" + name + "}")
+    return out
+
+
+def duration(seconds: float) -> str:
+    """A wait as a clock reads it: "45 s", "1 min 05 s" (in the language in use)."""
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return _("{seconds} s", seconds=whole)
+    return _("{minutes} min {seconds} s", minutes=whole // 60, seconds=str(whole % 60).zfill(2))
+
+
+def level_name(level: str) -> str:
+    """A bot level (an identifier on the wire: "easy", "normal", "hard") in words; one
+    this client does not know (a newer host's) as the host named it, made printable."""
+    names = {"easy": _("easy"), "normal": _("normal"), "hard": _("hard"), "random": _("random")}
+    return names.get(level) or printable(level, 16)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from client.app import ClientOptions
+from pitchnet.i18n import DEFAULT, normalise
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
 
@@ -26,6 +27,8 @@ TABLE_ENV = "PITCHNET_WEB_TABLE"
 NAME_ENV = "PITCHNET_WEB_NAME"
 PASSWORD_ENV = "PITCHNET_WEB_PASSWORD"
 SEATS_ENV = "PITCHNET_WEB_SEATS"
+LANG_ENV = "PITCHNET_WEB_LANG"
+"""The language the browser's player reads (its Accept-Language, or the name page's choice)."""
 REGIONS_ENV = "PITCHNET_WEB_REGIONS"
 """Tests only: a file this session keeps up to date with where its cards and buttons
 are on screen, in cells, so a browser test knows where to click on the canvas."""
@@ -40,6 +43,7 @@ def options_from_environment(env: Mapping[str, str]) -> ClientOptions:
         address=(host.strip("[]"), int(port)),
         password=env.get(PASSWORD_ENV) or None,
         seats_file=Path(env[SEATS_ENV]),
+        lang=normalise(env.get(LANG_ENV)) or DEFAULT,
     )
 
 

@@ -34,26 +34,28 @@ from host.table import Table
 from host.tables import table_to_read
 from pitchnet.cards import Card
 from pitchnet.house_rules import label
+from pitchnet.i18n import _, ngettext, number
 from pitchnet.invocation import shown_command
 from pitchnet.rules import HandResult, Match, RulesError, Settings, deal_hands
 from pitchnet.text import printable
+from pitchnet.words import suit_plural
 
 
 def _bid_text(amount: int | None) -> str:
-    return "pass" if amount is None else str(amount)
+    return _("pass") if amount is None else str(amount)
 
 
 def rules_line(settings: Settings) -> str:
     """ "Rules: joker, to 10 (five-point Pitch: ...)" for the top of the history."""
     phrases = settings.rules.describe()
     detail = f" ({'; '.join(phrases)})" if phrases else ""
-    return f"Rules: {label(settings.rules, settings.target)}{detail}"
+    return _("Rules: {rules}", rules=label(settings.rules, settings.target)) + detail
 
 
 def seat_names(table: Table) -> list[str]:
     """A name for every seat as the table has it now: its player's, or "seat N" while
     it is empty (players count from 1)."""
-    return [seat.name or f"seat {i + 1}" for i, seat in enumerate(table.seats)]
+    return [seat.name or _("seat {seat}", seat=i + 1) for i, seat in enumerate(table.seats)]
 
 
 def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
@@ -74,19 +76,31 @@ def describe(entries: list[Entry], options: dict[str, Any]) -> Iterator[str]:
         match entry:
             case MatchBegun():
                 matches += 1
-                yield f"=== Match {matches} ==="
+                yield _("=== Match {n} ===", n=matches)
             case HandDealt(deck=deck_text) if hand is not None:
                 dealt = deal_hands([Card.parse(text) for text in deck_text], settings, hand.dealer)
-                yield f"--- Hand {game.hand_number}, {names[hand.dealer]} deals ---"
+                yield _(
+                    "--- Hand {hand}, {name} deals ---",
+                    hand=game.hand_number,
+                    name=names[hand.dealer],
+                )
             case BidMade(seat=seat, value=value):
-                yield f"  {names[seat]} bids {_bid_text(value)}"
+                if value is None:
+                    yield "  " + _("{name} passes", name=names[seat])
+                else:
+                    yield "  " + _("{name} bids {bid}", name=names[seat], bid=value)
                 if hand is not None and hand.complete:  # thrown in: all passed
                     yield from _summary(game, dealt, names)
             case CardPlayed() if hand is not None:
                 if not hand.trick:  # the table is clear again: this card took a trick
                     trick = hand.tricks[-1]
                     cards = " ".join(f"{c}({names[s]})" for s, c in trick.plays)
-                    yield f"  trick {len(hand.tricks)}: {cards} -> {names[trick.winner]}"
+                    yield "  " + _(
+                        "trick {n}: {cards} -> {name}",
+                        n=len(hand.tricks),
+                        cards=cards,
+                        name=names[trick.winner],
+                    )
                 if hand.complete:
                     yield from _summary(game, dealt, names)
 
@@ -97,7 +111,7 @@ def side_name(settings: Settings, names: list[str], side: int) -> str:
     if not settings.partnership:
         return names[side]
     members = " & ".join(names[s] for s in range(settings.players) if s % 2 == side)
-    return f"team {'AB'[side]} ({members})"
+    return _("team {team} ({members})", team="AB"[side], members=members)
 
 
 def _summary(match: Match, dealt: list[list[Card]], names: list[str]) -> Iterator[str]:
@@ -107,36 +121,51 @@ def _summary(match: Match, dealt: list[list[Card]], names: list[str]) -> Iterato
     def side(number: int) -> str:
         return side_name(match.settings, names, number)
 
-    yield "  dealt: " + "; ".join(
-        f"{names[i]}: {' '.join(map(str, cards))}" for i, cards in enumerate(dealt)
+    yield (
+        "  "
+        + _("dealt: ")
+        + "; ".join(f"{names[i]}: {' '.join(map(str, cards))}" for i, cards in enumerate(dealt))
     )
     if result.redeal or result.trump is None or result.pitcher is None:
-        yield "  everyone passed: the hand is thrown in, nobody scores"
+        yield "  " + _("everyone passed: the hand is thrown in, nobody scores")
     else:
         joker = match.settings.rules.has_joker
-        yield f"  trump {result.trump.plural}; {_points(result, names, side, joker)}"
-        made = "made" if result.made else "set back"
-        smudge = " (a smudge!)" if result.smudge else ""
-        yield f"  {names[result.pitcher]} bid {result.bid} and was {made}{smudge}"
-    yield "  scores: " + ", ".join(f"{side(i)} {n}" for i, n in enumerate(result.scores))
+        yield "  " + _(
+            "trump {suit}; {points}",
+            suit=suit_plural(result.trump.value),
+            points=_points(result, names, side, joker),
+        )
+        name, bid = names[result.pitcher], result.bid
+        if result.made and result.smudge:
+            yield "  " + _("{name} bid {bid} and made it (a smudge!)", name=name, bid=bid)
+        elif result.made:
+            yield "  " + _("{name} bid {bid} and made it", name=name, bid=bid)
+        else:
+            yield "  " + _("{name} bid {bid} and was set back", name=name, bid=bid)
+    scores = ", ".join(f"{side(i)} {number(n)}" for i, n in enumerate(result.scores))
+    yield "  " + _("scores: ") + scores
     if result.winner is not None:
-        yield f"  *** {side(result.winner)} wins the match ***"
+        yield "  " + _("*** {name} wins the match ***", name=side(result.winner))
 
 
 def _points(result: HandResult, names: list[str], side: Any, joker: bool) -> str:
     def to(seat: int | None, missing: str) -> str:
-        return missing if seat is None else "to " + names[seat]
+        return missing if seat is None else _("to {name}", name=names[seat])
 
     parts = []
     if result.high_card is None:
-        parts.append("no High or Low (no natural trump dealt)")
+        parts.append(_("no High or Low (no natural trump dealt)"))
     else:
-        parts.append(f"High {result.high_card} {to(result.high, '')}")
-        parts.append(f"Low {result.low_card} {to(result.low, '')}")  # dealt or captured
-    parts.append(f"Jack {to(result.jack, 'not dealt')}")
+        parts.append(_("High {card} {won}", card=str(result.high_card), won=to(result.high, "")))
+        # Low: dealt or captured, as the table's rules say.
+        parts.append(_("Low {card} {won}", card=str(result.low_card), won=to(result.low, "")))
+    parts.append(_("Jack {won}", won=to(result.jack, _("not dealt"))))
     if joker:
-        parts.append(f"Joker {to(result.joker, 'not dealt')}")
-    parts.append(f"Game {'tied' if result.game is None else 'to ' + side(result.game)}")
+        parts.append(_("Joker {won}", won=to(result.joker, _("not dealt"))))
+    if result.game is None:
+        parts.append(_("Game tied"))
+    else:
+        parts.append(_("Game {won}", won=_("to {name}", name=side(result.game))))
     return ", ".join(parts)
 
 
@@ -159,18 +188,20 @@ def print_history(table_id: str, out: TextIO) -> None:
             if saved is None:
                 raise
             journal = SqliteJournal(folder / path.name, lock=False)
-            journal.damage = (
-                f"the journal's file is damaged; what follows stops at its entry "
-                f"{saved.entries}, the last one intact"
+            journal.damage = _(
+                "the journal's file is damaged; what follows stops at its entry {n}, the "
+                "last one intact",
+                n=saved.entries,
             )
         _print_journal(journal, table_id, out)
 
 
 def _print_journal(journal: SqliteJournal, table_id: str, out: TextIO) -> None:
     try:
-        print(f"Table {printable(journal.meta('name', table_id))!r} ({table_id})", file=out)
+        name = repr(printable(journal.meta("name", table_id)))
+        print(_("Table {name} ({table_id})", name=name, table_id=table_id), file=out)
         if journal.damage is not None:
-            print(f"Warning: {journal.damage}.", file=out)
+            print(_("Warning: {damage}.", damage=journal.damage), file=out)
         options = journal.meta("options", {})
         lines = describe(journal.entries(), options if isinstance(options, dict) else {})
         count = 0
@@ -179,8 +210,12 @@ def _print_journal(journal: SqliteJournal, table_id: str, out: TextIO) -> None:
                 print(line, file=out)
         except UNFIT as exc:
             raise JournalError(
-                f"the journal does not read back past this point ({type(exc).__name__}: "
-                f"{exc}); {count} lines were printed"
+                _(
+                    "the journal does not read back past this point ({error}); {n} lines "
+                    "were printed",
+                    error=type(exc).__name__ + ": " + str(exc),
+                    n=count,
+                )
             ) from None
     finally:
         journal.close()
@@ -200,23 +235,23 @@ def _replayed(entries: list[Entry], options: dict[str, Any]) -> Table:
 
 def _state(table: Table, finished: bool, live: bool = False) -> str:
     if finished:
-        return "finished"
+        return _("finished")
     game = table.match
     if live:  # not cut off: still being played
-        return "being hosted now, " + (
-            "in its lobby" if game is None else f"hand {game.hand_number}"
-        )
+        if game is None:
+            return _("being hosted now, in its lobby")
+        return _("being hosted now, hand {hand}", hand=game.hand_number)
     if game is None or game.hand is None:
-        return "never started (lobby)"
+        return _("never started (lobby)")
     if not game.hand.complete:
-        return f"unfinished: hand {game.hand_number} was cut off before it was scored"
-    return f"unfinished: stopped after hand {game.hand_number}"
+        return _("unfinished: hand {hand} was cut off before it was scored", hand=game.hand_number)
+    return _("unfinished: stopped after hand {hand}", hand=game.hand_number)
 
 
 def table_lines(records: list[TableRecord]) -> Iterator[str]:
     """One line per table hosted here, most recent first."""
     if not records:
-        yield "No tables have been hosted on this computer yet."
+        yield _("No tables have been hosted on this computer yet.")
         return
     for record in records:
         journal = SqliteJournal(record.path, lock=False)
@@ -229,12 +264,15 @@ def table_lines(records: list[TableRecord]) -> Iterator[str]:
         try:
             table = _replayed(entries, options if isinstance(options, dict) else {})
         except UNFIT:  # one damaged journal does not hide the others
-            yield f"{record.table_id}  {record.name!r}  {when}  [its record does not read back]"
+            unread = _("[its record does not read back]")
+            yield f"{record.table_id}  {record.name!r}  {when}  {unread}"
             continue
-        players = ", ".join(seat.name for seat in table.seats if seat.name) or "nobody sat down"
+        players = ", ".join(seat.name for seat in table.seats if seat.name) or _("nobody sat down")
         state = _state(table, record.finished, record.live)
-        seats = len(table.seats)
-        yield f"{record.table_id}  {record.name!r}  {when}  {seats} seats: {players}  [{state}]"
+        seats = ngettext(
+            "{n} seat: {players}", "{n} seats: {players}", len(table.seats), players=players
+        )
+        yield f"{record.table_id}  {record.name!r}  {when}  {seats}  [{state}]"
 
 
 def main(args: argparse.Namespace) -> int:
@@ -244,15 +282,18 @@ def main(args: argparse.Namespace) -> int:
             for line in table_lines(records):
                 print(line)
             if records:
-                print(
-                    f"`{shown_command(['pitchnet', 'history'])} TABLE_ID` prints a table's hands."
-                )
+                command = shown_command(["pitchnet", "history"])
+                print(_("`{command} TABLE_ID` prints a table's hands.", command=command))
             return 0
         if not journal_path(args.table_id).exists():
             listing = shown_command(["pitchnet", "history"])
             print(
-                f"pitchnet history: no table hosted on this laptop has the id "
-                f"{printable(args.table_id, 40)!r}; `{listing}` lists them.",
+                _(
+                    "pitchnet history: no table hosted on this laptop has the id {table_id}; "
+                    "`{command}` lists them.",
+                    table_id=repr(printable(args.table_id, 40)),
+                    command=listing,
+                ),
                 file=sys.stderr,
             )
             return 1
@@ -262,6 +303,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"pitchnet history: {text}{'' if text.endswith('.') else '.'}", file=sys.stderr)
         return 1
     except UNFIT as exc:
-        print(f"pitchnet history: the journal does not read back: {exc}", file=sys.stderr)
+        print(
+            _("pitchnet history: the journal does not read back: {error}", error=str(exc)),
+            file=sys.stderr,
+        )
         return 1
     return 0

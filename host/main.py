@@ -14,6 +14,7 @@ from host.limits import Limits
 from host.server import HostConfig, HostServer
 from pitchnet.cli import rules_from_args
 from pitchnet.errors import describe_os_error
+from pitchnet.i18n import _
 from pitchnet.invocation import shown_command
 from pitchnet.protocol import DEFAULT_PORT, MAX_PASSWORD
 from pitchnet.rules import Settings
@@ -25,20 +26,30 @@ def config_from_args(args: argparse.Namespace) -> HostConfig:
         password = Path(args.password_file).read_text(encoding="utf-8").strip()
     if not 0 <= args.bots < args.players:  # a table of bots only would wait for ever
         raise ValueError(
-            f"--bots must be 0 to {args.players - 1}, leaving a seat for a person (to "
-            f"watch bots play each other, use `{shown_command(['pitchnet', 'simulate'])}`)."
+            _(
+                "--bots must be 0 to {most}, leaving a seat for a person (to watch bots play "
+                "each other, use `{command}`).",
+                most=args.players - 1,
+                command=shown_command(["pitchnet", "simulate"]),
+            )
         )
     rules, target = rules_from_args(args)
     Settings(args.players, args.partnership, target, rules)  # the rules' own checks
     room = Limits().max_per_address - 1  # the host's own player may sit here too
     if getattr(args, "web", None) is not None and args.web_sessions > room:
         raise ValueError(
-            f"--web-sessions can be at most {room}: every browser's game runs on this "
-            f"laptop, and the table takes {room + 1} connections from one address"
+            _(
+                "--web-sessions can be at most {most}: every browser's game runs on this "
+                "laptop, and the table takes {connections} connections from one address",
+                most=room,
+                connections=room + 1,
+            )
         )
     limit = MAX_PASSWORD
     if password and len(password) > limit:
-        raise ValueError(f"the password is longer than the {limit} characters a client can send")
+        raise ValueError(
+            _("the password is longer than the {n} characters a client can send", n=limit)
+        )
     return HostConfig(
         name=args.name,
         port=DEFAULT_PORT if args.port is None else args.port,
@@ -144,12 +155,13 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
     opened = True
     if asked:
         stop(asked[0])
-    print(f"Table {server.name!r} is open: id {server.table_id}", flush=True)
+    name = repr(server.name)
+    print(_("Table {name} is open: id {table_id}", name=name, table_id=server.table_id), flush=True)
     for address in addresses:
         join = shown_command(["pitchnet", "join", f"{address}:{server.port}"])
-        print(f"Players join with: {join}", flush=True)
+        print(_("Players join with: {command}", command=join), flush=True)
     play = shown_command(["pitchnet", "play"])
-    print(f"(or just `{play}`: it finds this table on the network)", flush=True)
+    print(_("(or just `{command}`: it finds this table on the network)", command=play), flush=True)
     if web_server is not None:
         from host.web_qr import show_urls
 
@@ -164,11 +176,11 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
 
                 forget_if_done(server.journal.path, resumable(server))
     if resumable(server):
-        print(f"Table {server.name!r} closed. To carry on where it stopped, run:", flush=True)
+        print(_("Table {name} closed. To carry on where it stopped, run:", name=name), flush=True)
         web_port = web_server.port if web_server is not None else None
         print(f"  {resume_command(server, config.interface, web_port)}", flush=True)
     else:
-        print(f"Table {server.name!r} closed.", flush=True)
+        print(_("Table {name} closed.", name=name), flush=True)
     return 0
 
 
@@ -181,9 +193,13 @@ def main(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
     except OSError as exc:
-        reason = (exc.strerror or "unreadable").lower()
+        reason = (exc.strerror or _("unreadable")).lower()
         print(
-            f"pitchnet host: cannot read the password file {args.password_file}: {reason}.",
+            _(
+                "pitchnet host: cannot read the password file {path}: {reason}.",
+                path=str(args.password_file),
+                reason=reason,
+            ),
             file=sys.stderr,
         )
         return 2
@@ -200,5 +216,5 @@ def main(args: argparse.Namespace) -> int:
         print(f"pitchnet host: {text}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # before the signal handlers were in place
-        print("pitchnet host: stopped before the table opened.", file=sys.stderr)
+        print(_("pitchnet host: stopped before the table opened."), file=sys.stderr)
         return 130

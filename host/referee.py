@@ -36,6 +36,7 @@ in `_receive_one`; a new deadline is a field (on `Peer` or the referee), a line 
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,12 @@ HEARTBEAT = 1.0
 """Seconds between the host's pings; a peer silent for `Limits.dead_after` is gone."""
 
 SLOW_DOWN = "Too many messages; slow down."
+WHY_LATE, WHY_ORDER = {"why": "late"}, {"why": "order"}
+"""The two cases of a "handshake" refusal (no hello in time; something else first)."""
+DOWN = {"why": "down"}
+"""A "journal" refusal before the handshake: the host cannot record the game now."""
+Params = dict[str, Any] | None
+"""An error's or a bye's parameters (`ErrorMsg.params`)."""
 JOURNAL_RETRY = 1.0
 """Seconds between retries of the host's own changes while its journal cannot write."""
 CLOSED_ON_PURPOSE = "The host closed the table."
@@ -367,7 +374,7 @@ class Referee:
             frame_by = INFINITY if started is None else started + limits.partial_frame_seconds
             if min(hello_by, frame_by) <= now:
                 if hello_by <= frame_by:
-                    self._refuse(peer, "handshake", "No hello in time.", now)
+                    self._refuse(peer, "handshake", "No hello in time.", now, WHY_LATE)
                 else:
                     self._refuse(peer, "slow_frame", "A frame arrived too slowly.", now)
                 continue
@@ -411,7 +418,8 @@ class Referee:
         for seat, request in list(self.reclaims.items()):
             if request.until <= now:
                 why = "Nobody confirmed it in time."
-                self._end_reclaim(seat, reclaims.refused(self.table.seats[seat].name, why))
+                name = self.table.seats[seat].name
+                self._end_reclaim(seat, reclaims.refused(name, why, "timeout"))
                 self.reclaim_quiet[seat] = now + reclaims.QUIET
         self._soonest = self._earliest()
         return self._flush()
@@ -632,7 +640,9 @@ class Referee:
                 self._receive_one(peer, item, now)
             except JournalError as exc:
                 self._journal_failed(exc, now)
-                self._refuse(peer, "journal", "The host cannot record the game right now.", now)
+                self._refuse(
+                    peer, "journal", "The host cannot record the game right now.", now, DOWN
+                )
             except Exception:
                 log.exception("unexpected error on %s", peer.label)
                 self._abort(peer, "unexpected error")
@@ -648,9 +658,9 @@ class Referee:
         if peer.phase is Phase.SEATED:
             if isinstance(item, ProtocolError):
                 if item.fatal:
-                    self._refuse(peer, item.code, item.message, now)
+                    self._refuse(peer, item.code, item.message, now, item.params)
                 else:
-                    self._refused(peer, item.code, item.message, now)
+                    self._refused(peer, item.code, item.message, now, params=item.params)
                 return
             action_id: int | None = getattr(item, "id", None)
             if not peer.rate.allow(now):
@@ -660,7 +670,7 @@ class Referee:
             return
         # Before the handshake every error is fatal.
         if isinstance(item, ProtocolError):
-            self._refuse(peer, item.code, item.message, now)
+            self._refuse(peer, item.code, item.message, now, item.params)
         elif not peer.rate.allow(now):
             self._refuse(peer, "rate_limited", SLOW_DOWN, now)
         else:
@@ -672,7 +682,7 @@ class Referee:
         elif isinstance(message, Ping):
             self._send(peer, Pong(t=message.t))
         elif not isinstance(message, Pong):  # a pong may cross the client's hello
-            self._refuse(peer, "handshake", "The first message must be hello.", now)
+            self._refuse(peer, "handshake", "The first message must be hello.", now, WHY_ORDER)
 
     def _watch(self, peer: Peer, hello: Hello, now: float, guessing: bool) -> None:
         """A spectator: checked like a player (version, table, password, the same
@@ -683,7 +693,7 @@ class Referee:
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
-            self._refuse(peer, exc.code, exc.message, now)
+            self._refuse(peer, exc.code, exc.message, now, exc.params)
             return
         if guessing:
             self.guesses.right(peer.address)
@@ -694,7 +704,7 @@ class Referee:
             or mine >= self.limits.max_watchers_per_address
         ):  # the room left is the seated players' to come back to
             text = "This table has as many watchers as it takes; try again later."
-            self._refuse(peer, "no_spectators", text, now)
+            self._refuse(peer, "no_spectators", text, now, {"why": "full"})
             return
         peer.phase, peer.welcomed, peer.spectator = Phase.SEATED, True, True
         peer.name = player_name(hello.name, "someone")  # shown to those asked to vouch
@@ -723,7 +733,9 @@ class Referee:
         if guessing:
             refusal = self.guesses.refusal(peer.address, now)
             if refusal is not None:  # the password is not even compared
-                self._refuse(peer, "rate_limited", refusal, now)
+                seconds = math.ceil(self.guesses.wait(peer.address, now))
+                wait = {"why": "passwords", "seconds": seconds}
+                self._refuse(peer, "rate_limited", refusal, now, wait)
                 return
         if hello.watch:
             self._watch(peer, hello, now, guessing)
@@ -733,7 +745,7 @@ class Referee:
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
-            self._refuse(peer, exc.code, exc.message, now)
+            self._refuse(peer, exc.code, exc.message, now, exc.params)
             return
         if guessing:
             self.guesses.right(peer.address)
@@ -751,7 +763,7 @@ class Referee:
         if seat in self.reclaims:
             name = table.seats[seat].name
             why = f"{name} came back on the device that sat there."
-            self._end_reclaim(seat, reclaims.refused(name, why))
+            self._end_reclaim(seat, reclaims.refused(name, why, "came_back"))
         log.info("%s sits at seat %d as %r", peer.label, seat, table.seat_name(seat))
         # A new player learns its token in this welcome (it has no other way to); one
         # that proved its token gets proof that this host knows it too, never the token.
@@ -824,7 +836,7 @@ class Referee:
             return
         if peer.spectator:
             if isinstance(message, Leave):
-                self._bye(peer, "You stopped watching.", "left", now)
+                self._bye(peer, "You stopped watching.", "left", now, {"why": "watching"})
             else:
                 why = "You are watching this table; take a seat to play."
                 self._refused(peer, "watching", why, now, action_id)
@@ -834,12 +846,12 @@ class Referee:
         try:
             applied = self.table.handle(seat, message)
         except (RulesError, ProtocolError) as exc:
-            self._refused(peer, exc.code, exc.message, now, action_id)
+            self._refused(peer, exc.code, exc.message, now, action_id, exc.params)
             return
         except JournalError as exc:
             self._journal_failed(exc, now)
             why = "The host could not record that; try again."
-            self._refused(peer, "journal", why, now, action_id)
+            self._refused(peer, "journal", why, now, action_id, {"why": "retry"})
             return
         ack = Ack(id=action_id, duplicate=not applied).encode() if action_id is not None else b""
         if isinstance(message, Leave):
@@ -872,14 +884,15 @@ class Referee:
         options = self.table.options
         reaction = reaction_of(message.reaction)
         if reaction is None:
-            self._refused(peer, "bad_message", "That is not a reaction this table knows.", now)
+            said = "That is not a reaction this table knows."
+            self._refused(peer, "bad_message", said, now, params={"why": "reaction"})
             return
         if not options.reactions:
             self._refused(peer, "no_reactions", "This table has reactions turned off.", now)
             return
         if peer.spectator and not options.spectator_reactions:
             why = "Watchers may not send reactions at this table."
-            self._refused(peer, "watching", why, now)
+            self._refused(peer, "watching", why, now, params={"why": "reactions"})
             return
         if peer.reactions is None:
             limits = self.limits
@@ -902,21 +915,22 @@ class Referee:
         table = self.table
         if not table.reclaimable(seat):
             why = "That seat's player is not away, so it is not free to take back."
-            self._send(peer, ReclaimStatus(seat, "refused", why))
+            self._send(peer, ReclaimStatus(seat, "refused", why, {"why": "not_away"}))
             return
         name = table.seats[seat].name
+        said: reclaims.Said | None = None
+        quiet = self.reclaim_quiet.get(seat, 0.0) - now
         if seat in peer.refused_seats:
             why = f"You were refused {name}'s seat already."
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
-            return
-        if seat in self.reclaims:
+            said = reclaims.refused(name, why, "refused_before")
+        elif seat in self.reclaims:
             why = f"Someone else is already asking for {name}'s seat."
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
-            return
-        quiet = self.reclaim_quiet.get(seat, 0.0) - now
-        if quiet > 0:
+            said = reclaims.refused(name, why, "asked_already")
+        elif quiet > 0:
             why = f"{name}'s seat was just refused to someone; ask again in {quiet:.0f} s."
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.refused(name, why)))
+            said = reclaims.refused(name, why, "quiet", seconds=round(quiet))
+        if said is not None:
+            self._send(peer, ReclaimStatus(seat, "refused", *said))
             return
         here = {s: p for s, p in self.holders.items() if p.phase is Phase.SEATED}
         creator = next(
@@ -924,7 +938,7 @@ class Referee:
         )
         asked = [here[creator]] if creator is not None else list(here.values())
         if not asked:
-            self._send(peer, ReclaimStatus(seat, "refused", reclaims.nobody(name)))
+            self._send(peer, ReclaimStatus(seat, "refused", *reclaims.nobody(name)))
             return
         request = reclaims.Request(seat, peer, asked, now + reclaims.WAIT)
         self.reclaims[seat] = request
@@ -935,8 +949,8 @@ class Referee:
         ask = ReclaimAsked(seat, name, peer.name, points, reclaims.WAIT)
         for person in asked:
             self._send(person, ask)
-        who = table.seats[creator].name if creator is not None else "Another player here"
-        self._send(peer, ReclaimStatus(seat, "waiting", reclaims.waiting(name, who)))
+        who = table.seats[creator].name if creator is not None else None
+        self._send(peer, ReclaimStatus(seat, "waiting", *reclaims.waiting(name, who)))
 
     def _vouch(self, peer: Peer, vouch: Vouch, now: float) -> None:
         request = self.reclaims.get(vouch.seat)
@@ -946,15 +960,17 @@ class Referee:
         name = self.table.seats[vouch.seat].name
         if not vouch.yes:  # the first answer settles it, either way
             assert peer.seat is not None
-            why = f"{self.table.seats[peer.seat].name} said you are not {name}."
-            self._end_reclaim(vouch.seat, reclaims.refused(name, why))
+            by = self.table.seats[peer.seat].name
+            why = f"{by} said you are not {name}."
+            self._end_reclaim(vouch.seat, reclaims.refused(name, why, "said_no", by=by))
             self.reclaim_quiet[vouch.seat] = now + reclaims.QUIET
             return
         claimant = request.claimant
         try:
             self.table.reclaim(vouch.seat)
         except ValueError:
-            self._end_reclaim(vouch.seat, reclaims.refused(name, "The seat is no longer away."))
+            why = "The seat is no longer away."
+            self._end_reclaim(vouch.seat, reclaims.refused(name, why, "back"))
             return
         except JournalError as exc:
             self._journal_failed(exc, now)
@@ -973,17 +989,18 @@ class Referee:
         self._broadcast(now)
 
     def _end_reclaim(
-        self, seat: int, sentence: str, status: str = "refused", name: str = ""
+        self, seat: int, said: reclaims.Said | None, status: str = "refused", name: str = ""
     ) -> None:
         """Settle the request for `seat` (its player `name`, if not the seat's now): the
-        claimant hears `sentence`, the people asked that the question is over."""
+        claimant hears what was `said` (None: it is gone), the people asked that the
+        question is over."""
         request = self.reclaims.pop(seat)
         if status == "refused":
             request.claimant.refused_seats.add(seat)
-        if self._open(request.claimant):
-            self._send(request.claimant, ReclaimStatus(seat, status, sentence))
+        if said is not None and self._open(request.claimant):
+            self._send(request.claimant, ReclaimStatus(seat, status, *said))
         name = name or self.table.seats[seat].name
-        over = ReclaimStatus(seat, "over", f"The request for {name}'s seat is settled.")
+        over = ReclaimStatus(seat, "over", *reclaims.settled(name))
         for person in request.asked:
             if self._open(person):
                 self._send(person, over)
@@ -996,44 +1013,56 @@ class Referee:
         vouch, the request is refused."""
         for seat, request in list(self.reclaims.items()):
             if request.claimant is gone:
-                self._end_reclaim(seat, "")
+                self._end_reclaim(seat, None)
             elif gone in request.asked:
                 request.asked.remove(gone)
                 if not request.asked:
                     why = "The player asked to confirm it left."
-                    self._end_reclaim(seat, reclaims.refused(self.table.seats[seat].name, why))
+                    name = self.table.seats[seat].name
+                    self._end_reclaim(seat, reclaims.refused(name, why, "asked_left"))
 
     # ---- answers and closes ------------------------------------------------------------------
 
     def _send(self, peer: Peer, message: Message) -> None:
         self._out.append(Send(peer.id, message.encode()))
 
-    def _error(self, peer: Peer, code: str, message: str, id: int | None = None) -> None:
-        self._send(peer, ErrorMsg(code=code, message=message, id=id))
+    def _error(
+        self, peer: Peer, code: str, message: str, id: int | None = None, params: Params = None
+    ) -> None:
+        self._send(peer, ErrorMsg(code=code, message=message, id=id, params=params))
 
     def _refused(
-        self, peer: Peer, code: str, message: str, now: float, id: int | None = None
+        self,
+        peer: Peer,
+        code: str,
+        message: str,
+        now: float,
+        id: int | None = None,
+        params: Params = None,
     ) -> None:
         """Answer a seated connection's refused message: a strike or not by its code
-        alone (host/strikes.py); too many strikes close the connection."""
+        alone (host/strikes.py); too many strikes close the connection. `params` (with
+        the code: the meaning each client words) as `ErrorMsg.params`."""
         if not is_strike(code):
-            self._error(peer, code, message, id)
+            self._error(peer, code, message, id, params)
             return
         peer.strikes += 1
         fatal = peer.strikes >= self.limits.max_strikes
-        self._send(peer, ErrorMsg(code=code, message=message, id=id, fatal=fatal))
+        self._send(peer, ErrorMsg(code=code, message=message, id=id, fatal=fatal, params=params))
         if fatal:
             log.warning("closing %s after %d bad messages", peer.label, peer.strikes)
             self._close(peer, code, now)
 
-    def _refuse(self, peer: Peer, code: str, message: str, now: float) -> None:
+    def _refuse(
+        self, peer: Peer, code: str, message: str, now: float, params: Params = None
+    ) -> None:
         """A fatal error: say why, then close once it is sent."""
         log.info("%s refused: %s (%s)", peer.label, message, code)
-        self._send(peer, ErrorMsg(code=code, message=message, fatal=True))
+        self._send(peer, ErrorMsg(code=code, message=message, fatal=True, params=params))
         self._close(peer, code, now)
 
-    def _bye(self, peer: Peer, reason: str, code: str, now: float) -> None:
-        self._send(peer, Bye(reason=reason, code=code))
+    def _bye(self, peer: Peer, reason: str, code: str, now: float, params: Params = None) -> None:
+        self._send(peer, Bye(reason=reason, code=code, params=params))
         self._close(peer, code, now)
 
     def _close(self, peer: Peer, code: str, now: float) -> None:
@@ -1145,7 +1174,7 @@ class Referee:
         for seat in list(self.reclaims):  # a question about a seat that just moved
             name = self.table.seats[order.index(seat)].name
             why = "The seats were rotated for the new match meanwhile; ask again."
-            self._end_reclaim(seat, reclaims.refused(name, why), name=name)
+            self._end_reclaim(seat, reclaims.refused(name, why, "rotated"), name=name)
         holders, grace = self.holders, self.grace_until
         self.holders = {new: holders[old] for new, old in enumerate(order) if old in holders}
         self.grace_until = {new: grace[old] for new, old in enumerate(order) if old in grace}

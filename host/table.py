@@ -225,6 +225,7 @@ def check_version(version: int) -> None:
             f"{version}, which would send your seat token and password in clear: "
             "update pitchnet to sit here.",
             fatal=True,
+            params={"why": "old", "table": PROTOCOL_VERSION, "yours": version},
         )
     if version > PROTOCOL_VERSION:
         raise ProtocolError(
@@ -232,6 +233,7 @@ def check_version(version: int) -> None:
             f"This table speaks protocol {PROTOCOL_VERSION}, you sent {version}: "
             "the host needs a newer pitchnet.",
             fatal=True,
+            params={"why": "new", "table": PROTOCOL_VERSION, "yours": version},
         )
 
 
@@ -421,7 +423,12 @@ class Table:
         (fatal) when it may not sit."""
         check_version(hello.version)
         if hello.table_id and hello.table_id != self.id:
-            raise ProtocolError("wrong_table", "That seat belongs to another table.", fatal=True)
+            raise ProtocolError(
+                "wrong_table",
+                "That seat belongs to another table.",
+                fatal=True,
+                params={"why": "seat"},
+            )
         if hello.seat_proof:
             return self._rejoin(hello.seat_proof, nonce)
         if self.options.password is not None and not proves(
@@ -450,7 +457,13 @@ class Table:
         self._refuse_namesake(wanted)
         free = [i for i, s in enumerate(self.seats) if s.takeable]
         if not free:
-            raise ProtocolError("table_full", self._full_sentence(), fatal=True)
+            away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
+            raise ProtocolError(
+                "table_full",
+                self._full_sentence(),
+                fatal=True,
+                params={"why": "people", "away": away},
+            )
         own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
         seat = (own or free)[0]
         name = self._unique(wanted, seat)
@@ -487,6 +500,7 @@ class Table:
                     "is yours, watch and ask for it back (another player confirms it); to "
                     "sit in a free seat instead, join with another name.",
                     fatal=True,
+                    params={"why": "kept", "name": s.name},
                 )
 
     def _full_sentence(self) -> str:
@@ -536,7 +550,7 @@ class Table:
         if not 0 <= to < len(self.seats) or to == seat:
             raise RulesError("bad_seat", "There is no such other seat at this table.")
         if self.seats[to].kind != "empty":
-            raise RulesError("seat_taken", f"Seat {to + 1} is taken.")
+            raise RulesError("seat_taken", f"Seat {to + 1} is taken.", {"seat": to})
         self._record(SeatMoved(seat, to))
         self._move(seat, to)
 
@@ -726,7 +740,7 @@ class Table:
             try:
                 card = Card.parse(msg.card)
             except CardParseError as exc:
-                raise ProtocolError("bad_card", str(exc)) from None
+                raise ProtocolError("bad_card", str(exc), params={"card": msg.card}) from None
             self._check_turn(msg.hand, msg.step)
             self._apply(seat, "play", card, action_id)
         elif isinstance(msg, Ready):
@@ -799,7 +813,7 @@ class Table:
 
     def _apply(self, seat: int, kind: str, value: Any, action_id: int | None = None) -> None:
         if self.match is None:
-            raise RulesError("no_hand", "The match has not started yet.")
+            raise RulesError("no_hand", "The match has not started yet.", {"why": "not_started"})
         # Check first: a refused action must leave no trace, in the journal least of all.
         if kind == "bid":
             self.match.check_bid(seat, value)

@@ -51,6 +51,7 @@ from client.tokens import TokenStore
 from client.web_session import (
     AWAY_META,
     KEYBOARD_META,
+    LANG_ENV,
     NAME_ENV,
     PASSWORD_ENV,
     REGIONS_ENV,
@@ -61,6 +62,15 @@ from client.web_session import (
 from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from host.web_spare import SpareClient
+from pitchnet.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    N_,
+    choose,
+    from_accept_language,
+    normalise,
+    say,
+)
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
 
@@ -183,6 +193,9 @@ class Identity:
     seats_file: Path
     name: str | None = None
     password: str | None = None
+    lang: str | None = None
+    """The language this browser reads: its own (Accept-Language) until its player picks
+    one on the name page; its session's client speaks it (client/web_session.py)."""
     session: WebSession | None = None
     seen: float = field(default_factory=time.monotonic)
     address: str = ""
@@ -256,12 +269,14 @@ class WebSession(AppService):
 
     async def _app_exited(self) -> None:
         self.exited = True
-        await self.end(CLOSE_EXITED, "The game was closed.")
+        await self.end(CLOSE_EXITED, N_("The game was closed."))
 
-    async def end(self, code: int, reason: str) -> None:
-        """Close the browser's websocket with a code the page explains."""
+    async def end(self, code: int, reason: str, **params: Any) -> None:
+        """Close the browser's websocket with a code the page explains, and `reason` (a
+        catalog message, `params` its placeholders) in the browser's language."""
         if not self.websocket.closed:
-            await self.websocket.close(code=code, message=reason.encode()[:120])
+            said = say(self.environment.get(LANG_ENV, DEFAULT), reason, **params)
+            await self.websocket.close(code=code, message=close_reason(said))
 
     async def on_meta(self, data: bytes) -> None:
         """Pass on only what the page needs: the app's exit, Textual's own file delivery
@@ -313,8 +328,41 @@ def _page(page: str, raw: dict[str, str] | None = None, **values: str) -> str:
     return template.substitute({**escaped, **(raw or {})})
 
 
-PASSWORD_FIELD = """<label for="password">The table's password</label>
+PASSWORD_FIELD = """<label for="password">$label</label>
   <input id="password" name="password" type="password" autocomplete="off" required>"""
+
+
+def close_reason(text: str) -> bytes:
+    """`text` as a websocket close frame's reason: at most 120 bytes of UTF-8, cut
+    between characters (a Telugu sentence is three bytes a letter: never cut in one)."""
+    return text.encode()[:120].decode(errors="ignore").encode()
+
+
+def page_words(lang: str) -> str:
+    """The play page's own sentences in `lang`, as a JSON object for its script (`<` is
+    escaped, so no text can end the script)."""
+    words = {
+        "left": say(lang, "You have left the game."),
+        "join_again": say(lang, "Join again"),
+        "come_back": say(lang, "Come back"),
+        "other_tab": say(lang, "This table is open in another tab of this browser."),
+        "play_here": say(lang, "Play here"),
+        "try_again": say(lang, "Try again"),
+        "returns": say(lang, "If it comes back, this page returns to it by itself."),
+        "try_now": say(lang, "Try now"),
+        "lost": say(lang, "Lost the connection to the table. Reconnecting..."),
+        "reconnect": say(lang, "Reconnect now"),
+    }
+    return json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def language_options(chosen: str) -> str:
+    """The name page's choice of language: each in its own name, `chosen` selected."""
+    return "\n".join(
+        f'<option value="{code}"{" selected" if code == chosen else ""}>'
+        f"{html.escape(name)}</option>"
+        for code, name in LANGUAGES.items()
+    )
 
 
 SECURITY_HEADERS = {
@@ -436,9 +484,9 @@ class WebServer:
             self.spare = None
         for session in list(self.sessions):
             if ended:
-                await session.end(CLOSE_TABLE_CLOSED, "The host closed the table.")
+                await session.end(CLOSE_TABLE_CLOSED, N_("The host closed the table."))
             else:
-                await session.end(1001, "The host is closing.")
+                await session.end(1001, N_("The host is closing."))
         if self._listener is not None:
             self._listener.close()
             self._listener = None
@@ -590,20 +638,28 @@ class WebServer:
         """Why one more browser session cannot start now, or None. The identity's own
         session does not count: a reload replaces it."""
         others = [s for s in self.sessions if s.identity is not identity]
+        lang = choose(identity.lang if identity is not None else None)
         if len(others) >= self.config.max_sessions:
-            return (
-                f"This table already has {self.config.max_sessions} browsers playing, "
-                "as many as the host allows. Try again when someone leaves, or play "
-                "from a laptop with pitchnet installed."
+            return say(
+                lang,
+                "This table already has {n} browsers playing, as many as the host allows. "
+                "Try again when someone leaves, or play from a laptop with pitchnet installed.",
+                n=self.config.max_sessions,
             )
         if sum(s.address == address for s in others) >= self.config.max_per_address:
             cap = self.config.max_per_address
-            already = (
-                "1 browser from this device is"
-                if cap == 1
-                else f"{cap} browsers from this device are"
+            if cap == 1:
+                return say(
+                    lang,
+                    "1 browser from this device is already playing, as many as the host "
+                    "allows from one device.",
+                )
+            return say(
+                lang,
+                "{n} browsers from this device are already playing, as many as the host "
+                "allows from one device.",
+                n=cap,
             )
-            return f"{already} already playing, as many as the host allows from one device."
         return None
 
     # ---- pages ------------------------------------------------------------------------------
@@ -630,15 +686,24 @@ class WebServer:
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
     def _form(self, identity: Identity, error: str = "", status: int = 200) -> web.Response:
+        """The name page, in the browser's language (`error` is already worded in it)."""
         needs_password = self.config.password is not None
+        lang = choose(identity.lang)
+        label = html.escape(say(lang, "The table's password"))
+        field = Template(PASSWORD_FIELD).substitute(label=label) if needs_password else ""
         return self._html(
             _page(
                 "join.html",
-                raw={"password_field": PASSWORD_FIELD if needs_password else ""},
+                raw={"password_field": field, "languages": language_options(lang)},
                 table=self.config.table_name,
                 name=identity.name or "",
                 error=error,
                 max_name=str(MAX_NAME),
+                lang=lang,
+                intro=say(lang, "Pitch at this table, in your browser."),
+                your_name=say(lang, "Your name"),
+                language=say(lang, "Language"),
+                join=say(lang, "Join the table"),
             ),
             status,
         )
@@ -658,13 +723,19 @@ class WebServer:
                     "seat. Play from a laptop with pitchnet installed."
                 )
             identity, secret = fresh
+        if identity.lang is None:
+            identity.lang = from_accept_language(request.headers.get("Accept-Language"))
         refusal = self._refusal(identity, _address(request))
         if refusal is not None:
             response = self._refused(refusal)
         elif identity.name is None or not self._password_ok(identity.password):
             response = self._form(identity)
         else:
-            response = self._html(_page("play.html", table=self.config.table_name))
+            lang = choose(identity.lang)
+            words = {"words": page_words(lang)}
+            response = self._html(
+                _page("play.html", raw=words, table=self.config.table_name, lang=lang)
+            )
         if secret is not None:
             self._set_cookie(response, secret)
         return response
@@ -676,8 +747,10 @@ class WebServer:
         form = await request.post()
         name = printable(str(form.get("name", "")), MAX_NAME).strip()
         password = str(form.get("password", ""))[:200] or None
+        identity.lang = normalise(str(form.get("lang", ""))[:16]) or identity.lang
+        lang = choose(identity.lang)
         if not name:
-            return self._form(identity, "Type a name to play under.", 400)
+            return self._form(identity, say(lang, "Type a name to play under."), 400)
         identity.name = name
         if self.config.password is not None:
             # The table's one limiter, per address (not per request) and per table.
@@ -689,9 +762,9 @@ class WebServer:
                 if password:
                     self.guesses.wrong(guesser, now)
                 wrong = (
-                    "That is not the table's password."
+                    say(lang, "That is not the table's password.")
                     if password
-                    else "This table has a password."
+                    else say(lang, "This table has a password.")
                 )
                 return self._form(identity, wrong, 403)
             self.guesses.right(guesser)
@@ -763,17 +836,20 @@ class WebServer:
         async with self._admitting:  # checked and counted as one step
             refusal = self._refusal(identity, address)
             if refusal is None and not self._may_start(address_key(address)):
-                refusal = "This device opened the table too often; wait a few seconds, then reload."
+                refusal = say(
+                    choose(identity.lang),
+                    "This device opened the table too often; wait a few seconds, then reload.",
+                )
             if refusal is not None:
                 self._log_refusal(address, "browser session cap", time.monotonic())
-                await websocket.close(code=CLOSE_REFUSED, message=refusal.encode()[:120])
+                await websocket.close(code=CLOSE_REFUSED, message=close_reason(refusal))
                 return websocket
             previous = identity.session
             if previous is not None:  # its own handler stops its process, once closed
                 previous.came_back = True  # a leaving page reloaded: no bot for its seat
                 previous.settled.set()
                 self.sessions.discard(previous)
-                ending = previous.end(CLOSE_REPLACED, "This table is open in another tab.")
+                ending = previous.end(CLOSE_REPLACED, N_("This table is open in another tab."))
                 self._spawn(ending)
             width = _cells(request.query.get("width"), 80)
             height = _cells(request.query.get("height"), 24)
@@ -839,6 +915,7 @@ class WebServer:
             TABLE_ENV: f"{_host_part(table_host)}:{self.config.table_port}",
             NAME_ENV: identity.name or "Player",
             SEATS_ENV: str(identity.seats_file),
+            LANG_ENV: choose(identity.lang),
         }
         if identity.password:
             environment[PASSWORD_ENV] = identity.password
@@ -869,7 +946,7 @@ class WebServer:
                     if len(self.flooded) >= 4096:
                         self.flooded = {a: t for a, t in self.flooded.items() if t > now}
                     self.flooded[address_key(session.address)] = now + FLOOD_PAUSE
-                    await session.end(CLOSE_REFUSED, "Too much input from this browser.")
+                    await session.end(CLOSE_REFUSED, N_("Too much input from this browser."))
                     break
                 continue
             if message.type != WSMsgType.TEXT:
@@ -908,7 +985,8 @@ class WebServer:
                 if now - session.last_input > idle:
                     minutes = max(1, round(idle / 60))
                     log.info("web session for %r idle: ended", session.identity.name)
-                    await session.end(CLOSE_IDLE, f"Ended after {minutes} min without a move.")
+                    ended = N_("Ended after {minutes} min without a move.")
+                    await session.end(CLOSE_IDLE, ended, minutes=minutes)
 
 
 def shared_environment() -> dict[str, str]:

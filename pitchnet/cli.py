@@ -9,11 +9,21 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from pitchnet.bots import ALIASES, BOT_KINDS, DEFAULT_LEVEL, LEVELS
 from pitchnet.house_rules import HouseRules, resolve
+from pitchnet.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    choose,
+    from_environment,
+    ngettext,
+    normalise,
+    use,
+)
 from pitchnet.network import INTERFACE_ENV, effective_interface
 from pitchnet.protocol import DEFAULT_PORT
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, TARGETS
@@ -21,7 +31,7 @@ from pitchnet.search import Budget
 
 TURN_TIMERS = (0, 15, 30, 60)
 """The turn timer's choices, in seconds (0: off)."""
-ASCII_HELP = "plain ASCII: suits as letters, no symbols or box lines"
+ASCII_HELP = N_("plain ASCII: suits as letters, no symbols or box lines")
 
 
 def _whole(text: str, what: str) -> int:
@@ -30,49 +40,61 @@ def _whole(text: str, what: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number; {what}") from None
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a number; {what}", text=repr(text), what=what)
+        ) from None
 
 
 def _players(text: str) -> int:
-    what = f"the players are {MIN_PLAYERS} to {MAX_PLAYERS}."
+    what = _("the players are {least} to {most}.", least=MIN_PLAYERS, most=MAX_PLAYERS)
     value = _whole(text, what)
     if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        players = "1 player" if value == 1 else f"{value} players"
-        raise argparse.ArgumentTypeError(f"{players} cannot sit at a table; {what}")
+        raise argparse.ArgumentTypeError(
+            ngettext(
+                "{n} player cannot sit at a table; {what}",
+                "{n} players cannot sit at a table; {what}",
+                value,
+                what=what,
+            )
+        )
     return value
 
 
 def _port(text: str) -> int:
-    what = "a port is a number from 1 to 65535 (0: any free port)."
+    what = _("a port is a number from 1 to 65535 (0: any free port).")
     value = _whole(text, what)
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port; {what}")
+        raise argparse.ArgumentTypeError(_("{n} is not a port; {what}", n=str(value), what=what))
     return value
 
 
 def _target(text: str) -> int:
-    what = f"the target is one of {', '.join(map(str, TARGETS))}."
+    what = _("the target is one of {targets}.", targets=", ".join(map(str, TARGETS)))
     value = _whole(text, what)
     if value not in TARGETS:
-        raise argparse.ArgumentTypeError(f"{value} is not a target; {what}")
+        raise argparse.ArgumentTypeError(_("{n} is not a target; {what}", n=str(value), what=what))
     return value
 
 
 def _count(text: str) -> int:
-    value = _whole(text, "give a count such as 1 or 3.")
+    value = _whole(text, _("give a count such as 1 or 3."))
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is less than none; give 0 or more.")
+        raise argparse.ArgumentTypeError(_("{n} is less than none; give 0 or more.", n=str(value)))
     return value
 
 
 def _seconds(text: str) -> float:
-    what = "give seconds as a number such as 20 or 1.5."
+    what = _("give seconds as a number such as 20 or 1.5.")
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number; {what}") from None
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a number; {what}", text=repr(text), what=what)
+        ) from None
     if not 0 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"{text} is not 0 to 86400 seconds; {what}")
+        raise argparse.ArgumentTypeError(
+            _("{text} is not 0 to 86400 seconds; {what}", text=text, what=what)
+        )
     return value
 
 
@@ -80,19 +102,73 @@ def _think(text: str) -> float:
     return _seconds(text)
 
 
+def _language(text: str) -> str:
+    found = normalise(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            _(
+                "{lang} is not a language pitchnet speaks ({languages}).",
+                lang=repr(text),
+                languages=", ".join(LANGUAGES),
+            )
+        )
+    return found
+
+
+def _add_language(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        type=_language,
+        metavar="LANG",
+        help=_(
+            "the language to speak: {languages} (default: the one chosen last, else the "
+            "system's, else English); remembered",
+            languages=", ".join(LANGUAGES),
+        ),
+    )
+
+
+def asked_language(argv: Sequence[str]) -> str | None:
+    """The `--lang` given on a command line, read before argparse (whose own help and
+    sentences are worded in it); None if none was given."""
+    for index, arg in enumerate(argv):
+        if arg == "--lang" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def choose_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language of this run: `--lang` (remembered for the next), else the language
+    the player chose last, else the system's locale (LANGUAGE, LC_ALL, LC_MESSAGES,
+    LANG), else English."""
+    from client.settings import load_language, save_language
+
+    asked = normalise(asked_language(argv))
+    if asked is not None:
+        save_language(asked)
+        return asked
+    return choose(load_language(), from_environment(environ))
+
+
 def _add_interface(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--interface",
         metavar="IP",
         default=effective_interface(),
-        help=f"the local address to bind and advertise on (default: ${INTERFACE_ENV}, "
-        "else every interface)",
+        help=_(
+            "the local address to bind and advertise on (default: ${variable}, else every "
+            "interface)",
+            variable=INTERFACE_ENV,
+        ),
     )
 
 
 def _add_password(parser: argparse.ArgumentParser, note: str) -> None:
     parser.add_argument(
-        "--password", help=f"the table's password, if it has one (else you are asked{note})"
+        "--password",
+        help=_("the table's password, if it has one (else you are asked{note})", note=note),
     )
 
 
@@ -102,22 +178,24 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
         "--target",
         type=_target,
         default=None,
-        help="points to win (default 7, or the preset's: 10 for joker)",
+        help=_("points to win (default 7, or the preset's: 10 for joker)"),
     )
     parser.add_argument(
         "--rules",
         metavar="PRESET",
         choices=list(PRESETS),
-        help="house rules by name: "
-        + "; ".join(f"{p.name}: {p.summary}" for p in PRESETS.values()),
+        help=_("house rules by name: ")
+        + "; ".join(f"{p.name}: {_(p.summary)}" for p in PRESETS.values()),
     )
     parser.add_argument(
         "--rule",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="one house rule, overriding the preset (repeatable): low=dealt, dealer_steal=off, "
-        "all_pass=redeal, min_bid=2, follow=must_follow, smudge=on, joker=on, target=10",
+        help=_(
+            "one house rule, overriding the preset (repeatable): low=dealt, dealer_steal=off, "
+            "all_pass=redeal, min_bid=2, follow=must_follow, smudge=on, joker=on, target=10"
+        ),
     )
 
 
@@ -133,45 +211,47 @@ def _add_log_level(parser: argparse.ArgumentParser) -> None:
         "--log-level",
         default="info",
         choices=["debug", "info", "warning", "error"],
-        help="how much to log (default: info)",
+        help=_("how much to log (default: info)"),
     )
 
 
 def _add_web(parser: argparse.ArgumentParser) -> None:
-    web = parser.add_argument_group("joining from a browser")
+    web = parser.add_argument_group(_("joining from a browser"))
     web.add_argument(
         "--web",
         type=_port,
         metavar="PORT",
-        help="also serve the game to browsers (phones too) on http://IP:PORT/",
+        help=_("also serve the game to browsers (phones too) on http://IP:PORT/"),
     )
     web.add_argument(
         "--web-sessions",
         type=_web_count,
         default=12,
         metavar="N",
-        help="browsers playing at once, at most (default 12: each is a process here)",
+        help=_("browsers playing at once, at most (default 12: each is a process here)"),
     )
     web.add_argument(
         "--web-per-address",
         type=_web_count,
         default=4,
         metavar="N",
-        help="browsers from one device, at most (default 4)",
+        help=_("browsers from one device, at most (default 4)"),
     )
     web.add_argument(
         "--web-idle",
         type=_seconds,
         default=1800.0,
         metavar="SECONDS",
-        help="end a browser session after this long without a keypress or tap (default 1800)",
+        help=_("end a browser session after this long without a keypress or tap (default 1800)"),
     )
 
 
 def _web_count(text: str) -> int:
-    value = _whole(text, "give a number from 1 to 64.")
+    value = _whole(text, _("give a number from 1 to 64."))
     if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"{value} is not 1 to 64; give a number from 1 to 64.")
+        raise argparse.ArgumentTypeError(
+            _("{n} is not 1 to 64; give a number from 1 to 64.", n=str(value))
+        )
     return value
 
 
@@ -180,8 +260,13 @@ def _add_bot_level(parser: argparse.ArgumentParser, whose: str) -> None:
         "--bot-level",
         choices=LEVELS,
         default=DEFAULT_LEVEL,
-        help=f"how well the computer players of {whose} play, stand-ins for absent "
-        f"players included: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})",
+        help=_(
+            "how well the computer players of {whose} play, stand-ins for absent players "
+            "included: {levels} (default {level})",
+            whose=whose,
+            levels=", ".join(LEVELS),
+            level=DEFAULT_LEVEL,
+        ),
     )
 
 
@@ -192,15 +277,22 @@ def _plain_error(message: str) -> str:
     required = re.fullmatch(r"the following arguments are required: (.+)", message)
     if required:
         names = required.group(1)
-        return f"{names} {'are' if ', ' in names else 'is'} missing"
+        if ", " in names:
+            return _("{names} are missing", names=names)
+        return _("{names} is missing", names=names)
     unknown = re.fullmatch(r"unrecognized arguments: (.+)", message)
     if unknown:
-        return f"{unknown.group(1)} is not understood here"
+        return _("{arguments} is not understood here", arguments=unknown.group(1))
     message = re.sub(r"^argument ([^:]+): ", r"\1: ", message)
-    message = re.sub(
-        r"invalid choice: ('.*') \(choose from (.*)\)", r"\1 is not one of \2", message
-    )
-    return re.sub(r"invalid (int|float) value: ('.*')", r"\2 is not a number", message)
+    choice = re.search(r"invalid choice: ('.*') \(choose from (.*)\)", message)
+    if choice:
+        said = _("{value} is not one of {choices}", value=choice[1], choices=choice[2])
+        message = message[: choice.start()] + said + message[choice.end() :]
+    number = re.search(r"invalid (int|float) value: ('.*')", message)
+    if number:
+        said = _("{value} is not a number", value=number[2])
+        message = message[: number.start()] + said + message[number.end() :]
+    return message
 
 
 class SentenceParser(argparse.ArgumentParser):
@@ -215,64 +307,80 @@ class SentenceParser(argparse.ArgumentParser):
         command = self.prog.split()
         command[0] = "pitchnet"  # the prog, less whatever path the script was run by
         help_command = shown_command([*command, "--help"])
-        self.exit(2, f"{self.prog}: {message}{end} `{help_command}` lists the options.\n")
+        self.exit(
+            2,
+            _(
+                "{prog}: {message}{end} `{command}` lists the options.",
+                prog=self.prog,
+                message=message,
+                end=end,
+                command=help_command,
+            )
+            + "\n",
+        )
 
 
-NO_REACTIONS_HELP = "show no one's quick reactions (nice play, oops, ...) in this window"
+NO_REACTIONS_HELP = N_("show no one's quick reactions (nice play, oops, ...) in this window")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = SentenceParser(
         prog="pitchnet",
-        description="Auction Pitch (Setback) around a table of laptops on your LAN.",
+        description=_("Auction Pitch (Setback) around a table of laptops on your LAN."),
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=SentenceParser)
 
     play = commands.add_parser(
-        "play", help="sit at a table on the LAN, or set one up for friends (bots fill empty seats)"
+        "play",
+        help=_("sit at a table on the LAN, or set one up for friends (bots fill empty seats)"),
     )
-    play.add_argument("--name", help="your display name (default: remembered, else login name)")
-    play.add_argument("--ascii", action="store_true", help=ASCII_HELP)
-    play.add_argument("--no-reactions", action="store_true", help=NO_REACTIONS_HELP)
-    _add_password(play, "; a table hosted here never asks its own window")
-    _add_bot_level(play, "a table hosted here")
+    play.add_argument("--name", help=_("your display name (default: remembered, else login name)"))
+    play.add_argument("--ascii", action="store_true", help=_(ASCII_HELP))
+    play.add_argument("--no-reactions", action="store_true", help=_(NO_REACTIONS_HELP))
+    _add_password(play, _("; a table hosted here never asks its own window"))
+    _add_bot_level(play, _("a table hosted here"))
     _add_interface(play)
+    _add_language(play)
 
-    join = commands.add_parser("join", help="join a table (without an address: find one)")
+    join = commands.add_parser("join", help=_("join a table (without an address: find one)"))
     join.add_argument("address", nargs="?", metavar="HOST[:PORT]")
-    join.add_argument("--name", help="your display name (default: remembered, else login name)")
-    join.add_argument("--ascii", action="store_true", help=ASCII_HELP)
-    join.add_argument("--no-reactions", action="store_true", help=NO_REACTIONS_HELP)
+    join.add_argument("--name", help=_("your display name (default: remembered, else login name)"))
+    join.add_argument("--ascii", action="store_true", help=_(ASCII_HELP))
+    join.add_argument("--no-reactions", action="store_true", help=_(NO_REACTIONS_HELP))
     _add_password(join, "")
     _add_interface(join)
+    _add_language(join)
 
-    host = commands.add_parser("host", help="host a table and referee its games")
-    host.add_argument("--name", help="the table's name (default: a friendly one)")
+    host = commands.add_parser("host", help=_("host a table and referee its games"))
+    host.add_argument("--name", help=_("the table's name (default: a friendly one)"))
     host.add_argument(
         "--port",
         type=_port,
         default=None,
-        help=f"TCP port (default {DEFAULT_PORT}, or a free one if that is taken; a port "
-        "given here must be free)",
+        help=_(
+            "TCP port (default {port}, or a free one if that is taken; a port given here "
+            "must be free)",
+            port=str(DEFAULT_PORT),
+        ),
     )
     _add_interface(host)
-    host.add_argument("--players", type=_players, default=4, help="seats at the table (2-7)")
-    host.add_argument("--partnership", action="store_true", help="4 players in two teams")
+    host.add_argument("--players", type=_players, default=4, help=_("seats at the table (2-7)"))
+    host.add_argument("--partnership", action="store_true", help=_("4 players in two teams"))
     _add_rules(host)
     host.add_argument(
-        "--bots", type=_count, default=0, metavar="K", help="computer players to seat"
+        "--bots", type=_count, default=0, metavar="K", help=_("computer players to seat")
     )
     host.add_argument(
         "--seed",
         type=int,
-        help="seed the shuffle: makes every deal PREDICTABLE (tests and benchmarks only)",
+        help=_("seed the shuffle: makes every deal PREDICTABLE (tests and benchmarks only)"),
     )
     host.add_argument(
         "--resume",
         nargs="?",
         const="",
         metavar="TABLE_ID",
-        help="resume an unfinished table from its journal (default: the latest)",
+        help=_("resume an unfinished table from its journal (default: the latest)"),
     )
     host.add_argument(
         "--stand-in",
@@ -288,30 +396,34 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=60.0,
         metavar="SECONDS",
-        help="how long an absent player's seat waits before a bot plays it (default 60)",
+        help=_("how long an absent player's seat waits before a bot plays it (default 60)"),
     )
     host.add_argument(
-        "--no-substitute", action="store_true", help="never let a bot play an absent seat"
+        "--no-substitute", action="store_true", help=_("never let a bot play an absent seat")
     )
     host.add_argument(
         "--bot-delay",
         type=_seconds,
         default=0.6,
         metavar="SECONDS",
-        help="pause before a computer player acts, so people can follow (default 0.6; "
-        "2.5 times as long before a bot leads after a finished trick)",
+        help=_(
+            "pause before a computer player acts, so people can follow (default 0.6; "
+            "2.5 times as long before a bot leads after a finished trick)"
+        ),
     )
-    _add_bot_level(host, "the table")
+    _add_bot_level(host, _("the table"))
     host.add_argument(
         "--ready",
         type=_seconds,
         default=20.0,
         metavar="SECONDS",
-        help="after a hand, deal the next one after this long even if someone has not "
-        "pressed Enter (default 20; 0: wait for everyone)",
+        help=_(
+            "after a hand, deal the next one after this long even if someone has not "
+            "pressed Enter (default 20; 0: wait for everyone)"
+        ),
     )
     host.add_argument(
-        "--no-spectators", action="store_true", help="refuse people who only want to watch"
+        "--no-spectators", action="store_true", help=_("refuse people who only want to watch")
     )
     host.add_argument(
         "--turn-timer",
@@ -319,73 +431,85 @@ def build_parser() -> argparse.ArgumentParser:
         choices=TURN_TIMERS,
         default=0,
         metavar="SECONDS",
-        help="seconds a person has for a bid or a card before a bot makes that one move "
-        "for them: 0 (off, the default), 15, 30 or 60",
+        help=_(
+            "seconds a person has for a bid or a card before a bot makes that one move "
+            "for them: 0 (off, the default), 15, 30 or 60"
+        ),
     )
     host.add_argument(
         "--no-coach",
         action="store_true",
-        help="players may not ask the coach (c) what the hard bot would do",
+        help=_("players may not ask the coach (c) what the hard bot would do"),
     )
     host.add_argument(
         "--no-reactions",
         action="store_true",
-        help="the table relays no quick reactions (nice play, oops, ...)",
+        help=_("the table relays no quick reactions (nice play, oops, ...)"),
     )
     host.add_argument(
         "--spectator-reactions",
         action="store_true",
-        help="people watching may send quick reactions too",
+        help=_("people watching may send quick reactions too"),
     )
-    host.add_argument("--password", help="a password players must give to join")
-    host.add_argument("--password-file", metavar="FILE", help="read the password from FILE")
+    host.add_argument("--password", help=_("a password players must give to join"))
+    host.add_argument("--password-file", metavar="FILE", help=_("read the password from FILE"))
     _add_web(host)
     _add_log_level(host)
 
-    bot = commands.add_parser("bot", help="connect headless computer players to a table")
+    bot = commands.add_parser("bot", help=_("connect headless computer players to a table"))
     bot.add_argument(
-        "address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} if none)"
+        "address",
+        metavar="HOST[:PORT]",
+        help=_("the table (port {port} if none)", port=str(DEFAULT_PORT)),
     )
-    bot.add_argument("--count", type=_count, default=1, help="how many bots (default 1)")
-    bot.add_argument("--name", default="Bot", help="name prefix (default Bot)")
+    bot.add_argument("--count", type=_count, default=1, help=_("how many bots (default 1)"))
+    bot.add_argument("--name", default="Bot", help=_("name prefix (default Bot)"))
     bot.add_argument(
         "--level",
         "--kind",
         dest="kind",
         choices=[*BOT_KINDS, *ALIASES],
         default=DEFAULT_LEVEL,
-        help=f"how well they play: {', '.join(LEVELS)}, or random (default {DEFAULT_LEVEL})",
+        help=_(
+            "how well they play: {levels}, or random (default {level})",
+            levels=", ".join(LEVELS),
+            level=DEFAULT_LEVEL,
+        ),
     )
-    bot.add_argument("--password", help="the table's password, if it has one")
+    bot.add_argument("--password", help=_("the table's password, if it has one"))
     bot.add_argument(
         "--think",
         type=_think,
         default=0.0,
         metavar="SECONDS",
-        help="pause before each action, so a match lasts long enough to watch (default 0)",
+        help=_("pause before each action, so a match lasts long enough to watch (default 0)"),
     )
     _add_interface(bot)
     _add_log_level(bot)
 
-    watch = commands.add_parser("watch", help="watch a table without taking a seat")
+    watch = commands.add_parser("watch", help=_("watch a table without taking a seat"))
     watch.add_argument(
-        "address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} if none)"
+        "address",
+        metavar="HOST[:PORT]",
+        help=_("the table (port {port} if none)", port=str(DEFAULT_PORT)),
     )
-    watch.add_argument("--ascii", action="store_true", help=ASCII_HELP)
+    watch.add_argument("--ascii", action="store_true", help=_(ASCII_HELP))
     _add_password(watch, "")
     _add_interface(watch)
+    _add_language(watch)
 
     history = commands.add_parser(
-        "history", help="list the tables hosted here, or print one table's hands"
+        "history", help=_("list the tables hosted here, or print one table's hands")
     )
     history.add_argument(
-        "table_id", nargs="?", metavar="TABLE_ID", help="the table (without it: list them all)"
+        "table_id", nargs="?", metavar="TABLE_ID", help=_("the table (without it: list them all)")
     )
+    _add_language(history)
 
-    vectors = commands.add_parser("vectors", help="check the engine against rules vectors")
-    vectors.add_argument("paths", nargs="+", metavar="PATH", help="vector files or folders")
+    vectors = commands.add_parser("vectors", help=_("check the engine against rules vectors"))
+    vectors.add_argument("paths", nargs="+", metavar="PATH", help=_("vector files or folders"))
 
-    simulate = commands.add_parser("simulate", help="play bot-only matches and print win rates")
+    simulate = commands.add_parser("simulate", help=_("play bot-only matches and print win rates"))
     simulate.add_argument("--players", type=_players, default=4)
     simulate.add_argument("--partnership", action="store_true")
     simulate.add_argument("--games", type=int, default=100)
@@ -393,29 +517,35 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--bots",
         default="heuristic",
-        help="comma-separated bot kinds by seat, repeated to fill: easy, normal, hard or "
-        "random (e.g. hard,normal)",
+        help=_(
+            "comma-separated bot kinds by seat, repeated to fill: easy, normal, hard or "
+            "random (e.g. hard,normal)"
+        ),
     )
-    simulate.add_argument("--seed", type=int, help="seed for reproducible deals and bots")
+    simulate.add_argument("--seed", type=int, help=_("seed for reproducible deals and bots"))
     simulate.add_argument(
         "--duplicate",
         action="store_true",
-        help="play each deal once per seating, the bots rotated through the seats, and "
-        "report points per hand and win rates with 95%% intervals (--games counts deals)",
+        help=_(
+            "play each deal once per seating, the bots rotated through the seats, and "
+            "report points per hand and win rates with 95%% intervals (--games counts deals)"
+        ),
     )
     simulate.add_argument(
         "--samples",
         type=int,
         default=Budget().samples,
         metavar="N",
-        help=f"deals the hard bot samples per decision (default {Budget().samples})",
+        help=_("deals the hard bot samples per decision (default {n})", n=str(Budget().samples)),
     )
     simulate.add_argument(
         "--search-seconds",
         type=_seconds,
         metavar="SECONDS",
-        help="also stop the hard bot's search after this long (default: no time limit, "
-        "so a seeded run is reproducible)",
+        help=_(
+            "also stop the hard bot's search after this long (default: no time limit, "
+            "so a seeded run is reproducible)"
+        ),
     )
     return parser
 
@@ -437,6 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
+    use(choose_language(list(sys.argv[1:] if argv is None else argv), os.environ))
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "play"

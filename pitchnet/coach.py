@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pitchnet.bots import view_dice
 from pitchnet.cards import Card, Suit
 from pitchnet.heuristic import winning
+from pitchnet.i18n import _, babel_locale, number
 from pitchnet.rules import Bid, Phase, suit_as_played
 from pitchnet.search import BidRanking, Budget, rank_bids, rank_plays
 from pitchnet.views import SeatView
+from pitchnet.words import card_name, suit_plural
 
 COACH_BUDGET = Budget(samples=96, seconds=1.0)
 """The table's budget for the `hard` bot, a little longer on a slow machine: a person
@@ -63,74 +65,106 @@ def _spoken_cards(cards: list[Card]) -> str:
     """ "the ace, jack and 2" of one suit, highest first."""
     words = [_rank_word(card) for card in sorted(cards, key=lambda c: -c.rank)]
     if len(words) == 1:
-        return f"the {words[0]}"
-    return "the " + ", ".join(words[:-1]) + f" and {words[-1]}"
+        return _("the {rank}", rank=words[0])
+    return _("the {ranks} and {last}", ranks=", ".join(words[:-1]), last=words[-1])
 
 
 def _rank_word(card: Card) -> str:
-    return {14: "ace", 13: "king", 12: "queen", 11: "jack"}.get(card.rank, str(card.rank))
+    names = {14: _("ace"), 13: _("king"), 12: _("queen"), 11: _("jack")}
+    return names.get(card.rank) or number(card.rank)
+
+
+def _decimal(value: float) -> str:
+    return number(round(value, 1))
+
+
+def _percent(share: float) -> str:
+    """ "63 %" as the language writes a share (Babel loads only for the coach's advice)."""
+    from babel.numbers import format_percent
+
+    return str(format_percent(share, locale=babel_locale()))
 
 
 def _bid_line(view: SeatView, ranking: BidRanking) -> str:
     bids = [b for b in ranking.worth if b is not None]
     if ranking.choice is None:
         if not bids:
-            return "Pass: it is the only bid you have."
+            return _("Pass: it is the only bid you have.")
         best = max(bids, key=lambda b: ranking.worth[b])
         loss = ranking.worth[None] - ranking.worth[best]
         if loss < CLOSE:
-            return f"Pass: bidding {best} is about as good, but no better."
-        return (
-            f"Pass: no suit of yours is worth a bid here; bidding {best} would cost about "
-            f"{loss:.1f} points on average."
+            return _("Pass: bidding {bid} is about as good, but no better.", bid=best)
+        return _(
+            "Pass: no suit of yours is worth a bid here; bidding {bid} would cost about "
+            "{points} points on average.",
+            bid=best,
+            points=_decimal(loss),
         )
     bid = ranking.choice
     steal = view.seat == view.dealer and view.high_bid == bid
-    verb = f"Bid {bid} (steal the bid)" if steal else f"Bid {bid}"
+    verb = _("Bid {bid} (steal the bid)", bid=bid) if steal else _("Bid {bid}", bid=bid)
     if ranking.suit is None:
-        return f"{verb}: it is the only bid you have."
+        return _("{advice}: it is the only bid you have.", advice=verb)
     suit = Suit(ranking.suit)
     held = [c for c in view.cards if c.suit is suit]
     trumps = (
-        f"with {suit.plural} as trump you hold {_spoken_cards(held)}"
+        _(
+            "with {suit} as trump you hold {cards}",
+            suit=suit_plural(suit.value),
+            cards=_spoken_cards(held),
+        )
         if held
-        else f"the joker names {suit.plural} trump"
+        else _("the joker names {suit} trump", suit=suit_plural(suit.value))
     )
     if ranking.points is None or ranking.made is None:
-        return f"{verb}: {trumps}."
-    return (
-        f"{verb}: {trumps}; you would take about {ranking.points:.1f} points and make "
-        f"{bid} in {ranking.made:.0%} of the deals like this one."
+        return _("{advice}: {why}.", advice=verb, why=trumps)
+    return _(
+        "{advice}: {why}; you would take about {points} points and make {bid} in {percent} "
+        "of the deals like this one.",
+        advice=verb,
+        why=trumps,
+        points=_decimal(ranking.points),
+        bid=bid,
+        percent=_percent(ranking.made),
     )
 
 
 def _play_line(view: SeatView, ranked: list[tuple[str, float]]) -> str:
     card = Card.parse(ranked[0][0])
-    named = f"Play the {card.name}"
+    named = _("Play {card}", card=card_name(card.text))
     if len(ranked) == 1:
-        return f"{named}: it is the only card you may play."
+        return _("{advice}: it is the only card you may play.", advice=named)
     role = _role(view, card)
     runner, value = Card.parse(ranked[1][0]), ranked[1][1]
     margin = ranked[0][1] - value
     if margin < CLOSE:
-        return f"{named}: {role}; the {runner.name} is about as good."
-    return (
-        f"{named}: {role}; it does about {margin:.1f} points better on average than the "
-        f"next best, the {runner.name}."
+        return _(
+            "{advice}: {why}; {card} is about as good.",
+            advice=named,
+            why=role,
+            card=card_name(runner.text),
+        )
+    return _(
+        "{advice}: {why}; it does about {points} points better on average than the next "
+        "best, {card}.",
+        advice=named,
+        why=role,
+        points=_decimal(margin),
+        card=card_name(runner.text),
     )
 
 
 def _role(view: SeatView, card: Card) -> str:
     """What the card does: names trump, leads, takes the trick for now, or throws off."""
     if view.trump is None:
-        return "your first lead names trump"
+        return _("your first lead names trump")
     if not view.trick:
-        return "you lead it"
+        return _("you lead it")
     trump = Suit(view.trump)
     trick = [(seat, Card.parse(text)) for seat, text in view.trick]
-    seat, _ = winning([*trick, (view.seat, card)], trump)
+    seat, _card = winning([*trick, (view.seat, card)], trump)
     if seat == view.seat:
-        return "it takes the trick for now"
+        return _("it takes the trick for now")
     if suit_as_played(card, trump) is trump:
-        return "a trump you can spare"
-    return "it throws off a card you can spare"
+        return _("a trump you can spare")
+    return _("it throws off a card you can spare")

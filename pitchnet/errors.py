@@ -12,6 +12,8 @@ from __future__ import annotations
 import errno
 import socket
 
+from pitchnet.i18n import _
+
 _GAI_NO_NAME = {
     getattr(socket, name)
     for name in ("EAI_NONAME", "EAI_AGAIN", "EAI_FAIL", "EAI_NODATA", "EAI_ADDRFAMILY")
@@ -24,42 +26,60 @@ def describe_os_error(
 ) -> str:
     """One sentence (ending in a full stop) for `exc`; `host`/`port` say where it happened,
     `option` which command-line option chose that port (`--web` for the browsers' page)."""
-    where = host or "that address"
+    where = host or _("that address")
     at = f"{host}:{port}" if host and port is not None else where
     if isinstance(exc, socket.gaierror):
         if exc.errno in _GAI_NO_NAME:
-            return (
-                f"No computer called {where} can be found on the network; check the name, "
-                "or give its address (like 192.168.1.20)."
+            return _(
+                "No computer called {where} can be found on the network; check the name, "
+                "or give its address (like 192.168.1.20).",
+                where=where,
             )
-        return f"The name {where} cannot be looked up right now."
+        return _("The name {where} cannot be looked up right now.", where=where)
     if isinstance(exc, TimeoutError):
-        return f"{at} did not answer in time."
+        return _("{at} did not answer in time.", at=at)
     if isinstance(exc, ConnectionRefusedError):
-        return f"Nobody is hosting a table at {at}."
+        return _("Nobody is hosting a table at {at}.", at=at)
     code = getattr(exc, "errno", None)
-    number = port if port is not None else "?"
-    the_port = f"port {number}" if option == "--port" else f"the {option} port {number}"
+    number = str(port) if port is not None else "?"
     if code == errno.EADDRNOTAVAIL:
-        return (
-            f"{where} is not an address of this computer, so nothing can listen there; "
-            "choose one this computer has with --interface (see `ip addr`)."
+        return _(
+            "{where} is not an address of this computer, so nothing can listen there; "
+            "choose one this computer has with --interface (see `ip addr`).",
+            where=where,
         )
     if code == errno.EADDRINUSE:
-        free = "leave --port out" if option == "--port" else f"give {option} 0"
-        return (
-            f"{the_port[:1].upper()}{the_port[1:]} is already in use on this computer "
-            f"(another table or program has it); choose another with {option}, or {free} "
-            "to take a free one."
+        if option == "--port":
+            return _(
+                "Port {port} is already in use on this computer (another table or program "
+                "has it); choose another with --port, or leave --port out to take a free one.",
+                port=number,
+            )
+        return _(
+            "The {option} port {port} is already in use on this computer (another table or "
+            "program has it); choose another with {option}, or give {option} 0 to take a "
+            "free one.",
+            option=option,
+            port=number,
         )
     if code == errno.EACCES:
-        return f"This computer does not let you use {the_port}; choose one above 1023."
+        if option == "--port":
+            return _(
+                "This computer does not let you use port {port}; choose one above 1023.",
+                port=number,
+            )
+        return _(
+            "This computer does not let you use the {option} port {port}; choose one above 1023.",
+            option=option,
+            port=number,
+        )
     if code in (errno.ENETUNREACH, errno.EHOSTUNREACH):
-        return f"{at} cannot be reached from this computer's network."
+        return _("{at} cannot be reached from this computer's network.", at=at)
     if code == errno.ECONNRESET:
-        return f"{at} dropped the connection."
+        return _("{at} dropped the connection.", at=at)
     if code == errno.ETIMEDOUT:
-        return f"{at} did not answer in time."
+        return _("{at} did not answer in time.", at=at)
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     reason = reason.strip().rstrip(".")
-    return f"The network failed ({reason[:1].lower()}{reason[1:]})."
+    reason = reason[:1].lower() + reason[1:]
+    return _("The network failed ({reason}).", reason=reason)

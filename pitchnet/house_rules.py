@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
+from pitchnet.i18n import N_, _
+
 TARGETS = (7, 10, 11, 15, 21)
 """Points to win: 7 is the default, 10 is usual with the joker."""
 
@@ -104,17 +106,17 @@ class HouseRules:
 
     def describe(self) -> list[str]:
         """One short phrase per changed option, for the Rules page and the lobby."""
-        return [_PHRASES[(name, value)] for name, value in self.changes().items()]
+        return [_(_PHRASES[(name, value)]) for name, value in self.changes().items()]
 
 
 _PHRASES: dict[tuple[str, str | int], str] = {
-    ("low", "dealt"): "Low goes to the player it was dealt to",
-    ("dealer_steal", "off"): "the dealer may not steal the bid",
-    ("all_pass", "redeal"): "if everyone passes, the hand is thrown in and redealt",
-    ("min_bid", 2): "the lowest bid is 2",
-    ("follow", "must_follow"): "you must follow suit if you can (trump only when void)",
-    ("smudge", "on"): "Smudge: make the top bid from a score of 0 or more to win at once",
-    ("joker", "on"): "five-point Pitch: the joker is the lowest trump and a point",
+    ("low", "dealt"): N_("Low goes to the player it was dealt to"),
+    ("dealer_steal", "off"): N_("the dealer may not steal the bid"),
+    ("all_pass", "redeal"): N_("if everyone passes, the hand is thrown in and redealt"),
+    ("min_bid", 2): N_("the lowest bid is 2"),
+    ("follow", "must_follow"): N_("you must follow suit if you can (trump only when void)"),
+    ("smudge", "on"): N_("Smudge: make the top bid from a score of 0 or more to win at once"),
+    ("joker", "on"): N_("five-point Pitch: the joker is the lowest trump and a point"),
 }
 
 
@@ -141,25 +143,26 @@ class Preset:
     target: int | None
     """The preset's target, or None to keep the table's (7 unless set)."""
     summary: str
+    """In English, marked with `N_`: translated where it is shown."""
 
 
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
-        Preset("standard", HouseRules(), None, "the rule book: no house rules"),
-        Preset("classic", HouseRules(low="dealt"), None, "Low is the dealt holder's"),
+        Preset("standard", HouseRules(), None, N_("the rule book: no house rules")),
+        Preset("classic", HouseRules(low="dealt"), None, N_("Low is the dealt holder's")),
         Preset(
             "smudge",
             HouseRules(smudge="on", dealer_steal="off"),
             None,
-            "Smudge wins at once; the dealer may not steal",
+            N_("Smudge wins at once; the dealer may not steal"),
         ),
-        Preset("joker", HouseRules(joker="on"), 10, "five-point Pitch with the joker, to 10"),
+        Preset("joker", HouseRules(joker="on"), 10, N_("five-point Pitch with the joker, to 10")),
         Preset(
             "strict",
             HouseRules(follow="must_follow", min_bid=2, all_pass="redeal"),
             None,
-            "must follow suit, no bids of 1, redeal when all pass",
+            N_("must follow suit, no bids of 1, redeal when all pass"),
         ),
     )
 }
@@ -226,19 +229,26 @@ def parse_short(text: str) -> HouseRules:
     return HouseRules.from_wire(changes)
 
 
-def label(rules: HouseRules, target: int) -> str:
-    """A short label for a finder's row: the preset's name if the rules are one
-    ("joker, to 10", "standard, to 7"), else the changed options ("low dealt smudge, to 11")."""
+def rules_name(rules: HouseRules) -> str:
+    """The rules in a word or two: the preset's name if they are one ("joker",
+    "standard": names players type after --rules, so never translated), else the changed
+    options ("low dealt smudge", in the language in use)."""
     name = rules.preset_name()
     if name is None:
         words = {
-            ("low", "dealt"): "low dealt",
-            ("dealer_steal", "off"): "no steal",
-            ("all_pass", "redeal"): "redeal",
-            ("min_bid", 2): "min 2",
-            ("follow", "must_follow"): "must follow",
-            ("smudge", "on"): "smudge",
-            ("joker", "on"): "joker",
+            ("low", "dealt"): _("low dealt"),
+            ("dealer_steal", "off"): _("no steal"),
+            ("all_pass", "redeal"): _("redeal"),
+            ("min_bid", 2): _("min 2"),
+            ("follow", "must_follow"): _("must follow"),
+            ("smudge", "on"): _("smudge"),
+            ("joker", "on"): _("joker"),
         }
         name = " ".join(words[item] for item in rules.changes().items())
-    return f"{name}, to {target}"
+    return name
+
+
+def label(rules: HouseRules, target: int) -> str:
+    """A short label for a finder's row: the preset's name if the rules are one
+    ("joker, to 10", "standard, to 7"), else the changed options ("low dealt smudge, to 11")."""
+    return _("{rules}, to {target}", rules=rules_name(rules), target=target)

@@ -233,7 +233,9 @@ class FrameDecoder:
         the peer is cut off, and nothing it sent stays buffered."""
         if self.budget is not None and not self.budget.allow(length):
             self._buffer.clear()
-            raise ProtocolError("rate_limited", "Too much data; slow down.", fatal=True)
+            raise ProtocolError(
+                "rate_limited", "Too much data; slow down.", fatal=True, params={"why": "data"}
+            )
 
 
 # ---- messages --------------------------------------------------------------------------------
@@ -472,13 +474,32 @@ class Ack(Message):
     duplicate: bool = False
 
 
+def _without_no_params(message: ErrorMsg | Bye | ReclaimStatus) -> dict[str, Any]:
+    """A message's map with `params` left out when there are none: a code that says it
+    all costs no bytes more than before, and reads the same to older clients."""
+    wire = tagged_map(message, "type", message.TYPE)
+    if wire.get("params") is None:
+        del wire["params"]
+    return wire
+
+
 @dataclass(frozen=True, slots=True)
 class ErrorMsg(Message):
+    """A refusal. `code` and `params` are its meaning, which a client words in its own
+    player's language (client/meanings.py); `message` is the same in English, for
+    clients that predate the codes (PROTOCOL.md, "Codes, not sentences")."""
+
     TYPE: ClassVar[str] = "error"
     code: str
     message: str
     id: int | None = None
     fatal: bool = False
+    params: dict[str, Any] | None = None
+    """Plain values (str, int, bool, nil, lists of them): a seat (counted from 0), a bid,
+    a suit's letter, a card's text; `why` tells apart the cases of one code."""
+
+    def to_wire(self) -> dict[str, Any]:
+        return _without_no_params(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,6 +520,12 @@ class Bye(Message):
     """With code "moved": "host:port" of the table everyone here moves to."""
     table_id: str | None = None
     """With code "moved": that table's id."""
+    params: dict[str, Any] | None = None
+    """What the code means beyond itself (`why` for a case of it), as in `ErrorMsg`;
+    `reason` is the same in English, for older clients."""
+
+    def to_wire(self) -> dict[str, Any]:
+        return _without_no_params(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,6 +565,12 @@ class ReclaimStatus(Message):
     seat: int
     status: str
     message: str
+    params: dict[str, Any] | None = None
+    """Its meaning, for the client to word (PROTOCOL.md, `reclaim_status`): the seat's
+    player's `name`; with "refused", `why`; `message` is the same in English."""
+
+    def to_wire(self) -> dict[str, Any]:
+        return _without_no_params(self)
 
 
 def answer(

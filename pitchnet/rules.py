@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from pitchnet.cards import GAME_POINTS, JACK, Card, Suit, validate_deck
 from pitchnet.house_rules import PRESETS, TARGETS, HouseRules, Preset, RulesConfigError
@@ -34,12 +35,16 @@ Bid = int | None
 
 class RulesError(Exception):
     """An action the rules refuse. `code` is short and stable (for the wire and tests);
-    `message` is a plain sentence for the player."""
+    `params` say the rest of what was meant (a seat, a bid, a suit: plain wire values,
+    `why` telling apart the cases of one code), so each client can word it in its
+    player's language (client/meanings.py); `message` is the English sentence, sent too
+    for clients older than that."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params
 
 
 class Phase(StrEnum):
@@ -293,7 +298,11 @@ class Hand:
     def _not_your_turn(self, doing: str) -> RulesError:
         """The refusal players read as it is: seats counted from 1, as the table shows them."""
         assert self.turn is not None  # the bidding and an unfinished hand always have a turn
-        return RulesError("not_your_turn", f"It is seat {self.turn + 1}'s turn to {doing}.")
+        return RulesError(
+            "not_your_turn",
+            f"It is seat {self.turn + 1}'s turn to {doing}.",
+            {"seat": self.turn, "why": doing},
+        )
 
     def check_bid(self, seat: int, amount: Bid) -> None:
         """Raise RulesError if `seat` may not bid `amount` now; change nothing."""
@@ -304,7 +313,11 @@ class Hand:
         top = self._bid_table.top
         if amount is not None and (type(amount) is not int or not 1 <= amount <= top):
             words = ", ".join(map(str, self.rules.bids[:-1]))
-            raise RulesError("bad_bid", f"A bid is pass, {words} or {self.rules.top_bid}.")
+            raise RulesError(
+                "bad_bid",
+                f"A bid is pass, {words} or {self.rules.top_bid}.",
+                {"bids": list(self.rules.bids)},
+            )
         legal = self.legal_bids(seat)
         if amount not in legal:
             raise RulesError(*self._why_bid_refused(seat, amount))
@@ -325,41 +338,56 @@ class Hand:
         else:
             self.turn = (seat + 1) % self.players
 
-    def _why_bid_refused(self, seat: int, amount: Bid) -> tuple[str, str]:
-        if amount is not None and amount < self.rules.min_bid:
+    def _why_bid_refused(self, seat: int, amount: Bid) -> tuple[str, str, dict[str, Any]]:
+        """The code, the English sentence and the parameters of a refused bid."""
+        least, high = self.rules.min_bid, self.high_bid
+        if amount is not None and amount < least:
             return (
                 "below_min_bid",
-                f"Nobody may bid {amount} at this table: the lowest bid is {self.rules.min_bid}.",
+                f"Nobody may bid {amount} at this table: the lowest bid is {least}.",
+                {"bid": amount, "least": least},
             )
-        if seat == self.dealer and self.high_bid is None:
-            least = max(2, self.rules.min_bid)
+        if seat == self.dealer and high is None:
+            least = max(2, least)
             if amount is None:
-                return "dealer_must_bid", f"Everyone passed: the dealer must bid at least {least}."
+                return (
+                    "dealer_must_bid",
+                    f"Everyone passed: the dealer must bid at least {least}.",
+                    {"least": least, "bid": None},
+                )
             return (
                 "dealer_must_bid",
                 f"Everyone passed: the dealer must bid at least {least}, not {amount}.",
+                {"least": least, "bid": amount},
             )
         if seat == self.dealer and self.rules.dealer_steal == "off":
             return (
                 "no_steal",
-                f"The dealer may not steal at this table: pass or bid more than {self.high_bid}.",
+                f"The dealer may not steal at this table: pass or bid more than {high}.",
+                {"high": high},
             )
         if seat == self.dealer:
-            return "bid_too_low", f"The dealer must pass or bid at least {self.high_bid}."
-        return "bid_too_low", f"You must pass or bid more than {self.high_bid}."
+            return (
+                "bid_too_low",
+                f"The dealer must pass or bid at least {high}.",
+                {"high": high, "why": "dealer"},
+            )
+        return "bid_too_low", f"You must pass or bid more than {high}.", {"high": high}
 
     def check_play(self, seat: int, card: Card) -> None:
         """Raise RulesError if `seat` may not play `card` now; change nothing."""
         if self.bidding:
-            raise RulesError("not_playing", "The bidding is not over yet.")
+            raise RulesError("not_playing", "The bidding is not over yet.", {"why": "bidding"})
         if self.over:
-            raise RulesError("not_playing", "This hand is over.")
+            raise RulesError("not_playing", "This hand is over.", {"why": "over"})
         if seat != self.turn:
             raise self._not_your_turn("play")
         if card not in self.hands[seat]:
-            raise RulesError("not_in_hand", f"You do not hold the {card.name}.")
+            raise RulesError(
+                "not_in_hand", f"You do not hold the {card.name}.", {"card": card.text}
+            )
         if not self._follows_suit(self.hands[seat], card):
-            raise RulesError("must_follow", self._why_play_refused())
+            raise RulesError("must_follow", *self._not_following())
 
     def play(self, seat: int, card: Card) -> Trick | None:
         """Play `card` from `seat`'s hand. Returns the trick if this card completed one.
@@ -381,21 +409,36 @@ class Hand:
         self.turn = None if self.over else winner
         return done
 
-    def _why_play_refused(self) -> str:
+    def _not_following(self) -> tuple[str, dict[str, Any]]:
+        """The English sentence and the parameters of a card that does not follow suit:
+        `why` is "trump_led_joker", "trump_led", "follow" or "follow_or_trump"."""
         trump = self.trump
         led = self._led_suit()
         assert trump is not None and led is not None
         held = self.hands[self.turn] if self.turn is not None else []
         joker = any(c.suit is None for c in held)  # the joker, held: a trump too
+        params = {"trump": trump.value, "led": led.value, "joker": joker}
         if led is trump:
             if not any(c.suit is trump for c in held):
-                return "Trump was led: you must play a trump, and you hold the joker."
+                return (
+                    "Trump was led: you must play a trump, and you hold the joker.",
+                    {**params, "why": "trump_led_joker"},
+                )
             also = " or the joker" if joker else ""
-            return f"Trump was led: you must play {trump.plural}{also}."
+            return (
+                f"Trump was led: you must play {trump.plural}{also}.",
+                {**params, "why": "trump_led"},
+            )
         if self._must_follow:
-            return f"You must follow suit: you hold a {led.plural[:-1]}."
+            return (
+                f"You must follow suit: you hold a {led.plural[:-1]}.",
+                {**params, "why": "follow"},
+            )
         also = " or the joker" if joker else ""
-        return f"You must follow {led.plural} or play a trump ({trump.plural}{also})."
+        return (
+            f"You must follow {led.plural} or play a trump ({trump.plural}{also}).",
+            {**params, "why": "follow_or_trump"},
+        )
 
     # ---- points --------------------------------------------------------------------------
 
@@ -541,7 +584,9 @@ class Match:
             raise RulesError("match_over", "The match is over.")
         hand = self.hand
         if hand is None or hand.over:
-            raise RulesError("no_hand", f"There is no hand in progress to {verb} in.")
+            raise RulesError(
+                "no_hand", f"There is no hand in progress to {verb} in.", {"why": verb}
+            )
         return hand
 
     def _throw_in(self, hand: Hand) -> None:

@@ -49,11 +49,15 @@ class ProtocolError(Exception):
     """The peer sent something the protocol does not allow. `fatal` means the
     connection is closed after the error frame is sent."""
 
-    def __init__(self, code: str, message: str, *, fatal: bool = False) -> None:
+    def __init__(
+        self, code: str, message: str, *, fatal: bool = False, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.fatal = fatal
+        self.params = params
+        """What the code means beyond itself, for the client to word (as `RulesError`)."""
 
 
 _Convert = Callable[[str, Any], Any]

@@ -71,7 +71,11 @@ class SeatView:
     `hand_number`, so one resent into a later turn is refused as stale."""
     play_rule: str | None = None
     """Why this seat's cards outside `legal_plays` may not be played now, in the host's
-    own words (None when every held card may be played, or it is not our turn to play)."""
+    own words (None when every held card may be played, or it is not our turn to play).
+    In English, for older clients: `play_meaning` is what a client words."""
+    play_meaning: dict[str, Any] | None = None
+    """The same as `play_rule`, as a meaning: the refusal's `code` and its parameters
+    (those of an `error` with that code), worded by each client in its own language."""
     spectator: bool = False
     """A watcher's view: `hand` and the legal moves are empty, and `seat` means nothing."""
 
@@ -233,6 +237,7 @@ _SPECTATOR_PRIVATE: dict[str, Any] = {
     "legal_bids": [],
     "legal_plays": [],
     "play_rule": None,
+    "play_meaning": None,
     "spectator": True,
 }
 
@@ -377,6 +382,7 @@ def _private(match: Match, seat: int, turn: int | None) -> dict[str, Any]:
             "legal_bids": [],
             "legal_plays": [],
             "play_rule": None,
+            "play_meaning": None,
             "spectator": False,
         }
     if seat != turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
@@ -384,13 +390,15 @@ def _private(match: Match, seat: int, turn: int | None) -> dict[str, Any]:
     held = hand.hands[seat]
     legal = match.legal_plays(seat)
     refused = next((card for card in held if card not in legal), None) if legal else None
+    why = None if refused is None else _why_refused(match, seat, refused)
     return {
         "seat": seat,
         "spectator": False,
         "hand": [card.text for card in sorted(held, key=_AS_HELD)],
         "legal_bids": list(match.legal_bids(seat)),
         "legal_plays": [card.text for card in sorted(legal, key=_AS_HELD)],
-        "play_rule": None if refused is None else _why_refused(match, seat, refused),
+        "play_rule": None if why is None else why.message,
+        "play_meaning": None if why is None else {"code": why.code, **(why.params or {})},
     }
 
 
@@ -413,15 +421,16 @@ def _build_waiting(match: Match, seat: int) -> dict[str, Any]:
         "legal_bids": [],
         "legal_plays": [],
         "play_rule": None,
+        "play_meaning": None,
     }
 
 
-def _why_refused(match: Match, seat: int, card: Card) -> str | None:
-    """The sentence the host answers a play of `card` with: the rules' own words."""
+def _why_refused(match: Match, seat: int, card: Card) -> RulesError | None:
+    """What the host answers a play of `card` with: the rules' own refusal."""
     try:
         match.check_play(seat, card)
     except RulesError as exc:
-        return exc.message
+        return exc
     return None
 
 

@@ -1,16 +1,20 @@
 """Shared test set-up. Every test runs with PITCHNET_INTERFACE=127.0.0.1 so that nothing
 a test starts binds or advertises beyond this machine, with its own state and config
 folders so that journals, seat tokens and settings never touch the real ones, and with
-the cards' motion off (PITCHNET_MOTION=off) unless it asks for it.
+the cards' motion off (PITCHNET_MOTION=off) unless it asks for it, and in English
+(LANGUAGE=en whatever the machine's locale; the language in use is English again after
+every test) unless it chooses another.
 Hypothesis runs under the profile tests/profiles.py chooses (quick `dev`, or `ci`)."""
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from tests.profiles import PROFILE
+from tests.pseudo import pseudo  # noqa: F401  (a fixture: the pseudo-translations)
 
 settings.load_profile(PROFILE)  # `dev` unless CI=true (tests/profiles.py)
 
@@ -22,6 +26,15 @@ def _loopback_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path / "config"))
     # Cards do not move in tests (client/widgets/motion.py) unless a test asks for it.
     monkeypatch.setenv("PITCHNET_MOTION", "off")
+    monkeypatch.setenv("LANGUAGE", "en")
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    from pitchnet.i18n import use
+
+    yield
+    use("en")
 
 
 @pytest.fixture(scope="module")

@@ -104,7 +104,7 @@ NoTables = tables_seen([])
 """A table browser on a LAN with no tables."""
 
 
-def play_on_an_empty_lan(seed: int | None = None) -> PitchApp:
+def play_on_an_empty_lan(seed: int | None = None, lang: str | None = None) -> PitchApp:
     """`pitchnet play` as "Ann" on a LAN with no tables: it offers to host one here (on
     127.0.0.1, unadvertised, bots without delay, the deck seeded if `seed` is given)."""
     from client.app import ClientOptions, PitchApp
@@ -118,5 +118,6 @@ def play_on_an_empty_lan(seed: int | None = None) -> PitchApp:
         interface="127.0.0.1",
         play_browse_seconds=0.1,
         host_options=host_options,
+        lang=lang,
     )
     return PitchApp(options, browser_factory=NoTables)

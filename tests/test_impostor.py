@@ -479,7 +479,8 @@ async def test_a_reconnect_believes_no_refusal_from_a_host_that_proved_nothing(
     said = {
         "bad_token": UNKNOWN_SEAT,
         "wrong_table": UNKNOWN_SEAT,
-        "table_full": "The table is full.",  # the host's sentence, not believed
+        # The host's code, worded by the client (not the host's sentence), not believed.
+        "table_full": "Every seat at this table is taken.",
         "closed": "The host closed the table.",  # the client's own sentences
         "moved": "The table moved.",
     }[answer.code]

@@ -298,7 +298,7 @@ def test_from_wire_refuses_malformed_fields(field: str, value: Any) -> None:
         SeatView.from_wire(wire)
 
 
-OPTIONAL = {"rules", "step", "play_rule", "spectator"}
+OPTIONAL = {"rules", "step", "play_rule", "play_meaning", "spectator"}
 """View fields an older host did not send (the view reads them as their defaults)."""
 
 

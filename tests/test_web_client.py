@@ -25,6 +25,7 @@ from client.web_session import (
 )
 from client.widgets.cards import CardFace
 from host.server import HostConfig, HostServer
+from pitchnet.i18n import LANGUAGES
 from pitchnet.views import SeatView
 from tests.netclient import until_true
 from tests.pilot import dealt, until
@@ -182,6 +183,7 @@ async def test_a_browser_sessions_palette_offers_only_pitchnets_commands() -> No
     ours |= {"Deck: two colours", "One-press keys on/off", "Turn bell on/off", "Theme"}
     ours |= {"Card motion on/off", "Reactions on/off", "React"}
     ours |= {"Screenshot", "Quit"}
+    ours |= {f"Language: {name}" for name in LANGUAGES.values()}  # a browser's own choice
     assert titles <= ours, titles - ours
     assert "Last trick" in titles and "Screenshot" in titles
     assert "Coach" in titles  # the coach by a tap: a browser has no `c` key on a phone

@@ -8,10 +8,14 @@ run time `self.app` is Textual's property and nothing is imported in a circle.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
+
+from pitchnet.i18n import _
 
 if TYPE_CHECKING:
     from textual import getters
@@ -22,14 +26,40 @@ if TYPE_CHECKING:
 ResultType = TypeVar("ResultType")
 
 
+def translate_bindings(node: DOMNode) -> None:
+    """Word `node`'s key bindings (marked with `N_` in BINDINGS) in the language in use.
+    Textual copies a class's bindings into each instance as it is made: translated here,
+    a screen made after the player changed language shows its keys in the new one. The
+    English of each is kept on the node, so translating again (`PitchApp.set_language`)
+    starts from it; bindings Textual adds itself (the palette's) are left as they are."""
+    english: dict[tuple[str, str], str] = node.__dict__.setdefault("_english_bindings", {})
+    for key, bindings in node._bindings.key_to_bindings.items():
+        for index, binding in enumerate(bindings):
+            if not binding.description:
+                continue
+            source = english.setdefault((key, binding.action), binding.description)
+            # "Key {n}", "Sit in seat {n}": one binding per number key, each its number.
+            numbered = {"n": int(key)} if key.isdigit() else {}
+            words = _(source, **numbered)
+            bindings[index] = dataclasses.replace(binding, description=words)
+
+
 class PitchScreen(Screen[ResultType]):
     if TYPE_CHECKING:
         app = getters.app(PitchApp)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        translate_bindings(self)
 
 
 class PitchModal(ModalScreen[ResultType]):
     if TYPE_CHECKING:
         app = getters.app(PitchApp)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        translate_bindings(self)
 
     _close_when_back = False
     """The table has moved on past this screen while a prompt the player has not

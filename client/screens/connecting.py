@@ -11,11 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from client.screens.base import PitchScreen
-from client.text import plain
+from client.text import plain, styled
+from pitchnet.i18n import N_, _
 
 
 class ConnectingScreen(PitchScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", N_("Back"))]
 
     def compose(self) -> ComposeResult:
         yield Static("", id="connecting", classes="panel", markup=False)
@@ -32,9 +33,10 @@ class ConnectingScreen(PitchScreen[None]):
     def show_target(self) -> None:
         """Name the table we are dialling (the screen is reused for every join)."""
         target = plain(self.app.connecting_to)
-        text = Text("pitchnet", style="bold").append("\n\nConnecting to ")
+        text = Text("pitchnet", style="bold").append("\n\n")
+        text.append_text(styled(_("Connecting to {table}..."), table=target))
         for label in self.query("#connecting").results(Static):
-            label.update(text.append_text(target).append("..."))
+            label.update(text)
 
     def action_back(self) -> None:
         self.app.leave_table()

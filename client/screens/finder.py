@@ -23,8 +23,10 @@ from client.connection import parse_address
 from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
 from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer, SeatOffer
-from client.text import counted, plain
+from client.text import level_name, plain
+from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, version_problem
+from pitchnet.text import printable
 
 log = logging.getLogger(__name__)
 
@@ -67,20 +69,30 @@ def settings_differ(found: Any, chosen: dict[str, Any]) -> list[str]:
     differ = []
     players = chosen.get("players", 4)
     if found.seats != players:
-        differ.append(f"{found.seats} players instead of {players}")
+        differ.append(_("{n} players instead of {chosen}", n=found.seats, chosen=players))
     target = chosen.get("target", found.target)
     if found.target != target:
-        differ.append(f"a game to {found.target} instead of {target}")
+        differ.append(_("a game to {n} instead of {chosen}", n=found.target, chosen=target))
     rules = chosen.get("rules")
     short = rules.short() if rules is not None else ""
     if found.rules != short:
-        differ.append(f"{found.rules_label} rules")
+        differ.append(_("{name} rules", name=found.rules_label))
     level = chosen.get("bot_level")
     if found.bot_level and isinstance(level, str) and found.bot_level != level:
-        differ.append(f"{found.bot_level} bots instead of {level}")
+        differ.append(
+            _(
+                "{level} bots instead of {chosen}",
+                level=level_name(found.bot_level),
+                chosen=level_name(level),
+            )
+        )
     if chosen.get("password"):
-        differ.append("no password")
+        differ.append(_("no password"))
     return differ
+
+
+NO_TABLES_YET = N_("No tables found yet. Host one here (h), or enter an address (a).")
+ENTER_JOINS = N_("Enter joins the highlighted table, w watches; h hosts your own.")
 
 
 def _unfinished_table() -> Any:
@@ -100,59 +112,63 @@ class TablesChanged(Message):
         self.tables = tables
 
 
-DISPUTED_MARK = "⚠ two claim this table"
+DISPUTED_MARK = N_("⚠ two claim this table")
 """Under the name of a table whose id two addresses advertise (the rules line's place)."""
 
 
 def disputed_sentence(claimants: list[Any]) -> str:
     """The finder's sentence about two adverts claiming one table (the rows show where)."""
-    return f"⚠ Two tables claim to be {claimants[0].name}: ask its host which address is theirs."
+    return _(
+        "⚠ Two tables claim to be {table}: ask its host which address is theirs.",
+        table=printable(claimants[0].name, MAX_NAME),
+    )
 
 
 def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Text, ...]:
     lock = ("pw" if ascii_only else "🔒") if found.password else ""
     state = {
-        TableState.LOBBY: "in lobby",
-        TableState.PLAYING: TableState.PLAYING,
-        TableState.OVER: "finished",
+        TableState.LOBBY: _("in lobby"),
+        TableState.PLAYING: _("playing"),
+        TableState.OVER: _("finished"),
     }.get(found.state, "?")
     if found.state != TableState.LOBBY and found.joinable:
-        state = "seat free"  # a bot plays a seat a newcomer can take
+        state = _("seat free")  # a bot plays a seat a newcomer can take
+    colour = "green" if found.state == TableState.LOBBY else "yellow"
     if not can_join(found.version):  # joining says why (protocol.version_problem)
-        state = "too old" if found.version < PROTOCOL_VERSION else "too new"
+        state = _("too old") if found.version < PROTOCOL_VERSION else _("too new")
+        colour = "red"
     under = plain(found.rules_label, style="dim", limit=MAX_NAME)
     if disputed:  # the same table id at two addresses: at most one is the real table
-        mark = DISPUTED_MARK.replace("⚠", "!!") if ascii_only else DISPUTED_MARK
-        under = Text(mark, style="bold red")
-    colour = "green" if found.state == TableState.LOBBY else "yellow"
-    if state.startswith("too "):
-        colour = "red"
+        mark = _(DISPUTED_MARK)
+        under = Text(mark.replace("⚠", "!!") if ascii_only else mark, style="bold red")
     # Under the state, how well the table's bots play (a host too old to say: nothing).
     # With a turn timer, how long a person has to move ("normal, 30s": the column is 11).
-    level = f"\n{found.bot_level} bots" if found.bot_level else ""
+    level = "\n" + _("{level} bots", level=level_name(found.bot_level)) if found.bot_level else ""
     if found.turn_timer:
-        level = f"\n{found.bot_level or 'turns'}, {found.turn_timer}s"
+        kind = level_name(found.bot_level) if found.bot_level else _("turns")
+        level = "\n" + _("{level}, {seconds}s", level=kind, seconds=found.turn_timer)
     return (
         Text(lock),
         # The name, and under it the house rules ("joker, to 10"): a row is two lines high.
         plain(found.name, limit=MAX_NAME).append("\n").append_text(under),
         plain(f"{found.host}:{found.port}", limit=46),
-        Text(f"{found.taken}/{found.seats}"),
+        Text(f"{number(found.taken)}/{number(found.seats)}"),
         Text(state, style=colour).append(level, style="dim"),
     )
 
 
-COLUMNS = (("", 2), ("Table", 24), ("Address", 21), ("Seats", 5), ("", 11))
+COLUMNS = (("", 2), (N_("Table"), 24), (N_("Address"), 21), (N_("Seats"), 5), ("", 11))
+"""Each column's heading (marked with `N_`, translated when laid out) and width."""
 NARROW_BELOW = 76
 """Below this many columns the address column goes (the table, seats and state stay)."""
 
 
 class FinderScreen(PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "host", "Host a table here"),
-        Binding("a", "address", "Enter an address"),
-        Binding("w", "watch", "Watch"),
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("h", "host", N_("Host a table here")),
+        Binding("a", "address", N_("Enter an address")),
+        Binding("w", "watch", N_("Watch")),
+        Binding("ctrl+q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self) -> None:
@@ -170,14 +186,14 @@ class FinderScreen(PitchScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder", classes="panel"):
-            yield Static(Text("Tables on your network", style="bold"), id="finder-title")
+            yield Static(Text(_("Tables on your network"), style="bold"), id="finder-title")
             yield Static("", id="finder-note", markup=False)
-            yield Static("Looking for tables...", id="finder-status", markup=False)
+            yield Static(_("Looking for tables..."), id="finder-status", markup=False)
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
             with Horizontal(id="finder-address"):
-                yield Input(placeholder="host:port", id="address")
-                yield Button("Join", id="join-address", compact=True)
-                yield Button("Host a table here", id="host", variant="primary", compact=True)
+                yield Input(placeholder=_("host:port"), id="address")
+                yield Button(_("Join"), id="join-address", compact=True)
+                yield Button(_("Host a table here"), id="host", variant="primary", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -219,15 +235,19 @@ class FinderScreen(PitchScreen[None]):
         from client.background import stop
 
         back = choice == "back"
-        self._status(f"Taking {table.name} back..." if back else f"Ending {table.name}...")
+        name = printable(table.name, MAX_NAME)
+        if back:
+            self._status(_("Taking {table} back...", table=name))
+        else:
+            self._status(_("Ending {table}...", table=name))
         if not await stop(table, hand_back=back):
-            self._status(f"{table.name} did not stop; it still runs in the background.")
+            self._status(_("{table} did not stop; it still runs in the background.", table=name))
             return
         if back:
             settings = {} if table.web_port is None else {"web_port": table.web_port}
             self.app.host_here(settings=settings, resume=table.table_id)
             return
-        self.app.finder_note = f"{table.name} has ended for everyone."
+        self.app.finder_note = _("{table} has ended for everyone.", table=name)
         self.on_screen_resume()
 
     def _lay_out_columns(self, width: int) -> bool:
@@ -239,8 +259,8 @@ class FinderScreen(PitchScreen[None]):
         tables = self.query_one("#tables", DataTable)
         tables.clear(columns=True)
         for label, column_width in COLUMNS:
-            if not (narrow and label == "Address"):
-                tables.add_column(label, width=column_width)
+            if not (narrow and label == "Address"):  # the key, not its translation
+                tables.add_column(_(label), width=column_width)
         return True
 
     def on_resize(self, event: events.Resize) -> None:
@@ -296,9 +316,11 @@ class FinderScreen(PitchScreen[None]):
             why = (
                 describe_os_error(exc, host=self.app_options.interface)
                 if isinstance(exc, OSError)
-                else "the network does not allow it."
+                else _("the network does not allow it.")
             )
-            self._status(f"Cannot look for tables here: {why} Enter an address instead.")
+            self._status(
+                _("Cannot look for tables here: {reason} Enter an address instead.", reason=why)
+            )
             self._start_first_look()
             return
         self._start_first_look()
@@ -346,10 +368,14 @@ class FinderScreen(PitchScreen[None]):
             self._status(sentence.replace("⚠", "!!") if ascii_only else sentence)
         elif count:
             self._status(
-                f"{counted(count, 'table')} found. Enter joins, w watches; h hosts your own."
+                ngettext(
+                    "{n} table found. Enter joins, w watches; h hosts your own.",
+                    "{n} tables found. Enter joins, w watches; h hosts your own.",
+                    count,
+                )
             )
         elif not self._auto_host_pending:
-            self._status("No tables found yet. Host one here (h), or enter an address (a).")
+            self._status(_(NO_TABLES_YET))
 
     def _status(self, text: str) -> None:
         self.query_one("#finder-status", Static).update(text)
@@ -379,15 +405,20 @@ class FinderScreen(PitchScreen[None]):
         """`play` found a seat: join at once when it is our own remembered seat or an
         open lobby; a match among people we never sat with is joined only on a key."""
         if best.state == TableState.LOBBY or best.table_id in self._mine():
-            self._status(f"Joining {best.name}...")
+            self._status(_("Joining {table}...", table=printable(best.name, MAX_NAME)))
             self.join_found(best)
             return
         self._auto_host_pending = False  # the answer decides; nothing happens by itself
-        self._status(f"{best.name} is playing a match: sit, watch, or choose a table.")
+        self._status(
+            _(
+                "{table} is playing a match: sit, watch, or choose a table.",
+                table=printable(best.name, MAX_NAME),
+            )
+        )
 
         def answered(choice: str | None) -> None:
             if choice is None:
-                self._status("Enter joins the highlighted table, w watches; h hosts your own.")
+                self._status(_(ENTER_JOINS))
                 return
             self.join_found(best, watch=choice == "watch")
 
@@ -406,7 +437,7 @@ class FinderScreen(PitchScreen[None]):
                 return
             self._host_or_resume()
         elif not self.found:
-            self._status("No tables found yet. Host one here (h), or enter an address (a).")
+            self._status(_(NO_TABLES_YET))
 
     def _full_match(self) -> Any:
         """A match on the network whose every seat is a person's (the fullest first)."""
@@ -430,7 +461,7 @@ class FinderScreen(PitchScreen[None]):
             elif choice == "host":
                 self._host_or_resume()
             else:
-                self._status("Enter joins the highlighted table, w watches; h hosts your own.")
+                self._status(_(ENTER_JOINS))
 
         self.app.push_screen(FullTableOffer(full.name), answered)
 
@@ -443,7 +474,7 @@ class FinderScreen(PitchScreen[None]):
 
         def answered(resume: bool | None) -> None:
             if resume:
-                self._status(f"Resuming {unfinished.name}...")
+                self._status(_("Resuming {table}...", table=printable(unfinished.name, MAX_NAME)))
                 self.app.host_here(resume=unfinished.table_id)
             else:
                 self._host_new()
@@ -482,11 +513,11 @@ class FinderScreen(PitchScreen[None]):
         note = ""
         if from_play:  # why a table is set up here: none found, or none with room
             note = (
-                "No table on the network has a free seat."
+                _("No table on the network has a free seat.")
                 if self.found
-                else "No table found on your network yet."
+                else _("No table found on your network yet.")
             )
-        self._status("Setting up a table here...")
+        self._status(_("Setting up a table here..."))
         self._setting_up = True
         self._setup_from_play = from_play
 
@@ -500,20 +531,31 @@ class FinderScreen(PitchScreen[None]):
                 self.join_found(chosen["join"])
                 return
             if chosen is None:
-                self._status("No tables found yet. Host one here (h), or enter an address (a).")
+                self._status(_(NO_TABLES_YET))
                 return
             there = self._open_lobby()
             differ = settings_differ(there, chosen) if there is not None else []
             if there is not None and not differ:  # it opened first: one table, not two
-                self._status(f"{there.name} opened first with these settings: joining it...")
-                self.app.notify(f"{there.name} opened first with the same settings: joining it.")
+                name = printable(there.name, MAX_NAME)
+                self._status(
+                    _("{table} opened first with these settings: joining it...", table=name)
+                )
+                self.app.notify(
+                    _("{table} opened first with the same settings: joining it.", table=name),
+                    markup=False,
+                )
                 self.join_found(there)
                 return
-            self._status(f"Opening {chosen['name']}...")
+            self._status(_("Opening {table}...", table=printable(chosen["name"], MAX_NAME)))
             if there is not None:  # both stay: say so, and never move people between them
                 self.app.notify(
-                    f"{there.name} is open too, with {', '.join(differ)}: "
-                    "two tables now, each with its own settings."
+                    _(
+                        "{table} is open too, with {differences}: two tables now, each with "
+                        "its own settings.",
+                        table=printable(there.name, MAX_NAME),
+                        differences=", ".join(differ),
+                    ),
+                    markup=False,
                 )
             self.app.host_here(settings=chosen, may_move=from_play and there is None)
 
@@ -572,7 +614,9 @@ class FinderScreen(PitchScreen[None]):
         try:
             host, port = parse_address(text)
         except ValueError as exc:
-            self.notify(f"Not an address: {exc}", severity="error", markup=False)
+            self.notify(
+                _("Not an address: {reason}", reason=str(exc)), severity="error", markup=False
+            )
             return
         self._auto_host_pending = False
         self.app.join(host, port)

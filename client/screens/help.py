@@ -19,15 +19,18 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from client.screens.base import PitchModal
+from pitchnet.i18n import N_, _
 
 EVERYWHERE = [
-    ("Anywhere", ""),
-    ("ctrl+p", "commands: leave, last trick, rules, theme, deck colours, screenshot..."),
-    ("F2", "the rules"),
-    ("ctrl+s", "save a screenshot (SVG); it says where"),
-    ("?", "this help"),
-    ("ctrl+q", "quit"),
+    (N_("Anywhere"), ""),
+    ("ctrl+p", N_("commands: leave, last trick, rules, theme, deck colours, screenshot...")),
+    ("F2", N_("the rules")),
+    ("ctrl+s", N_("save a screenshot (SVG); it says where")),
+    ("?", N_("this help")),
+    ("ctrl+q", N_("quit")),
 ]
+"""Rows as `KEYS_HELP` has them: headings and meanings marked with `N_`, translated when
+shown (`keys_table`); the keys themselves are the keyboard's names."""
 
 
 def screen_keys(screen: Screen[Any] | None) -> list[tuple[str, str]]:
@@ -46,7 +49,7 @@ def screen_keys(screen: Screen[Any] | None) -> list[tuple[str, str]]:
         if screen.is_attached and screen.check_action(binding.action, ()) is False:
             continue
         rows.append((binding.key.replace("_", " "), binding.description))
-    return [("This screen", ""), *rows] if rows else []
+    return [(N_("This screen"), ""), *rows] if rows else []
 
 
 def keys_table(rows: list[tuple[str, str]], ascii_only: bool = False) -> Table:
@@ -56,16 +59,16 @@ def keys_table(rows: list[tuple[str, str]], ascii_only: bool = False) -> Table:
     grid.add_column()
     for key, meaning in rows:
         if meaning:
-            shown = key.replace("← →", "Left Right") if ascii_only else key
-            grid.add_row(shown, meaning)
+            shown = key.replace("← →", _("Left Right")) if ascii_only else key
+            grid.add_row(shown, _(meaning))
         else:
-            grid.add_row(Text(key, style="bold underline"), "")
+            grid.add_row(Text(_(key), style="bold underline"), "")
     return grid
 
 
 class HelpScreen(PitchModal[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,enter,q", "close", "Close"),
+        Binding("escape,question_mark,enter,q", "close", N_("Close")),
     ]
 
     def __init__(self, under: Screen[Any] | None = None) -> None:
@@ -76,7 +79,7 @@ class HelpScreen(PitchModal[None]):
         ascii_only = self.app.game.ascii_only
         rows = [*screen_keys(self.under), *EVERYWHERE]
         with VerticalScroll(classes="dialog"):
-            yield Static("Keys", classes="dialog-title")
+            yield Static(_("Keys"), classes="dialog-title")
             yield Static(keys_table(rows, ascii_only))
 
     def action_close(self) -> None:
@@ -85,34 +88,44 @@ class HelpScreen(PitchModal[None]):
 
 RULES = [
     (
-        "Winning",
-        "First to the target wins, but only the pitcher can win: a player "
-        "who reaches the target in a hand they did not pitch goes on playing. So the "
-        "winner may have fewer points than someone else.",
+        N_("Winning"),
+        N_(
+            "First to the target wins, but only the pitcher can win: a player "
+            "who reaches the target in a hand they did not pitch goes on playing. So the "
+            "winner may have fewer points than someone else."
+        ),
     ),
     (
-        "Bidding",
-        "Each player bids once, 1 to 4, or passes; a bid must beat the high "
-        "bid. 4 is a pitch and ends the bidding. The dealer bids last, may take the bid by "
-        "equalling it, and must bid at least 2 if everyone else passed.",
+        N_("Bidding"),
+        N_(
+            "Each player bids once, 1 to 4, or passes; a bid must beat the high "
+            "bid. 4 is a pitch and ends the bidding. The dealer bids last, may take the bid by "
+            "equalling it, and must bid at least 2 if everyone else passed."
+        ),
     ),
-    ("Trump", "The pitcher leads the first card; its suit is trump for the hand."),
+    (N_("Trump"), N_("The pitcher leads the first card; its suit is trump for the hand.")),
     (
-        "Playing",
-        "Follow the suit led if you can, or play a trump: trumping is always "
-        "allowed, even when you could follow. When trump is led you must play trump if you "
-        "have one. Otherwise play anything.",
-    ),
-    (
-        "Points",
-        "High (highest trump in play), Low (lowest trump in play, to whoever "
-        "captures it), Jack (of trump, if dealt) and Game (most card points in tricks: "
-        "ten 10, ace 4, king 3, queen 2, jack 1; a tie gives nobody Game).",
+        N_("Playing"),
+        N_(
+            "Follow the suit led if you can, or play a trump: trumping is always "
+            "allowed, even when you could follow. When trump is led you must play trump if you "
+            "have one. Otherwise play anything."
+        ),
     ),
     (
-        "Set back",
-        "A pitcher who makes fewer points than the bid loses the bid from "
-        "their score, which can go below zero.",
+        N_("Points"),
+        N_(
+            "High (highest trump in play), Low (lowest trump in play, to whoever "
+            "captures it), Jack (of trump, if dealt) and Game (most card points in tricks: "
+            "ten 10, ace 4, king 3, queen 2, jack 1; a tie gives nobody Game)."
+        ),
+    ),
+    (
+        N_("Set back"),
+        N_(
+            "A pitcher who makes fewer points than the bid loses the bid from "
+            "their score, which can go below zero."
+        ),
     ),
 ]
 
@@ -134,15 +147,17 @@ def rules_body(wire: Any = None) -> RenderableType:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
     for title, text in RULES:
-        grid.add_row(title, text)
+        grid.add_row(_(title), _(text))
     parts: list[RenderableType] = [grid, Text("")]
     if house:
-        parts.append(Text("This table's house rules (they win over the above)", style="bold"))
+        parts.append(Text(_("This table's house rules (they win over the above)"), style="bold"))
         parts += [Text(f"- {phrase}") for phrase in house]
     elif wire is None:
-        parts.append(Text("The table's house rules show here once the match starts.", style="dim"))
+        parts.append(
+            Text(_("The table's house rules show here once the match starts."), style="dim")
+        )
     else:
-        parts.append(Text("This table plays the rules above, with no house rules.", style="dim"))
+        parts.append(Text(_("This table plays the rules above, with no house rules."), style="dim"))
     return Group(*parts)
 
 
@@ -150,12 +165,12 @@ class RulesScreen(HelpScreen):
     """F2 (or "Rules" in the command palette): what players ask about the rules."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f2,enter,q", "close", "Close"),
+        Binding("escape,f2,enter,q", "close", N_("Close")),
     ]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog"):
-            yield Static("Rules", classes="dialog-title")
+            yield Static(_("Rules"), classes="dialog-title")
             # In the lobby there is no view yet: the table's advertised rules say the same.
             game = self.app.game
             wire = game.view.rules if game.view is not None else None

@@ -21,37 +21,51 @@ from textual.widgets import Button, Footer, Static
 
 from client.model import GameState
 from client.screens.base import FirstShow, PitchScreen
-from client.text import counted, plain
+from client.text import duration, level_name, plain, styled
 from client.widgets.seats import TEAMS, lobby_table
-from pitchnet.house_rules import label
+from pitchnet.house_rules import rules_name
+from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
 
 
 def lobby_title(game: GameState, narrow: bool = False) -> Text:
     """The table's name and facts; `narrow` (a phone's 40 columns, two lines) in fewer
     words, so that the rules' key and the bots' level are not cut off."""
-    title = plain(game.table_name or "A table", style="bold")
+    title = plain(game.table_name or _("A table"), style="bold")
     gap = " " if narrow else "  "
     if game.hosting:
-        title.append(f"{gap}(hosted here)", style="yellow")
+        title.append(gap + _("(hosted here)"), style="yellow")
     if game.watching:
-        title.append(f"{gap}(watching)", style="yellow")
+        title.append(gap + _("(watching)"), style="yellow")
     table = game.table
     if table is not None:
-        teams = ", partners" if table.partnership else ""
-        points = "" if narrow else " points"
-        title.append(f"{gap}{table.players} players, to {table.target}{points}{teams}", style="dim")
+        players, target = table.players, table.target
+        if narrow:
+            facts = ngettext("{n} players, to {target}", "{n} players, to {target}", players)
+        else:
+            facts = ngettext(
+                "{n} players, to {target} points", "{n} players, to {target} points", players
+            )
+        facts = facts.replace("{target}", number(target))
+        if table.partnership:
+            facts = _("{facts}, partners", facts=facts)
+        title.append(gap + facts.replace("{n}", number(players)), style="dim")
         if table.password:
-            title.append(f"{gap}(password)", style="dim")
+            title.append(gap + _("(password)"), style="dim")
         rules = table.house_rules
         if table.rules:  # a host from before house rules sends none
-            name = label(rules, table.target).rsplit(",", 1)[0] if rules else "house rules"
-            key = f"{name} rules (F2)" if narrow else f"rules: {name} (F2 lists them)"
-            title.append(f"{gap}{key}", style="dim")
+            name = rules_name(rules) if rules else _("house rules")
+            key = (
+                _("{name} rules (F2)", name=name)
+                if narrow
+                else _("rules: {name} (F2 lists them)", name=name)
+            )
+            title.append(gap + key, style="dim")
         if table.bot_level:  # a host from before bot levels does not say
-            title.append(f"{gap}{table.bot_level} bots", style="dim")
+            title.append(gap + _("{level} bots", level=level_name(table.bot_level)), style="dim")
         if table.turn_timer:  # after this long a bot makes the move for a person, once
-            title.append(f"{gap}{table.turn_timer:.0f} s turns", style="dim")
+            turns = _("{seconds} s turns", seconds=round(table.turn_timer))
+            title.append(gap + turns, style="dim")
     return title
 
 
@@ -66,11 +80,6 @@ SHOW_WAIT_AFTER = 10.0
 """Seconds of waiting before the lobby and the summary say how long it has been."""
 
 
-def _duration(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"
-
-
 def lobby_hint(game: GameState, since: float = 0.0) -> Text:
     """Whom the table waits for, for how long, and what this player can do."""
     table = game.table
@@ -79,32 +88,58 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
     free = sum(seat.kind == SeatKind.EMPTY for seat in table.seats)
     seconds = table.waiting + since
     # How long, once it is worth saying (a few seconds in, nobody needs a clock).
-    waited = f" {_duration(seconds)}" if seconds >= SHOW_WAIT_AFTER else ""
+    waited = duration(seconds) if seconds >= SHOW_WAIT_AFTER else ""
     if game.is_starter:
-        so_far = f"; the table has waited{waited}" if waited else ""
-        text = Text(
-            f"{counted(free, 'seat')} open{so_far}. Press s to start now "
-            "with bots in the empty seats, or wait for friends: the match starts when "
-            "every seat is taken."
-        )
+        if waited:
+            sentence = ngettext(
+                "{n} seat open; the table has waited {time}. Press s to start now with bots "
+                "in the empty seats, or wait for friends: the match starts when every seat "
+                "is taken.",
+                "{n} seats open; the table has waited {time}. Press s to start now with bots "
+                "in the empty seats, or wait for friends: the match starts when every seat "
+                "is taken.",
+                free,
+                time=waited,
+            )
+        else:
+            sentence = ngettext(
+                "{n} seat open. Press s to start now with bots in the empty seats, or wait "
+                "for friends: the match starts when every seat is taken.",
+                "{n} seats open. Press s to start now with bots in the empty seats, or wait "
+                "for friends: the match starts when every seat is taken.",
+                free,
+            )
+        text = Text(sentence)
     else:
         starter = (
-            Text("the first player") if table.starter is None else plain(game.who(table.starter))
+            Text(_("the first player")) if table.starter is None else plain(game.who(table.starter))
         )
         # How long the table has waited so far, after whom: "Waiting 52 s for Alice" read
         # as a countdown.
-        so_far = f" (waiting{waited} so far)" if waited else ""
-        text = (
-            Text("Waiting for ")
-            .append_text(starter)
-            .append(f" to start, or for {counted(free, 'more player')} to fill the table{so_far}.")
-        )
+        if waited:
+            template = ngettext(
+                "Waiting for {name} to start, or for {n} more player to fill the table "
+                "(waiting {time} so far).",
+                "Waiting for {name} to start, or for {n} more players to fill the table "
+                "(waiting {time} so far).",
+                free,
+                name="{name}",
+                time=waited,
+            )
+        else:
+            template = ngettext(
+                "Waiting for {name} to start, or for {n} more player to fill the table.",
+                "Waiting for {name} to start, or for {n} more players to fill the table.",
+                free,
+                name="{name}",
+            )
+        text = styled(template, name=starter)
     if game.seat is not None and table.partnership:
-        text.append(f"\n{side_hint(game)}", style="dim")
+        text.append("\n" + side_hint(game), style="dim")
     elif game.seat is not None and free:
-        text.append("\nA seat's number key moves you there.", style="dim")
+        text.append("\n" + _("A seat's number key moves you there."), style="dim")
     if table.spectators:
-        text.append(f"\n{table.spectators} watching.", style="dim")
+        text.append("\n" + _("{n} watching.", n=table.spectators), style="dim")
     return text
 
 
@@ -125,19 +160,22 @@ def side_hint(game: GameState) -> str:
     mine, other = TEAMS[game.seat % 2], TEAMS[1 - game.seat % 2]
     seat = side_seat(game)
     if seat is None:
-        return f"You are on team {mine}; team {other} has no open seat."
-    return (
-        f"You are on team {mine}; t moves you to team {other} (seat {seat + 1}), "
-        "a number key to that seat."
+        return _("You are on team {mine}; team {other} has no open seat.", mine=mine, other=other)
+    return _(
+        "You are on team {mine}; t moves you to team {other} (seat {seat}), "
+        "a number key to that seat.",
+        mine=mine,
+        other=other,
+        seat=seat + 1,
     )
 
 
 class LobbyScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start with bots"),
-        Binding("t", "side", "Change sides"),
-        *(Binding(str(n), f"sit({n})", f"Sit in seat {n}", show=False) for n in range(1, 8)),
-        Binding("escape", "leave", "Leave"),
+        Binding("s", "start", N_("Start with bots")),
+        Binding("t", "side", N_("Change sides")),
+        *(Binding(str(n), f"sit({n})", N_("Sit in seat {n}"), show=False) for n in range(1, 8)),
+        Binding("escape", "leave", N_("Leave")),
     ]
 
     def compose(self) -> ComposeResult:
@@ -146,8 +184,8 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
             yield Static("", id="lobby-seats", markup=False)
             yield Static("", id="lobby-hint", markup=False)
             with Horizontal(id="lobby-buttons"):
-                yield Button("Start with bots", id="start", variant="primary", compact=True)
-                yield Button("Leave", id="leave", compact=True)
+                yield Button(_("Start with bots"), id="start", variant="primary", compact=True)
+                yield Button(_("Leave"), id="leave", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -184,9 +222,9 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
         urls = self.app.web_urls
         if urls:
             hint = Text.assemble(
-                Text("Phones and browsers join at ", style="bold"),
+                Text(_("Phones and browsers join at") + " ", style="bold"),
                 Text(" ".join(urls), style="bold underline"),
-                Text(" (w: its QR code)\n", style="dim"),
+                Text(" " + _("(w: its QR code)") + "\n", style="dim"),
                 hint,
             )
         return hint
@@ -209,7 +247,7 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
         if table is None or game.seat is None or not 1 <= number <= len(table.seats):
             return
         if table.seats[number - 1].kind != SeatKind.EMPTY:
-            self.notify(f"Seat {number} is taken.", markup=False)
+            self.notify(_("Seat {seat} is taken.", seat=number), markup=False)
             return
         self.app.send_sit(number - 1)
 
@@ -217,7 +255,7 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
         seat = side_seat(self.app.game)
         if seat is None:
             other = TEAMS[1 - (self.app.game.seat or 0) % 2]
-            self.notify(f"Team {other} has no open seat.", markup=False)
+            self.notify(_("Team {team} has no open seat.", team=other), markup=False)
             return
         self.app.send_sit(seat)
 

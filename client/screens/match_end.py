@@ -20,8 +20,9 @@ from textual.widgets import Button, Static
 
 from client.model import GameState
 from client.screens.summary import HandSummary
-from client.text import plain
+from client.text import plain, styled
 from client.widgets.chart import SIDE_COLOURS, side_marker
+from pitchnet.i18n import N_, _, number
 
 
 def standings(game: GameState) -> Table:
@@ -32,36 +33,47 @@ def standings(game: GameState) -> Table:
     view = game.view
     grid = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
     grid.add_column("", justify="right")
-    grid.add_column("Player" if view is None or not view.partnership else "Team", no_wrap=True)
-    grid.add_column("Score", justify="right")
+    teams = view is not None and view.partnership
+    grid.add_column(_("Team") if teams else _("Player"), no_wrap=True)
+    grid.add_column(_("Score"), justify="right")
     if view is None:
         return grid
     order = sorted(range(view.sides), key=lambda side: (side != view.winner, -view.scores[side]))
     for side in order:
         name = plain(game.side_name(side), style="bold" if side == view.winner else "")
         if side == view.winner:
-            name.append("  winner", style="bold green")
+            name.append("  " + _("winner"), style="bold green")
         colour = SIDE_COLOURS[side % len(SIDE_COLOURS)]
         marker = Text(side_marker(side), style=f"bold {colour}")
-        grid.add_row(marker, name, str(view.scores[side]))
+        grid.add_row(marker, name, number(view.scores[side]))
     return grid
 
 
 def match_body(game: GameState) -> RenderableType:
     view = game.view
     if view is None:
-        return Text("The match is over.")
+        return Text(_("The match is over."))
     winner = view.winner
     if winner is not None and game.me is not None and view.side_of(game.me) == winner:
-        title = Text("You won the match!", style="bold green")
+        title = Text(_("You won the match!"), style="bold green")
     else:
-        title = plain(game.side_name(winner), style="bold").append(" won the match!", style="bold")
-    parts: list[RenderableType] = [title, Text(f"First pitcher to {view.target} points wins.")]
+        title = styled(_("{name} won the match!"), "bold", name=plain(game.side_name(winner)))
+    parts: list[RenderableType] = [
+        title,
+        Text(_("First pitcher to {target} points wins.", target=view.target)),
+    ]
     ahead = [s for s in range(view.sides) if s != winner and view.scores[s] >= view.target]
     if ahead:
         names = ", ".join(game.side_name(s) for s in ahead)
         parts.append(
-            Text(f"{names} also reached {view.target}, but only the pitcher can win.", style="dim")
+            Text(
+                _(
+                    "{names} also reached {target}, but only the pitcher can win.",
+                    names=names,
+                    target=view.target,
+                ),
+                style="dim",
+            )
         )
     parts += [Text(""), standings(game)]
     if view.partnership:
@@ -71,26 +83,30 @@ def match_body(game: GameState) -> RenderableType:
 
 def rotation_text(game: GameState) -> Text:
     """How the next partnership match will be seated, and who asked for what."""
-    text = Text("Play again with the same seats, or with partners rotated (each of you ")
-    text.append("gets a new partner): partners rotate if most of you ask for it.")
+    text = Text(
+        _(
+            "Play again with the same seats, or with partners rotated (each of you gets a "
+            "new partner): partners rotate if most of you ask for it."
+        )
+    )
     table = game.table
     if table is not None:
         asked = [game.who(seat) for seat, info in enumerate(table.seats) if info.rotate]
         if asked:
-            text.append(" Asked for partners rotated: ", style="bold")
+            text.append(" " + _("Asked for partners rotated: "), style="bold")
             text.append_text(plain(", ".join(asked), limit=120))
     return text
 
 
 class MatchEnd(HandSummary):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", "Play again"),
-        Binding("r", "rotate", "Partners rotated"),
-        Binding("escape", "leave", "Leave"),
-        Binding("question_mark", "app.help", "Keys"),
+        Binding("enter", "ready", N_("Play again")),
+        Binding("r", "rotate", N_("Partners rotated")),
+        Binding("escape", "leave", N_("Leave")),
+        Binding("question_mark", "app.help", N_("Keys")),
     ]
-    NEXT_LABEL = "Play again (Enter)"
-    LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL, "leave": "Leave (Esc)"}
+    NEXT_LABEL = N_("Play again (Enter)")
+    LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL, "leave": N_("Leave (Esc)")}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -99,9 +115,9 @@ class MatchEnd(HandSummary):
                 yield from self.chart()
             yield Static("", id="summary-waiting")
             with Horizontal(classes="buttons"):
-                yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
-                yield Button("Partners rotated (r)", id="rotate", compact=True)
-                yield Button(self.LABELS["leave"], id="leave", compact=True)
+                yield Button(_(self.NEXT_LABEL), id="ready", variant="primary", compact=True)
+                yield Button(_("Partners rotated (r)"), id="rotate", compact=True)
+                yield Button(_(self.LABELS["leave"]), id="leave", compact=True)
 
     def body(self, game: GameState) -> RenderableType:
         return match_body(game)
@@ -121,7 +137,7 @@ class MatchEnd(HandSummary):
     def _fit_buttons(self, width: int) -> None:
         """Three buttons in a row need 64 columns; below that the rotation's is shorter
         (the sentence above it says what it does)."""
-        label = "Partners rotated (r)" if width >= 64 else "Rotate (r)"
+        label = _("Partners rotated (r)") if width >= 64 else _("Rotate (r)")
         self.query_one("#rotate", Button).label = label
 
     @staticmethod

@@ -17,8 +17,9 @@ from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from client.screens.base import PitchModal
-from client.text import plain
+from client.screens.base import PitchModal, translate_bindings
+from client.text import duration, plain, styled
+from pitchnet.i18n import N_, _, ngettext
 from pitchnet.invocation import shown_command
 from pitchnet.protocol import MAX_NAME
 
@@ -37,7 +38,7 @@ def narrow_buttons(screen: ModalScreen[Any], width: int, short: dict[str, str]) 
 class PasswordPrompt(PitchModal[str | None]):
     """Asks for a table's password; dismisses with it, or None if cancelled."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, table_name: str, *, wrong: bool = False) -> None:
         super().__init__()
@@ -45,10 +46,12 @@ class PasswordPrompt(PitchModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            title = Text("That password was wrong. " if self.wrong else "", style="bold red")
-            title.append("Password for ").append_text(plain(self.table_name, style="bold"))
+            title = Text(_("That password was wrong. ") if self.wrong else "", style="bold red")
+            title.append_text(
+                styled(_("Password for {table}"), table=plain(self.table_name, style="bold"))
+            )
             yield Static(title, markup=False)
-            yield Input(password=True, id="password", placeholder="password")
+            yield Input(password=True, id="password", placeholder=_("password"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -77,16 +80,16 @@ class YesNo(PitchModal[bool]):
 
 class ConfirmLeave(YesNo):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y", "answer(True)", N_("Leave")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Leave the table? A bot will take your seat if a match is on.")
+            yield Static(_("Leave the table? A bot will take your seat if a match is on."))
             with Horizontal(classes="buttons"):
-                yield Button("Leave (y)", id="yes", variant="error", compact=True)
-                yield Button("Stay (n)", id="no", compact=True)
+                yield Button(_("Leave (y)"), id="yes", variant="error", compact=True)
+                yield Button(_("Stay (n)"), id="no", compact=True)
 
 
 class ConfirmQuit(YesNo):
@@ -94,8 +97,8 @@ class ConfirmQuit(YesNo):
     plays it at once), unlike a lost connection, whose seat waits for its grace period."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,ctrl+q", "answer(True)", "Quit"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y,ctrl+q", "answer(True)", N_("Quit")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def __init__(self, *, match_on: bool) -> None:
@@ -103,12 +106,16 @@ class ConfirmQuit(YesNo):
         self.match_on = match_on
 
     def compose(self) -> ComposeResult:
-        seat = "A bot takes your seat at once." if self.match_on else "Your seat is freed."
+        question = (
+            _("Quit pitchnet? A bot takes your seat at once.")
+            if self.match_on
+            else _("Quit pitchnet? Your seat is freed.")
+        )
         with Vertical(classes="dialog"):
-            yield Static(f"Quit pitchnet? {seat}")
+            yield Static(question)
             with Horizontal(classes="buttons"):
-                yield Button("Quit (y)", id="yes", variant="error", compact=True)
-                yield Button("Stay (n)", id="no", compact=True)
+                yield Button(_("Quit (y)"), id="yes", variant="error", compact=True)
+                yield Button(_("Stay (n)"), id="no", compact=True)
 
 
 class MoveOffer(YesNo):
@@ -117,8 +124,8 @@ class MoveOffer(YesNo):
     screen names the table and its host's address first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("m", "answer(True)", "Move there"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("m", "answer(True)", N_("Move there")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def __init__(self, table_name: str, address: str) -> None:
@@ -128,18 +135,19 @@ class MoveOffer(YesNo):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(
-                Text.assemble(
-                    "An older table is open on the network: ",
-                    plain(self.table_name, style="bold", limit=MAX_NAME),
-                    " at ",
-                    plain(self.address, style="bold", limit=64),
-                    ". Move your lobby there? Everyone in it moves with you. Ask its host "
-                    "whether that address is theirs.",
+                styled(
+                    _(
+                        "An older table is open on the network: {table} at {address}. Move "
+                        "your lobby there? Everyone in it moves with you. Ask its host "
+                        "whether that address is theirs."
+                    ),
+                    table=plain(self.table_name, style="bold", limit=MAX_NAME),
+                    address=plain(self.address, style="bold", limit=64),
                 )
             )
             with Horizontal(classes="buttons"):
-                yield Button("Move there (m)", id="yes", variant="primary", compact=True)
-                yield Button("Stay (n)", id="no", compact=True)
+                yield Button(_("Move there (m)"), id="yes", variant="primary", compact=True)
+                yield Button(_("Stay (n)"), id="no", compact=True)
 
 
 class HostQuit(ModalScreen[str | None]):
@@ -147,33 +155,40 @@ class HostQuit(ModalScreen[str | None]):
     keep it running in the background? Dismisses with "end", "keep" or None (stay)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "answer('end')", "End the table"),
-        Binding("k", "answer('keep')", "Keep it running"),
-        Binding("n,escape", "answer(None)", "Stay"),
+        Binding("e", "answer('end')", N_("End the table")),
+        Binding("k", "answer('keep')", N_("Keep it running")),
+        Binding("n,escape", "answer(None)", N_("Stay")),
     ]
 
     def __init__(self, table_name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.table_name = table_name
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("You host this table", classes="dialog-title")
+            yield Static(_("You host this table"), classes="dialog-title")
             yield Static(
-                Text.assemble(
-                    plain(self.table_name or "This table", style="bold", limit=24),
-                    " runs in this window. Quitting ends it for everyone, unless it keeps "
-                    "running in the background (everyone stays seated; `",
-                    shown_command(["pitchnet", "play"]),
-                    "` here shows it again, to end it or take it back).",
+                styled(
+                    _(
+                        "{table} runs in this window. Quitting ends it for everyone, unless "
+                        "it keeps running in the background (everyone stays seated; "
+                        "`{command}` here shows it again, to end it or take it back)."
+                    ),
+                    table=plain(self.table_name or _("This table"), style="bold", limit=24),
+                    command=shown_command(["pitchnet", "play"]),
                 )
             )
             with Horizontal(classes="buttons"):
-                yield Button("End the table (e)", id="end", variant="error", compact=True)
-                yield Button("Keep it running (k)", id="keep", variant="primary", compact=True)
-                yield Button("Stay (n)", id="stay", compact=True)
+                yield Button(_("End the table (e)"), id="end", variant="error", compact=True)
+                yield Button(_("Keep it running (k)"), id="keep", variant="primary", compact=True)
+                yield Button(_("Stay (n)"), id="stay", compact=True)
 
-    SHORT: ClassVar[dict[str, str]] = {"end": "End (e)", "keep": "Keep (k)", "stay": "Stay (n)"}
+    SHORT: ClassVar[dict[str, str]] = {
+        "end": _("End (e)"),
+        "keep": _("Keep (k)"),
+        "stay": _("Stay (n)"),
+    }
 
     def on_resize(self, event: Resize) -> None:
         narrow_buttons(self, event.size.width, self.SHORT)
@@ -203,6 +218,7 @@ class Choice(PitchModal[str | None]):
     title, the sentence and the buttons; their BINDINGS give the keys."""
 
     TITLE: ClassVar[str] = ""
+    """Marked with `N_`, translated when drawn (as are the labels below)."""
     BUTTONS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
     """(id, label, variant) of each button, left to right."""
     BACK: ClassVar[str] = "back"
@@ -215,14 +231,14 @@ class Choice(PitchModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.TITLE, classes="dialog-title")
+            yield Static(_(self.TITLE), classes="dialog-title")
             yield Static(self.sentence())
             with Horizontal(classes="buttons"):
                 for ident, label, variant in self.BUTTONS:
-                    yield Button(label, id=ident, variant=variant, compact=True)  # type: ignore[arg-type]  # a Literal
+                    yield Button(_(label), id=ident, variant=variant, compact=True)  # type: ignore[arg-type]  # a Literal
 
     def on_resize(self, event: Resize) -> None:
-        narrow_buttons(self, event.size.width, self.SHORT)
+        narrow_buttons(self, event.size.width, {k: _(v) for k, v in self.SHORT.items()})
 
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
@@ -239,29 +255,30 @@ class BackgroundOffer(Choice):
     into this window, end it, or leave it running? Dismisses with "back", "end" or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t,enter", "answer('back')", "Take it back"),
-        Binding("e", "answer('end')", "End it"),
-        Binding("n,escape", "answer(None)", "Leave it running"),
+        Binding("t,enter", "answer('back')", N_("Take it back")),
+        Binding("e", "answer('end')", N_("End it")),
+        Binding("n,escape", "answer(None)", N_("Leave it running")),
     ]
-    TITLE = "Running in the background"
+    TITLE = N_("Running in the background")
     BUTTONS = (
-        ("back", "Take it back (t)", "primary"),
-        ("end", "End it (e)", "error"),
-        ("leave", "Leave it (n)", "default"),
+        ("back", N_("Take it back (t)"), "primary"),
+        ("end", N_("End it (e)"), "error"),
+        ("leave", N_("Leave it (n)"), "default"),
     )
     BACK = "leave"
-    SHORT: ClassVar[dict[str, str]] = {"back": "Back (t)", "leave": "Leave (n)"}
+    SHORT: ClassVar[dict[str, str]] = {"back": N_("Back (t)"), "leave": N_("Leave (n)")}
 
     def __init__(self, table_name: str) -> None:
         super().__init__()
         self.table_name = table_name
 
     def sentence(self) -> Text:
-        return Text.assemble(
-            "Your table ",
-            plain(self.table_name, style="bold", limit=MAX_NAME),
-            " runs in the background on this laptop. Take it back into this "
-            "window (everyone stays seated), or end it for everyone?",
+        return styled(
+            _(
+                "Your table {table} runs in the background on this laptop. Take it back "
+                "into this window (everyone stays seated), or end it for everyone?"
+            ),
+            table=plain(self.table_name, style="bold", limit=MAX_NAME),
         )
 
 
@@ -270,8 +287,8 @@ class WatchOffer(YesNo):
     watch the table instead (or go back to the table list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w,y,enter", "answer(True)", "Watch"),
-        Binding("n,escape", "answer(False)", "Table list"),
+        Binding("w,y,enter", "answer(True)", N_("Watch")),
+        Binding("n,escape", "answer(False)", N_("Table list")),
     ]
 
     def __init__(self, table_label: str, reason: str) -> None:
@@ -280,14 +297,18 @@ class WatchOffer(YesNo):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("No free seat", classes="dialog-title")
+            yield Static(_("No free seat"), classes="dialog-title")
             yield Static(
-                Text.assemble(plain(self.table_label, style="bold", limit=80), ": ", self.reason),
+                styled(
+                    _("{table}: {reason}"),
+                    table=plain(self.table_label, style="bold", limit=80),
+                    reason=self.reason,
+                ),
                 markup=False,
             )
             with Horizontal(classes="buttons"):
-                yield Button("Watch (w)", id="yes", variant="primary", compact=True)
-                yield Button("Table list (Esc)", id="no", compact=True)
+                yield Button(_("Watch (w)"), id="yes", variant="primary", compact=True)
+                yield Button(_("Table list (Esc)"), id="no", compact=True)
 
     def on_resize(self, event: Resize) -> None:
         narrow_buttons(self, event.size.width, {})
@@ -298,28 +319,30 @@ class FullTableOffer(Choice):
     here? Dismisses with "watch", "host" or None (the table list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w,enter", "answer('watch')", "Watch"),
-        Binding("h", "answer('host')", "Host a table"),
-        Binding("n,escape", "answer(None)", "Table list"),
+        Binding("w,enter", "answer('watch')", N_("Watch")),
+        Binding("h", "answer('host')", N_("Host a table")),
+        Binding("n,escape", "answer(None)", N_("Table list")),
     ]
-    TITLE = "Every seat is taken"
+    TITLE = N_("Every seat is taken")
     BUTTONS = (
-        ("watch", "Watch (w)", "primary"),
-        ("host", "Host here (h)", "default"),
-        ("back", "Back (Esc)", "default"),
+        ("watch", N_("Watch (w)"), "primary"),
+        ("host", N_("Host here (h)"), "default"),
+        ("back", N_("Back (Esc)"), "default"),
     )
-    SHORT: ClassVar[dict[str, str]] = {"back": "Back (n)"}
+    SHORT: ClassVar[dict[str, str]] = {"back": N_("Back (n)")}
 
     def __init__(self, table_name: str) -> None:
         super().__init__()
         self.table_name = table_name
 
     def sentence(self) -> Text:
-        return Text.assemble(
-            plain(self.table_name, style="bold", limit=MAX_NAME),
-            " is playing a match and every seat is a person's (a player whose "
-            "connection dropped keeps theirs for a while). Watch it, or host a "
-            "table here?",
+        return styled(
+            _(
+                "{table} is playing a match and every seat is a person's (a player whose "
+                "connection dropped keeps theirs for a while). Watch it, or host a "
+                "table here?"
+            ),
+            table=plain(self.table_name, style="bold", limit=MAX_NAME),
         )
 
 
@@ -328,28 +351,33 @@ class SeatOffer(Choice):
     it only on a key press. Dismisses with "sit", "watch" or None (the table list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,y", "answer('sit')", "Take the seat"),
-        Binding("w", "answer('watch')", "Watch"),
-        Binding("n,escape", "answer(None)", "Table list"),
+        Binding("enter,y", "answer('sit')", N_("Take the seat")),
+        Binding("w", "answer('watch')", N_("Watch")),
+        Binding("n,escape", "answer(None)", N_("Table list")),
     ]
-    TITLE = "A match is on"
+    TITLE = N_("A match is on")
     BUTTONS = (
-        ("sit", "Sit (Enter)", "primary"),
-        ("watch", "Watch (w)", "default"),
-        ("back", "Back (Esc)", "default"),
+        ("sit", N_("Sit (Enter)"), "primary"),
+        ("watch", N_("Watch (w)"), "default"),
+        ("back", N_("Back (Esc)"), "default"),
     )
-    SHORT: ClassVar[dict[str, str]] = {"back": "Back (n)"}
+    SHORT: ClassVar[dict[str, str]] = {"back": N_("Back (n)")}
 
     def __init__(self, table_name: str, people: int) -> None:
         super().__init__()
         self.table_name, self.people = table_name, people
 
     def sentence(self) -> Text:
-        who = "one person" if self.people == 1 else f"{self.people} people"
-        return Text.assemble(
-            plain(self.table_name, style="bold", limit=MAX_NAME),
-            f" is playing a match ({who} at it). A bot plays a free seat: take it "
-            "(from the next hand), watch, or go back to the table list?",
+        return styled(
+            ngettext(
+                "{table} is playing a match (one person at it). A bot plays a free seat: "
+                "take it (from the next hand), watch, or go back to the table list?",
+                "{table} is playing a match ({n} people at it). A bot plays a free seat: "
+                "take it (from the next hand), watch, or go back to the table list?",
+                self.people,
+                table="{table}",
+            ),
+            table=plain(self.table_name, style="bold", limit=MAX_NAME),
         )
 
 
@@ -357,8 +385,8 @@ class ResumeOffer(YesNo):
     """`pitchnet play` found a table hosted here that never finished: carry it on?"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,y", "answer(True)", "Resume"),
-        Binding("n,escape", "answer(False)", "New table"),
+        Binding("r,y", "answer(True)", N_("Resume")),
+        Binding("n,escape", "answer(False)", N_("New table")),
     ]
 
     def __init__(self, table_name: str) -> None:
@@ -368,22 +396,24 @@ class ResumeOffer(YesNo):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(
-                Text.assemble(
-                    "Your table ",
-                    plain(self.table_name, style="bold", limit=MAX_NAME),
-                    " has an unfinished match. Resume it? Everyone gets their seat back.",
+                styled(
+                    _(
+                        "Your table {table} has an unfinished match. Resume it? Everyone "
+                        "gets their seat back."
+                    ),
+                    table=plain(self.table_name, style="bold", limit=MAX_NAME),
                 )
             )
             with Horizontal(classes="buttons"):
-                yield Button("Resume (r)", id="yes", variant="primary", compact=True)
-                yield Button("New table (n)", id="no", compact=True)
+                yield Button(_("Resume (r)"), id="yes", variant="primary", compact=True)
+                yield Button(_("New table (n)"), id="no", compact=True)
 
 
 class OfflineScreen(PitchModal[None]):
     """Shown the moment the link to the host is lost: while retrying it says so; when
     the connection has given up it offers the way back to the finder."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "back", "Table finder")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "back", N_("Table finder"))]
 
     def __init__(self) -> None:
         super().__init__()
@@ -393,7 +423,7 @@ class OfflineScreen(PitchModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog offline"):
-            yield Static("Connection lost", id="offline-title", classes="dialog-title")
+            yield Static(_("Connection lost"), id="offline-title", classes="dialog-title")
             yield Static("", id="offline-text", markup=False)
 
     def on_mount(self) -> None:
@@ -411,22 +441,40 @@ class OfflineScreen(PitchModal[None]):
         seated = game.seat is not None and not game.watching
         # A spectator only reconnects to a table it was watching: then it is a loss too.
         title = (
-            "Connection lost" if seated or (game.watching and self.retrying) else "Could not join"
+            _("Connection lost")
+            if seated or (game.watching and self.retrying)
+            else _("Could not join")
         )
         self.query_one("#offline-title", Static).update(title)
         text = plain(self.reason, limit=200).append("\n\n")
         if self.retrying and game.watching:  # there is no seat to keep
-            text.append(f"Reconnecting for {_duration(self.trying_for)} (try {self.attempts})...\n")
-            text.append("Esc: stop, and go back to the table finder.", style="dim")
+            text.append(
+                _(
+                    "Reconnecting for {time} (try {n})...",
+                    time=duration(self.trying_for),
+                    n=self.attempts,
+                )
+                + "\n"
+            )
+            text.append(_("Esc: stop, and go back to the table finder."), style="dim")
         elif self.retrying:
             text.append(
-                f"Reconnecting for {_duration(self.trying_for)} (try {self.attempts})... "
-                "your seat is kept.\n"
+                _(
+                    "Reconnecting for {time} (try {n})... your seat is kept.",
+                    time=duration(self.trying_for),
+                    n=self.attempts,
+                )
+                + "\n"
             )
-            text.append("Esc: stop, and go back to the table finder (the seat stays", style="dim")
-            text.append(" yours: join the table again to sit back down).", style="dim")
+            text.append(
+                _(
+                    "Esc: stop, and go back to the table finder (the seat stays yours: "
+                    "join the table again to sit back down)."
+                ),
+                style="dim",
+            )
         else:
-            text.append("Enter or Esc: back to the table finder.  Ctrl+Q: quit.", style="dim")
+            text.append(_("Enter or Esc: back to the table finder.  Ctrl+Q: quit."), style="dim")
         self.query_one("#offline-text", Static).update(text)
 
     def action_back(self) -> None:
@@ -434,18 +482,11 @@ class OfflineScreen(PitchModal[None]):
         self.app.leave_table(keep_seat=True)
 
 
-def _duration(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    return f"{seconds // 60} min {seconds % 60:02d} s"
-
-
 class WebAddress(PitchModal[None]):
     """Where browsers and phones join the table this window serves (`w`): the address,
     and its QR code drawn in half blocks for a phone's camera (host/web_qr.py)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,w", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,w", "close", N_("Close"))]
 
     def __init__(self, urls: list[str]) -> None:
         super().__init__()
@@ -455,10 +496,10 @@ class WebAddress(PitchModal[None]):
         from host.web_qr import qr_text
 
         with Vertical(classes="dialog web-address"):
-            yield Static("Phones and browsers join at", classes="dialog-title")
+            yield Static(_("Phones and browsers join at"), classes="dialog-title")
             yield Static("\n".join(self.urls), id="web-urls", markup=False)
             yield Static(Text(qr_text(self.urls[0]).rstrip("\n"), no_wrap=True), id="web-qr")
-            yield Button("Close (Esc)", id="web-close", compact=True)
+            yield Button(_("Close (Esc)"), id="web-close", compact=True)
 
     def action_close(self) -> None:
         self.dismiss(None)

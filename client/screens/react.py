@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from client.reactions import reaction_label
 from client.screens.base import PitchModal
+from pitchnet.i18n import N_, _
 from pitchnet.reactions import REACTIONS, Reaction
 
 
@@ -24,7 +25,7 @@ class ReactPicker(PitchModal[Reaction | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, len(REACTIONS) + 1)),
-        Binding("escape,r", "pick(-1)", "Cancel"),
+        Binding("escape,r", "pick(-1)", N_("Cancel")),
     ]
 
     def __init__(self, ascii_only: bool = False) -> None:
@@ -33,7 +34,7 @@ class ReactPicker(PitchModal[Reaction | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("React (1-6, Esc: none)", markup=False)
+            yield Static(_("React (1-6, Esc: none)"), markup=False)
             for n, reaction in enumerate(REACTIONS, 1):
                 label = f"{n} {reaction_label(reaction, self.ascii_only)}"
                 yield Button(label, id=f"react-{reaction}", compact=True)

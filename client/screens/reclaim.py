@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -17,7 +16,8 @@ from textual.events import Resize
 from textual.widgets import Button, Static
 
 from client.screens.prompts import YesNo, narrow_buttons
-from client.text import counted, plain
+from client.text import plain, styled
+from pitchnet.i18n import N_, _, ngettext
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo
 
 
@@ -37,8 +37,8 @@ class ReclaimOffer(YesNo):
     """To a watcher whose name an away seat carries: is it theirs? Then ask for it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,r", "answer(True)", "Ask for it"),
-        Binding("n,escape", "answer(False)", "Watch"),
+        Binding("y,r", "answer(True)", N_("Ask for it")),
+        Binding("n,escape", "answer(False)", N_("Watch")),
     ]
 
     def __init__(self, seat_name: str) -> None:
@@ -49,20 +49,22 @@ class ReclaimOffer(YesNo):
         name = plain(self.seat_name, style="bold", limit=MAX_NAME)
         with Vertical(classes="dialog"):
             yield Static(
-                Text.assemble(
-                    name,
-                    "'s seat is kept for its player, who lost the connection. Is it yours, "
-                    "from a device that died? Ask for it back: another player at the table "
-                    "confirms it is you. Until then you watch.",
+                styled(
+                    _(
+                        "{name}'s seat is kept for its player, who lost the connection. Is it "
+                        "yours, from a device that died? Ask for it back: another player at "
+                        "the table confirms it is you. Until then you watch."
+                    ),
+                    name=name,
                 ),
                 markup=False,
             )
             with Horizontal(classes="buttons"):
-                yield Button("Ask for it (y)", id="yes", variant="primary", compact=True)
-                yield Button("Just watch (n)", id="no", compact=True)
+                yield Button(_("Ask for it (y)"), id="yes", variant="primary", compact=True)
+                yield Button(_("Just watch (n)"), id="no", compact=True)
 
     def on_resize(self, event: Resize) -> None:
-        narrow_buttons(self, event.size.width, {"yes": "Ask (y)", "no": "Watch (n)"})
+        narrow_buttons(self, event.size.width, {"yes": _("Ask (y)"), "no": _("Watch (n)")})
 
 
 class VouchPrompt(YesNo):
@@ -70,8 +72,8 @@ class VouchPrompt(YesNo):
     no (and silence refuses too): a seat is never given without a yes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, asked: ReclaimAsked) -> None:
@@ -83,21 +85,27 @@ class VouchPrompt(YesNo):
         name = plain(asked.name, style="bold", limit=MAX_NAME)
         with Vertical(classes="dialog"):
             yield Static(
-                Text.assemble(
-                    "Someone watching as ",
-                    plain(asked.asker, style="bold", limit=MAX_NAME),
-                    " asks for ",
-                    name,
-                    f"'s seat ({counted(asked.points, 'point')}) from a new device. Is it ",
-                    name.copy(),
-                    "? Say yes only if you know it is: anyone can type a name. ",
-                    f"No answer in {asked.wait:.0f} s says no.",
+                styled(
+                    ngettext(
+                        "Someone watching as {asker} asks for {name}'s seat ({n} point) from a "
+                        "new device. Is it {name}? Say yes only if you know it is: anyone can "
+                        "type a name. No answer in {seconds} s says no.",
+                        "Someone watching as {asker} asks for {name}'s seat ({n} points) from a "
+                        "new device. Is it {name}? Say yes only if you know it is: anyone can "
+                        "type a name. No answer in {seconds} s says no.",
+                        asked.points,
+                        asker="{asker}",
+                        name="{name}",
+                        seconds=round(asked.wait),
+                    ),
+                    asker=plain(asked.asker, style="bold", limit=MAX_NAME),
+                    name=name,
                 ),
                 markup=False,
             )
             with Horizontal(classes="buttons"):
-                yield Button("Yes, it is (y)", id="yes", variant="primary", compact=True)
-                yield Button("No (n)", id="no", compact=True)
+                yield Button(_("Yes, it is (y)"), id="yes", variant="primary", compact=True)
+                yield Button(_("No (n)"), id="no", compact=True)
 
     def on_resize(self, event: Resize) -> None:
-        narrow_buttons(self, event.size.width, {"yes": "Yes (y)"})
+        narrow_buttons(self, event.size.width, {"yes": _("Yes (y)")})

@@ -24,8 +24,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from client.screens.base import translate_bindings
+from client.text import level_name, styled
 from pitchnet.bots import LEVELS
 from pitchnet.house_rules import PRESETS, resolve
+from pitchnet.i18n import LANGUAGES, N_, _, current, ngettext
 from pitchnet.protocol import MAX_NAME
 from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
@@ -45,7 +48,7 @@ class Tick(Checkbox, inherit_bindings=False):
     (in --ascii, "[X]" or "[ ]")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle_button", "Toggle", show=False),
+        Binding("space", "toggle_button", N_("Toggle"), show=False),
     ]
 
     def on_mount(self) -> None:
@@ -65,7 +68,7 @@ class Choice(Select[Any], inherit_bindings=False):
     """A list field that opens with Space or the arrows; Enter opens the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down,space,up", "show_overlay", "Show menu", show=False),
+        Binding("down,space,up", "show_overlay", N_("Show menu"), show=False),
     ]
 
 
@@ -73,6 +76,9 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
     DEFAULT_CSS = """
+    SetupScreen .setup-title { height: 2; }
+    SetupScreen .setup-title .dialog-title { width: 1fr; }
+    SetupScreen .setup-title Select { width: 14; }
     SetupScreen .setup-row { height: 1; }
     SetupScreen .setup-label { width: 16; }
     SetupScreen .setup-row Input, SetupScreen .setup-row Select { width: 1fr; }
@@ -81,57 +87,71 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Back to the finder"),
+        Binding("escape", "cancel", N_("Back to the finder")),
         # From any field; ctrl+s is the screenshot key.
-        Binding("ctrl+o", "accept", "Open the table", show=False),
+        Binding("ctrl+o", "accept", N_("Open the table"), show=False),
         # Enter from a tick box or a list (which leave it to the screen): open the table.
-        Binding("enter", "accept", "Open the table", show=False),
+        Binding("enter", "accept", N_("Open the table"), show=False),
         # Not a letter: the table's name is typed here. Ctrl+T: take that table instead.
-        Binding("ctrl+t", "join_offered", "Join the table that opened", show=False),
+        Binding("ctrl+t", "join_offered", N_("Join the table that opened"), show=False),
     ]
 
     def __init__(self, player_name: str, *, note: str = "") -> None:
         super().__init__()
-        self.default_name = printable(f"{player_name}'s table", MAX_NAME)
+        translate_bindings(self)
+        self.default_name = printable(_("{name}'s table", name=player_name), MAX_NAME)
         self.note = note
         self.presets = list(PRESETS)
         self.levels = list(LEVELS)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog setup", id="setup"):
-            yield Static(Text("Host a table here", style="bold"), classes="dialog-title")
+            # The language on the title's line, at its right: the form is no taller.
+            with Horizontal(classes="setup-title"):
+                yield Static(Text(_("Host a table here"), style="bold"), classes="dialog-title")
+                yield Choice(
+                    [(name, code) for code, name in LANGUAGES.items()],
+                    value=current(),
+                    allow_blank=False,
+                    id="setup-lang",
+                    compact=True,
+                    tooltip=_("Language"),
+                )
             with VerticalScroll(id="setup-form", can_focus=False):
                 if self.note:
                     yield Static(self.note, id="setup-note", markup=False)
                 with Horizontal(classes="setup-row"):
-                    yield Static("Table name", classes="setup-label")
+                    yield Static(_("Table name"), classes="setup-label")
                     yield Input(
                         value=self.default_name, id="setup-name", max_length=24, compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(f"Players ({MIN_PLAYERS}-{MAX_PLAYERS})", classes="setup-label")
+                    yield Static(
+                        _("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS),
+                        classes="setup-label",
+                    )
                     yield Input(
                         value="4", id="setup-players", max_length=1, type="integer", compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static("Partnership", classes="setup-label")
-                    yield Tick("two teams (4 players)", id="setup-partnership", compact=True)
+                    yield Static(_("Partnership"), classes="setup-label")
+                    yield Tick(_("two teams (4 players)"), id="setup-partnership", compact=True)
                 with Horizontal(classes="setup-row"):
-                    yield Static("Target", classes="setup-label")
+                    yield Static(_("Target"), classes="setup-label")
                     yield Choice(
-                        [(f"{t} points", t) for t in TARGETS],
+                        [(ngettext("{n} point", "{n} points", t), t) for t in TARGETS],
                         value=TARGETS[0],
                         allow_blank=False,
                         id="setup-target",
                         compact=True,
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static("Password", classes="setup-label")
+                    yield Static(_("Password"), classes="setup-label")
                     yield Input(
-                        placeholder="none", id="setup-password", password=True, compact=True
+                        placeholder=_("none"), id="setup-password", password=True, compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static("House rules", classes="setup-label")
+                    yield Static(_("House rules"), classes="setup-label")
                     yield Choice(
                         [(p, p) for p in self.presets],
                         value=self.presets[0],
@@ -140,23 +160,23 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                         compact=True,
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static("Bots play", classes="setup-label")
+                    yield Static(_("Bots play"), classes="setup-label")
                     default = "normal" if "normal" in self.levels else self.levels[0]
                     yield Choice(
-                        [(level, level) for level in self.levels],
+                        [(level_name(level), level) for level in self.levels],
                         value=default,
                         allow_blank=False,
                         id="setup-level",
                         compact=True,
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static("Reactions", classes="setup-label")
+                    yield Static(_("Reactions"), classes="setup-label")
                     yield Tick(
-                        "players may react (r)", value=True, id="setup-reactions", compact=True
+                        _("players may react (r)"), value=True, id="setup-reactions", compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static("Browsers", classes="setup-label")
-                    yield Tick("serve to phones on port", id="setup-web", compact=True)
+                    yield Static(_("Browsers"), classes="setup-label")
+                    yield Tick(_("serve to phones on port"), id="setup-web", compact=True)
                     yield Input(
                         value=str(WEB_PORT),
                         id="setup-web-port",
@@ -168,20 +188,48 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             yield Static("", id="setup-offer", markup=False)
             yield Static("", id="setup-error", markup=False)
             yield Static(
-                "Enter opens the table with these settings (Space ticks a box or opens a "
-                "list); you wait in its lobby and start the match when you like (bots "
-                "take the empty seats).  Esc: back.",
+                _(
+                    "Enter opens the table with these settings (Space ticks a box or opens a "
+                    "list); you wait in its lobby and start the match when you like (bots "
+                    "take the empty seats).  Esc: back."
+                ),
                 classes="setup-help",
             )
             short = self.app.size.height < SHORT_BELOW
             with Horizontal(classes="buttons"):
                 yield Button(
-                    "Open (Enter)" if short else "Open the table (Enter)",
+                    _("Open (Enter)") if short else _("Open the table (Enter)"),
                     id="setup-open",
                     variant="primary",
                     compact=short,
                 )
-                yield Button("Back (Esc)", id="setup-back", compact=short)
+                yield Button(_("Back (Esc)"), id="setup-back", compact=short)
+
+    @on(Select.Changed, "#setup-lang")
+    async def _language_chosen(self, event: Select.Changed) -> None:
+        """Speak the language chosen (the whole client, remembered), and say this form
+        again in it, with what was typed and chosen so far kept."""
+        lang = str(event.value)
+        if lang == current():
+            return
+        kept = self._values()
+        self.app.set_language(lang)  # type: ignore[attr-defined]  # PitchApp's
+        translate_bindings(self)
+        await self.recompose()
+        self._fit(self.app.size.height)
+        self._show_offer()
+        for ident, value in kept.items():
+            for widget in self.query(f"#{ident}"):
+                widget.value = value  # type: ignore[attr-defined]  # Input/Select/Checkbox
+        self.query_one("#setup-lang", Select).focus()
+
+    def _values(self) -> dict[str, Any]:
+        """Every field's value by its id (what a relabelled form puts back)."""
+        return {
+            widget.id: widget.value  # type: ignore[attr-defined]
+            for widget in self.query("Input, Select, Checkbox")
+            if widget.id
+        }
 
     @on(Select.Changed, "#setup-preset")
     def _preset_chosen(self, event: Select.Changed) -> None:
@@ -247,10 +295,13 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         line.display = found is not None
         if found is not None:
             line.update(
-                Text.assemble(
-                    (printable(found.name, MAX_NAME), "bold"),
-                    " just opened on the network: Ctrl+T joins it (Enter still opens yours).",
-                    style="yellow",
+                styled(
+                    _(
+                        "{table} just opened on the network: Ctrl+T joins it (Enter still "
+                        "opens yours)."
+                    ),
+                    "yellow",
+                    table=Text(printable(found.name, MAX_NAME), style="bold"),
                 )
             )
 
@@ -269,11 +320,13 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         players_text = self.query_one("#setup-players", Input).value.strip() or "4"
         players = int(players_text) if players_text.isdigit() else 0
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            error.update(f"Players must be {MIN_PLAYERS} to {MAX_PLAYERS}.")
+            error.update(
+                _("Players must be {least} to {most}.", least=MIN_PLAYERS, most=MAX_PLAYERS)
+            )
             return None
         partnership = self.query_one("#setup-partnership", Checkbox).value
         if partnership and players != 4:
-            error.update("Partnership play needs exactly 4 players.")
+            error.update(_("Partnership play needs exactly 4 players."))
             return None
         target = self.query_one("#setup-target", Select).value
         password = self.query_one("#setup-password", Input).value or None
@@ -294,7 +347,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             port_text = self.query_one("#setup-web-port", Input).value.strip()
             port = int(port_text) if port_text.isdigit() else -1
             if not 0 <= port <= 65535:
-                error.update("The browsers' port must be a number from 1 to 65535.")
+                error.update(_("The browsers' port must be a number from 1 to 65535."))
                 return None
             chosen["web_port"] = port
         return chosen

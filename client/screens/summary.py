@@ -24,8 +24,9 @@ from textual.widgets import Button, Static
 from client.model import GameState
 from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
-from client.text import card_text, plain, signed, suit_text
+from client.text import card_text, plain, signed, styled, suit_text
 from client.widgets.chart import ScoreChart, chart_legend
+from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
 from pitchnet.rules import Phase
 
@@ -46,18 +47,24 @@ def _ints(value: Any) -> list[int]:
 def headline(game: GameState, result: dict[str, Any]) -> Text:
     """ "Hand 2: Bob bid 2 in ♥: made it." (or "set back")."""
     number = game.view.hand_number if game.view else 0
-    line = Text(f"Hand {number}: ", style="bold")
+    line = styled(_("Hand {hand}: "), "bold", hand=number)
     if result.get("redeal") is True:
-        return line.append("everyone passed. The hand is thrown in: nobody scores.")
-    line.append(plain(game.who(_int(result.get("pitcher"))), style="bold"))
-    line.append(f" bid {_int(result.get('bid'))} in ").append(
-        suit_text(result.get("trump"), game.ascii_only)
+        return line.append(_("everyone passed. The hand is thrown in: nobody scores."))
+    pitcher = _int(result.get("pitcher"))
+    mine = pitcher is not None and pitcher == game.me
+    line.append_text(
+        styled(
+            _("You bid {bid} in {suit}") if mine else _("{name} bid {bid} in {suit}"),
+            name=plain(game.who(pitcher), style="bold"),
+            bid=str(_int(result.get("bid"))),
+            suit=suit_text(result.get("trump"), game.ascii_only),
+        )
     )
     if result.get("smudge") is True:
-        return line.append(": made it, a smudge! That wins the match.", style="bold green")
+        return line.append(_(": made it, a smudge! That wins the match."), style="bold green")
     if result.get("made"):
-        return line.append(": made it.", style="bold green")
-    return line.append(": set back.", style="bold red")
+        return line.append(_(": made it."), style="bold green")
+    return line.append(_(": set back."), style="bold red")
 
 
 def points_table(game: GameState, result: dict[str, Any]) -> Table:
@@ -69,32 +76,36 @@ def points_table(game: GameState, result: dict[str, Any]) -> Table:
     grid.add_column()
     ascii_only = game.ascii_only
     high, low = result.get("high_card"), result.get("low_card")
-    for label, card, key in (("High", high, "high"), ("Low", low, "low")):
+    for label, card, key in ((_("High"), high, "high"), (_("Low"), low, "low")):
         seat = _int(result.get(key))
         if card is None or seat is None:  # only with the joker: no natural trump dealt
-            grid.add_row(label, "", Text("no natural trump dealt", style="dim"))
+            grid.add_row(label, "", Text(_("no natural trump dealt"), style="dim"))
             continue
         grid.add_row(label, card_text(str(card), ascii_only), plain(game.who(seat)))
     jack = _int(result.get("jack"))
     jack_card = card_text(f"J{trump}", ascii_only) if trump else Text("")
-    grid.add_row("Jack", jack_card, plain(game.who(jack)) if jack is not None else "not dealt")
+    grid.add_row(
+        _("Jack"), jack_card, plain(game.who(jack)) if jack is not None else _("not dealt")
+    )
     view = game.view
     joker_on = view is not None and isinstance(view.rules, dict) and view.rules.get("joker") == "on"
     joker = _int(result.get("joker"))
     if joker_on or joker is not None:
         joker_card = card_text("JK", ascii_only)
         grid.add_row(
-            "Joker", joker_card, plain(game.who(joker)) if joker is not None else "not dealt"
+            _("Joker"), joker_card, plain(game.who(joker)) if joker is not None else _("not dealt")
         )
     game_side = _int(result.get("game"))
     points = _ints(result.get("game_points"))
     if game_side is not None and 0 <= game_side < len(points):
-        won = plain(game.side_name(game_side)).append(f" ({points[game_side]} points)")
+        won = plain(game.side_name(game_side)).append(
+            " " + ngettext("({n} point)", "({n} points)", points[game_side])
+        )
     else:
-        won = Text(f"tied at {max(points, default=0)}: nobody", style="dim")
-    grid.add_row("Game", "", won)
-    every = Text(", ".join(f"{game.side_name(side)} {p}" for side, p in enumerate(points)))
-    grid.add_row("", "", Text("Game points: ", style="dim").append_text(every))
+        won = Text(_("tied at {n}: nobody", n=max(points, default=0)), style="dim")
+    grid.add_row(_("Game"), "", won)
+    every = Text(", ".join(f"{game.side_name(side)} {number(p)}" for side, p in enumerate(points)))
+    grid.add_row("", "", Text(_("Game points: "), style="dim").append_text(every))
     return grid
 
 
@@ -102,15 +113,20 @@ def scores_table(game: GameState, before: list[int], after: list[int]) -> Table:
     """Each side's score before, the change, and after."""
     grid = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
     teams = game.view is not None and game.view.partnership
-    grid.add_column("Team" if teams else "Player", no_wrap=True, overflow="ellipsis", max_width=30)
-    for title in ("Before", "Hand", "Score"):
+    grid.add_column(
+        _("Team") if teams else _("Player"), no_wrap=True, overflow="ellipsis", max_width=30
+    )
+    for title in (_("Before"), _("Hand"), _("Score")):
         grid.add_column(title, justify="right")
     for side, score in enumerate(after):
         old = before[side] if side < len(before) else score
         change = score - old
         style = "green" if change > 0 else "red" if change < 0 else "dim"
         grid.add_row(
-            plain(game.side_name(side)), str(old), Text(signed(change), style=style), str(score)
+            plain(game.side_name(side)),
+            number(old),
+            Text(signed(change), style=style),
+            number(score),
         )
     return grid
 
@@ -127,8 +143,12 @@ def past_target_note(game: GameState, after: list[int]) -> Text | None:
         return None
     names = ", ".join(game.side_name(s) for s in ahead)
     return Text(
-        f"{names} reached {view.target} but did not pitch this hand: only the pitcher can "
-        "win, so the match goes on.",
+        _(
+            "{names} reached {target} but did not pitch this hand: only the pitcher can "
+            "win, so the match goes on.",
+            names=names,
+            target=view.target,
+        ),
         style="italic",
     )
 
@@ -137,7 +157,7 @@ def summary_body(game: GameState) -> RenderableType:
     view = game.view
     result = view.last_result if view and isinstance(view.last_result, dict) else None
     if result is None:
-        return Text("The hand is over.")
+        return Text(_("The hand is over."))
     before, after = _ints(result.get("scores_before")), _ints(result.get("scores"))
     if result.get("redeal") is True:
         return Group(headline(game, result), Text(""), scores_table(game, before, after))
@@ -167,16 +187,20 @@ def waiting_text(game: GameState, since: float = 0.0) -> Text:
     ]
     over = game.view is not None and game.view.phase == Phase.MATCH_OVER
     if not seats:
-        return Text("Starting a new match..." if over else "Dealing...", style="dim")
+        return Text(_("Starting a new match...") if over else _("Dealing..."), style="dim")
     names = ", ".join(game.who(seat) for seat in seats)
     # After a match nothing starts by itself: the new match waits for everyone's word.
-    lead = "A new match starts when everyone says play again. Waiting for: "
-    text = Text(lead if over else "Waiting for: ", style="dim").append(plain(names, limit=120))
+    lead = _("A new match starts when everyone says play again. Waiting for: ")
+    text = Text(lead if over else _("Waiting for: "), style="dim").append(plain(names, limit=120))
     if table.waiting + since >= SHOW_WAIT_AFTER:
-        text.append(f", for {round(table.waiting + since)} s so far", style="dim")
+        text.append(
+            _(", for {seconds} s so far", seconds=round(table.waiting + since)), style="dim"
+        )
     if table.ready_left is not None:
         left = max(0, round(table.ready_left - since))
-        text.append(f". The next hand is dealt in {left} s either way.", style="dim")
+        text.append(
+            _(". The next hand is dealt in {seconds} s either way.", seconds=left), style="dim"
+        )
     return text
 
 
@@ -184,11 +208,12 @@ class HandSummary(FirstShow, PitchModal[None]):
     """Shown over the table when a hand is scored."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", "Next hand"),
-        Binding("escape", "leave", "Leave"),
-        Binding("question_mark", "app.help", "Keys"),
+        Binding("enter", "ready", N_("Next hand")),
+        Binding("escape", "leave", N_("Leave")),
+        Binding("question_mark", "app.help", N_("Keys")),
     ]
-    NEXT_LABEL = "Next hand (Enter)"
+    NEXT_LABEL = N_("Next hand (Enter)")
+    """Button labels (marked with `N_`, translated when drawn)."""
     LABELS: ClassVar[dict[str, str]] = {"ready": NEXT_LABEL}
 
     def __init__(self) -> None:
@@ -204,7 +229,7 @@ class HandSummary(FirstShow, PitchModal[None]):
                 yield Static("", id="summary-body")
                 yield from self.chart()
             yield Static("", id="summary-waiting")
-            yield Button(self.NEXT_LABEL, id="ready", variant="primary", compact=True)
+            yield Button(_(self.NEXT_LABEL), id="ready", variant="primary", compact=True)
 
     @staticmethod
     def chart() -> ComposeResult:
@@ -231,6 +256,7 @@ class HandSummary(FirstShow, PitchModal[None]):
         for button in self.query(Button):
             full = self.LABELS.get(button.id or "")
             if full is not None:
+                full = _(full)
                 button.label = full.split(" (")[0] if narrow else full
 
     def _tick(self) -> None:

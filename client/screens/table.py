@@ -28,6 +28,7 @@ from client.widgets.bidbar import BidBar
 from client.widgets.felt import Felt
 from client.widgets.hand import HandView
 from client.widgets.log import HandLog
+from pitchnet.i18n import N_, _
 from pitchnet.rules import Phase
 from pitchnet.views import SeatView
 
@@ -40,34 +41,34 @@ NO_PICK = ""
 
 class TableScreen(FirstShow, PitchScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "play", "Play card"),
-        Binding("enter", "confirm", "Confirm bid"),
-        Binding("left", "move(-1)", "Prev card", show=False),
-        Binding("right", "move(1)", "Next card", show=False),
-        Binding("p", "number(0)", "Pass"),
-        Binding("exclamation_mark", "pitch", "Pitch card", show=False),
-        *(Binding(str(n), f"number({n})", f"Key {n}", show=False) for n in range(1, 7)),
-        Binding("c", "coach", "Coach", show=False),
-        Binding("t", "last_trick", "Last trick"),
-        Binding("r", "app.react", "React", show=False),
-        Binding("l", "toggle_log", "Log"),
-        Binding("escape", "leave", "Leave"),
+        Binding("enter", "play", N_("Play card")),
+        Binding("enter", "confirm", N_("Confirm bid")),
+        Binding("left", "move(-1)", N_("Prev card"), show=False),
+        Binding("right", "move(1)", N_("Next card"), show=False),
+        Binding("p", "number(0)", N_("Pass")),
+        Binding("exclamation_mark", "pitch", N_("Pitch card"), show=False),
+        *(Binding(str(n), f"number({n})", N_("Key {n}"), show=False) for n in range(1, 7)),
+        Binding("c", "coach", N_("Coach"), show=False),
+        Binding("t", "last_trick", N_("Last trick")),
+        Binding("r", "app.react", N_("React"), show=False),
+        Binding("l", "toggle_log", N_("Log")),
+        Binding("escape", "leave", N_("Leave")),
     ]
     KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
-        ("Bidding", ""),
-        ("p, 1-5", "pick pass or a bid (only legal bids are offered)"),
-        ("Enter", "confirm the picked bid (a click bids at once)"),
-        ("!", "pitch: bid the top bid (4, or 5 with the joker) and lead the card"),
-        ("Playing", ""),
-        ("← →", "move along your hand"),
-        ("1-6", "pick that card; press it again or Enter to play it"),
-        ("click", "play the card; a dashed card says why it can't be played"),
-        ("Table", ""),
-        ("c", "the coach: what the hard bot would do now, and why (on your turn)"),
-        ("t", "show the last trick (again to go back)"),
-        ("r", "react: then 1-6 for nice play, oops, well bid, hurry up, good game, ha ha"),
-        ("l", "show or hide the log"),
-        ("Esc", "leave the table (asks first)"),
+        (N_("Bidding"), ""),
+        ("p, 1-5", N_("pick pass or a bid (only legal bids are offered)")),
+        ("Enter", N_("confirm the picked bid (a click bids at once)")),
+        ("!", N_("pitch: bid the top bid (4, or 5 with the joker) and lead the card")),
+        (N_("Playing"), ""),
+        ("← →", N_("move along your hand")),
+        ("1-6", N_("pick that card; press it again or Enter to play it")),
+        ("click", N_("play the card; a dashed card says why it can't be played")),
+        (N_("Table"), ""),
+        ("c", N_("the coach: what the hard bot would do now, and why (on your turn)")),
+        ("t", N_("show the last trick (again to go back)")),
+        ("r", N_("react: then 1-6 for nice play, oops, well bid, hurry up, good game, ha ha")),
+        ("l", N_("show or hide the log")),
+        ("Esc", N_("leave the table (asks first)")),
     ]
 
     def __init__(self) -> None:
@@ -259,7 +260,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
         elif self._bid_pick != NO_PICK:
             self.action_bid(self._bid_pick or 0)  # type: ignore[arg-type]
         else:
-            self.notify("Pick a bid first: p to pass, or a number to bid.", markup=False)
+            self.notify(_("Pick a bid first: p to pass, or a number to bid."), markup=False)
 
     def action_play(self) -> None:
         """Enter while playing: play the card under the cursor."""
@@ -315,13 +316,13 @@ class TableScreen(FirstShow, PitchScreen[None]):
         thought out off the screen's loop, once per decision (asked again, the same line)."""
         game, view = self.game, self.game.view
         if game.table is not None and not game.table.coach:
-            self.notify("This table's host has turned the coach off.", markup=False)
+            self.notify(_("This table's host has turned the coach off."), markup=False)
             return
         if view is None or view.spectator or game.me is None:
-            self.notify("The coach helps players on their turn; you are watching.", markup=False)
+            self.notify(_("The coach helps players on their turn; you are watching."), markup=False)
             return
         if view.turn != view.seat or not (view.legal_bids or view.legal_plays):
-            self.notify("The coach helps on your turn.", markup=False)
+            self.notify(_("The coach helps on your turn."), markup=False)
             return
         from pitchnet.coach import moment  # the search loads only when asked for
 
@@ -345,13 +346,13 @@ class TableScreen(FirstShow, PitchScreen[None]):
             self._show_advice(advice)
 
     def _show_advice(self, advice: Advice) -> None:
-        self.notify(advice.line, title="Coach", timeout=12, markup=False)
+        self.notify(advice.line, title=_("Coach"), timeout=12, markup=False)
 
     def action_last_trick(self) -> None:
         felt = self.query_one(Felt)
         view = self.game.view
         if not felt.recall and (view is None or not view.tricks):
-            self.notify("No trick has been completed yet this hand.", markup=False)
+            self.notify(_("No trick has been completed yet this hand."), markup=False)
             return
         felt.recall = not felt.recall
         felt.refresh()

@@ -8,6 +8,7 @@ bid the rules refuse; the keys (p, 1-5) go through the same list. A key picks a 
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -17,8 +18,9 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from client.model import GameState, top_bid
-from client.text import card_text, plain
+from client.text import card_text, plain, styled
 from client.widgets.felt import PALETTE
+from pitchnet.i18n import N_, _
 from pitchnet.rules import Phase
 
 
@@ -28,7 +30,8 @@ def turn_style() -> str:
     return f"{PALETTE['turn']} reverse"
 
 
-BID_LABELS = {None: "Pass", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
+BID_LABELS = {None: N_("Pass"), 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
+"""Each bid's button (the pass's word marked with `N_`, translated when drawn)."""
 
 
 def prompt_text(
@@ -48,10 +51,10 @@ def prompt_text(
     if view is None:
         return Text("")
     if view.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
-        return Text("Hand over.", style="bold")
+        return Text(_("Hand over."), style="bold")
     if view.turn is None:
         return Text("")
-    enter = "" if one_press else (", Enter" if short else ", then Enter")
+    enter = "" if one_press else (_(", Enter") if short else _(", then Enter"))
     if view.turn == game.me:
         if view.phase == Phase.BIDDING:
             amounts = [b for b in view.legal_bids if b is not None]
@@ -59,25 +62,38 @@ def prompt_text(
             if amounts:
                 low, high = min(amounts), max(amounts)
                 offers.append(str(low) if low == high else f"{low}-{high}")
-            offer = " or ".join(offers)
+            # TRANSLATORS: between the keys offered for a bid: "p or 2-4" (keep the spaces).
+            offer = _(" or ").join(offers)
             if tiny:
-                return Text("BID:", style=turn_style())
+                return Text(_("BID:"), style=turn_style())
             if narrow:  # the buttons beside it say the rest
-                return Text("YOUR BID:", style=turn_style())
-            return Text(f"YOUR BID: {offer}{enter}", style=turn_style())
+                return Text(_("YOUR BID:"), style=turn_style())
+            return Text(_("YOUR BID: {offer}{enter}", offer=offer, enter=enter), style=turn_style())
         count = len(view.hand)  # the number keys pick cards by slot: only as many as we hold
         numbers = "1" if count == 1 else f"1-{count}"
-        keys = "arrows" if game.ascii_only else "←→"
+        keys = _("arrows") if game.ascii_only else "←→"
         if touch and narrow:
-            return Text("YOUR TURN: tap a card twice", style=turn_style())
+            return Text(_("YOUR TURN: tap a card twice"), style=turn_style())
         if one_press:  # a number key plays at once; the arrows still need Enter
-            plays = "plays" if short else "plays that card at once"
-            return Text(f"YOUR TURN: {numbers} {plays}", style=turn_style())
+            if short:
+                return Text(_("YOUR TURN: {numbers} plays", numbers=numbers), style=turn_style())
+            turn = _("YOUR TURN: {numbers} plays that card at once", numbers=numbers)
+            return Text(turn, style=turn_style())
         if short:
-            return Text(f"YOUR TURN: {numbers}/{keys}{enter}", style=turn_style())
-        return Text(f"YOUR TURN: pick with {numbers} or {keys}{enter} plays", style=turn_style())
-    verb = "bid" if view.phase == Phase.BIDDING else "play"
-    return Text("Waiting for ").append(plain(game.name(view.turn))).append(f" to {verb}...")
+            turn = _("YOUR TURN: {numbers}/{keys}{enter}", numbers=numbers, keys=keys, enter=enter)
+            return Text(turn, style=turn_style())
+        turn = _(
+            "YOUR TURN: pick with {numbers} or {keys}{enter} plays",
+            numbers=numbers,
+            keys=keys,
+            enter=enter,
+        )
+        return Text(turn, style=turn_style())
+    if view.phase == Phase.BIDDING:
+        template = _("Waiting for {name} to bid...")
+    else:
+        template = _("Waiting for {name} to play...")
+    return styled(template, name=plain(game.name(view.turn)))
 
 
 class BidBar(Horizontal):
@@ -93,8 +109,8 @@ class BidBar(Horizontal):
     def needed(prompt: Text, labels: list[str], min_width: int) -> int:
         """Cells the prompt and these buttons take (a button is its label, a cell of
         padding each side, at least `min_width`, and a cell of margin)."""
-        buttons = sum(max(min_width, len(label) + 2) + 1 for label in labels)
-        return len(prompt.plain) + 1 + buttons
+        buttons = sum(max(min_width, cell_len(label) + 2) + 1 for label in labels)
+        return prompt.cell_len + 1 + buttons
 
     class Bid(Message):
         def __init__(self, amount: int | None) -> None:
@@ -107,11 +123,11 @@ class BidBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt", markup=False)
         for amount, label in BID_LABELS.items():
-            button = Button(label, id=f"bid-{amount or 'pass'}", classes="amount", compact=True)
+            button = Button(_(label), id=f"bid-{amount or 'pass'}", classes="amount", compact=True)
             button.can_focus = False
             button.display = False
             yield button
-        pitch = Button("Pitch", id="bid-pitch", compact=True)
+        pitch = Button(_("Pitch"), id="bid-pitch", compact=True)
         pitch.can_focus = False
         pitch.display = False
         yield pitch
@@ -135,18 +151,18 @@ class BidBar(Horizontal):
         mine = view is not None and view.phase == Phase.BIDDING and view.turn == game.me
         legal = view.legal_bids if view is not None and mine else []
         with_pitch = top_bid(view) in legal and lead is not None
-        labels = [BID_LABELS[amount] for amount in BID_LABELS if amount in legal]
+        labels = [_(BID_LABELS[amount]) for amount in BID_LABELS if amount in legal]
         face = card_text(lead, game.ascii_only) if lead is not None else Text("")
-        pitch_word = "! Pitch "
+        pitch_word = "! " + _("Pitch") + " "
         tight = False
         prompt = prompt_text(game, one_press=one_press, short=short, narrow=narrow, touch=touch)
         if width is not None and legal:
             tries = [
-                (dict(short=short), False, "! Pitch "),
-                (dict(short=True), False, "! Pitch "),
-                (dict(narrow=True), False, "! Pitch "),
-                (dict(narrow=True), True, "! Pitch "),
-                (dict(tiny=True), True, "! Pitch "),
+                (dict(short=short), False, pitch_word),
+                (dict(short=True), False, pitch_word),
+                (dict(narrow=True), False, pitch_word),
+                (dict(narrow=True), True, pitch_word),
+                (dict(tiny=True), True, pitch_word),
                 (dict(tiny=True), True, "! "),
             ]
             for flags, tight, pitch_word in tries:

@@ -2,7 +2,9 @@
 
 The felt places seats, cards and labels by coordinates (a ring of seats does not fit
 Textual's box layout), so it draws them here and hands the result to Rich as one
-`Text`. Every string is one cell per character: anything wider (an emoji in a name)
+`Text`. A cell holds one grapheme cluster as a terminal lays it out: a character one
+cell wide with the marks that draw on it (Telugu's vowel signs and viramas, a
+decomposed "č"), which take no cell of their own. Anything wider (an emoji in a name)
 is replaced, so one odd name can never shift the rest of the table.
 """
 
@@ -46,10 +48,29 @@ class Rect:
 
 
 def one_cell(text: str) -> str:
-    """`text` with every character that is not exactly one cell wide replaced by '?'."""
+    """`text` with every character that is not exactly one cell wide replaced by '?'
+    (marks that take no cell are kept: they draw on the character before them)."""
+    return "".join(cells(text))
+
+
+def cells(text: str) -> list[str]:
+    """`text` cut into the clusters a terminal draws one per cell: each character one
+    cell wide with the zero-width marks after it; a wider character is '?', and a mark
+    with no character before it is dropped. `len(cells(t))` is `cell_len(t)` once the
+    wide characters are replaced."""
     if cell_len(text) == len(text):
-        return text
-    return "".join(ch if cell_len(ch) == 1 else "?" for ch in text)
+        return list(text)
+    out: list[str] = []
+    for ch in text:
+        width = cell_len(ch)
+        if width == 1:
+            out.append(ch)
+        elif width == 0:
+            if out and out[-1] != "?":
+                out[-1] += ch
+        else:
+            out.append("?")
+    return out
 
 
 class Canvas:
@@ -64,22 +85,28 @@ class Canvas:
         if not 0 <= y < self.height:
             return
         row = self.cells[y]
-        for offset, ch in enumerate(one_cell(text)):
+        for offset, ch in enumerate(cells(text)):
             col = x + offset
             if 0 <= col < self.width:
                 row[col] = (ch, style)
 
     def put_text(self, x: int, y: int, text: Text) -> None:
-        """Write a Rich `Text` (one line) keeping its styles."""
-        plain = one_cell(text.plain)
+        """Write a Rich `Text` (one line) keeping its styles (a cell takes the style of
+        its cluster's first character)."""
         base = _style(text.style)
-        styles = [base] * len(plain)
+        styles = [base] * len(text.plain)
         for span in text.spans:
             extra = _style(span.style)
-            for index in range(max(0, span.start), min(len(plain), span.end)):
+            for index in range(max(0, span.start), min(len(styles), span.end)):
                 styles[index] = styles[index] + extra
-        for offset, ch in enumerate(plain):
-            self.put(x + offset, y, ch, styles[offset])
+        if not 0 <= y < self.height:
+            return
+        row, start = self.cells[y], 0
+        for offset, cluster in enumerate(cells(text.plain)):
+            col = x + offset
+            if 0 <= col < self.width:
+                row[col] = (cluster, styles[start] if start < len(styles) else base)
+            start += 1 if cluster == "?" else len(cluster)
 
     def box(
         self, rect: Rect, kind: str = "round", style: Style | str = "", title: Text | None = None

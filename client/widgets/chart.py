@@ -28,6 +28,7 @@ from textual.widget import Widget
 
 from client.model import GameState
 from client.widgets.canvas import Canvas
+from pitchnet.i18n import _, number
 
 SIDE_COLOURS = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7")
 """Okabe and Ito's palette, chosen to stay apart for the common colour-vision types."""
@@ -44,9 +45,9 @@ def setbacks(history: list[list[int]]) -> list[tuple[int, int]]:
     """(hand number, side) for every hand in which a side's score fell."""
     out: list[tuple[int, int]] = []
     before: list[int] | None = None
-    for number, row in enumerate(history, start=1):
+    for hand, row in enumerate(history, start=1):
         previous = before if before is not None else [0] * len(row)
-        out.extend((number, side) for side, score in enumerate(row) if score < previous[side])
+        out.extend((hand, side) for side, score in enumerate(row) if score < previous[side])
         before = row
     return out
 
@@ -200,13 +201,16 @@ def chart_legend(game: GameState) -> Text:
         winner = side == view.winner
         legend.append(side_marker(side), style=f"bold {colour}").append(" ")
         legend.append(game.side_name(side), style="bold" if winner else "")
-        legend.append(f": {view.scores[side]}", style=f"bold {colour}")
+        legend.append(f": {number(view.scores[side])}", style=f"bold {colour}")
         if winner:
-            legend.append(" won", style="bold green")
+            legend.append(" " + _("won"), style="bold green")
     fell = setbacks(view.score_history)
     if fell:
-        legend.append("\nSet back (reversed): ", style="dim")
-        legend.append(", ".join(f"hand {n} {game.side_name(s)}" for n, s in fell), style="dim")
+        legend.append("\n" + _("Set back (reversed): "), style="dim")
+        legend.append(
+            ", ".join(_("hand {n} {name}", n=n, name=game.side_name(s)) for n, s in fell),
+            style="dim",
+        )
     return legend
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -25,10 +26,11 @@ from textual.widget import Widget
 
 from client.model import GameState
 from client.reactions import reaction_label
-from client.text import card_text, suit_text
-from client.widgets.canvas import Canvas, Rect
+from client.text import card_text, styled, suit_text
+from client.widgets.canvas import Canvas, Rect, cells
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
-from client.widgets.seats import presence
+from client.widgets.seats import presence, presence_kind
+from pitchnet.i18n import _, ngettext, number
 from pitchnet.rules import Phase
 from pitchnet.views import running_tally
 
@@ -93,17 +95,20 @@ TIERS = (
 
 def shorten(name: str, width: int, others: list[str]) -> str:
     """`name` in at most `width` cells: cut at the end with an ellipsis, or, where that
-    would read like another seat's name, keep the end too ("Chris…er")."""
-    if len(name) <= width:
+    would read like another seat's name, keep the end too ("Chris…er"). Cut between
+    the clusters a cell holds (`cells`): a Telugu letter keeps its vowel sign."""
+    parts = cells(name)
+    if len(parts) <= width:
         return name
     if width <= 1:
-        return name[:width]
-    cut = name[: width - 1] + "…"
-    clash = any(o != name and o[: width - 1] == name[: width - 1] for o in others)
+        return "".join(parts[:width])
+    head = parts[: width - 1]
+    cut = "".join(head) + "…"
+    clash = any(o != name and cells(o)[: width - 1] == head for o in others)
     if not clash or width < 5:
         return cut
     tail = max(2, (width - 1) // 3)
-    return name[: width - 1 - tail] + "…" + name[-tail:]
+    return "".join(parts[: width - 1 - tail]) + "…" + "".join(parts[-tail:])
 
 
 def relative(seat: int, me: int, players: int) -> int:
@@ -291,14 +296,18 @@ def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Tex
     return line
 
 
-def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, Text]:
-    """Bid, tricks, score and state of one seat, as short texts."""
+def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, Text, str]:
+    """Bid, tricks, score and state of one seat, as short texts, and the state's key
+    (`presence_kind`; "" for the viewer's own seat)."""
     view = game.view
     table = game.table
     assert view is not None
     has_bid, amount = _bid_of(view, seat)
     if has_bid:
-        bid = Text("pass", style="dim") if amount is None else Text(f"bid {amount}", style="bold")
+        if amount is None:
+            bid = Text(_("pass"), style="dim")
+        else:
+            bid = Text(_("bid {bid}", bid=amount), style="bold")
     else:
         bid = Text("")
     tricks = view.tricks_won[seat] if seat < len(view.tricks_won) else 0
@@ -307,15 +316,19 @@ def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, 
     info = table.seats[seat] if table is not None and seat < len(table.seats) else None
     grace = table.grace if table is not None and table.substitute else None
     state = presence(info, since, grace if view.turn == seat else None)
+    kind = presence_kind(info)
     if seat == game.me:
-        state = Text("")
-    return bid, Text(f"{tricks}"), Text(f"{score}"), state
+        state, kind = Text(""), ""
+    return bid, Text(number(tricks)), Text(number(score)), state, kind
 
 
 def points_text(score: str, gap: str = " ") -> Text:
     """ "5 pts", "1 pt", "-3 pts" (or "5pts" with no `gap`): the score in words, bold."""
-    unit = "pt" if score.lstrip("-") == "1" else "pts"
-    return Text(f"{score}{gap}{unit}", style="bold")
+    digits = "".join(ch for ch in score if ch.isdigit())
+    count = int(digits) if digits.isascii() and digits else 0  # "-1" says "1 pt" too
+    # TRANSLATORS: a seat's score in a narrow panel: "5 pts" (points), as short as you can.
+    words = ngettext("{n} pt", "{n} pts", count, n=score)
+    return Text(words if gap else words.replace(" ", ""), style="bold")
 
 
 def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Text]:
@@ -325,7 +338,7 @@ def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Tex
     players could not read."""
     points = points_text(score)
     tried = [
-        _join(bid, Text(f"tricks {tricks}"), points, sep=", "),
+        _join(bid, Text(_("tricks {n}", n=tricks)), points, sep=", "),
         _join(bid, points, sep=", "),
         _join(bid, points, sep=" "),  # a phone's seat: "bid 4 0 pts", the points in bold
         _join(  # the narrowest: "bid4 0pts", still words
@@ -336,7 +349,7 @@ def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Tex
         points,
     ]
     brief = points
-    line = next((t for t in tried if len(t.plain) <= width), points)
+    line = next((t for t in tried if t.cell_len <= width), points)
     return line, brief
 
 
@@ -373,25 +386,25 @@ def draw_panel(
 ) -> None:
     names = [game.name(s) for s in range(game.view.players)] if game.view else []
     style = _panel_style(game, seat)
-    bid, tricks, score, state = _facts(game, seat, since)
+    bid, tricks, score, state, kind = _facts(game, seat, since)
     reaction = game.reaction(seat)
     if reaction is not None and not tier.boxed:  # for a few seconds in the state's place
         label = reaction_label(reaction, game.ascii_only, rect.w)
-        state = Text(label, style="bold reverse")
+        state, kind = Text(label, style="bold reverse"), "reaction"
     if tier.boxed:
         inner = rect.w - 2
         heavy = game.view is not None and game.view.turn == seat
-        kind = (
+        frame = (
             ("ascii_heavy" if heavy else "ascii")
             if game.ascii_only
             else ("heavy" if heavy else "round")
         )
-        canvas.box(rect, kind, style, None)
+        canvas.box(rect, frame, style, None)
         title = _name_line(game, seat, inner - 1, names)
         if reaction is not None:  # for a few seconds on the top edge, after the name
-            room = inner - 2 - len(title.plain)
+            room = inner - 2 - title.cell_len
             label = reaction_label(reaction, game.ascii_only, room)
-            if len(label) <= room:
+            if cell_len(label) <= room:
                 title = _join(title, Text(label, style="bold reverse"), sep=" ")
             else:  # no room beside the name: the reaction has the line for now
                 title = Text(reaction_label(reaction, game.ascii_only, inner - 1), "bold reverse")
@@ -402,13 +415,13 @@ def draw_panel(
         lines: list[Text]
         if tier.panel_lines >= 3:
             lines = [
-                _join(bid, Text(f"tricks {tricks.plain}")),
-                Text(f"score {score.plain}", style="bold"),
+                _join(bid, Text(_("tricks {n}", n=tricks.plain))),
+                Text(_("score {n}", n=score.plain), style="bold"),
                 state,
             ]
         else:
-            first = _join(bid, Text(f"tricks {tricks.plain}"), sep="  ")
-            if len(first.plain) > inner:  # no "tk": the tricks wait for a wider seat
+            first = _join(bid, Text(_("tricks {n}", n=tricks.plain)), sep="  ")
+            if first.cell_len > inner:  # no "tk": the tricks wait for a wider seat
                 first = bid
             second = _join(points_text(score.plain), state, sep="  ")
             lines = [first, second]
@@ -421,21 +434,21 @@ def draw_panel(
     # A player away (or a bot about to stand in) must show even in the smallest seat:
     # beside the numbers, else beside the name, shortened for it, else in the numbers'
     # place; "bot" only where it fits.
-    urgent = state.plain not in ("", "here", "bot")
+    urgent = kind not in ("", "here", "bot")
     with_state = _join(line, state, sep=" ")
     title_room = rect.w
-    if state.plain and state.plain != "here" and len(with_state.plain) <= rect.w:
+    if state.plain and kind != "here" and with_state.cell_len <= rect.w:
         line = with_state
-    elif urgent and len(_join(brief, state, sep=" ").plain) <= rect.w:
+    elif urgent and _join(brief, state, sep=" ").cell_len <= rect.w:
         line = _join(brief, state, sep=" ")
-    elif urgent and rect.w - len(state.plain) - 1 >= 5:
-        title_room = rect.w - len(state.plain) - 1
+    elif urgent and rect.w - state.cell_len - 1 >= 5:
+        title_room = rect.w - state.cell_len - 1
     elif urgent:  # no room beside a readable name: it stands for the numbers for now
         line = state
     title = _name_line(game, seat, title_room, names)
     if title_room < rect.w:
         title = _join(title, state, sep=" ")
-    backs = card_backs(game, seat, rect.w - len(title.plain) - 1)
+    backs = card_backs(game, seat, rect.w - title.cell_len - 1)
     if backs.plain:
         title = _join(title, backs, sep=" ")
     canvas.put_text(rect.x, rect.y, title[: rect.w])
@@ -461,11 +474,11 @@ def draw_card(
             suit = Text(face.plain[-1:], style=face.style)
             canvas.put_text(rect.x + 1, rect.y + 1, rank)
             canvas.put_text(rect.x + 1 + (inner - 1) // 2, rect.y + rect.h // 2, suit)
-            canvas.put_text(rect.x + rect.w - 1 - len(rank.plain), rect.y + rect.h - 2, rank)
+            canvas.put_text(rect.x + rect.w - 1 - rank.cell_len, rect.y + rect.h - 2, rank)
         elif rect.h >= 4:
             rank = Text(face.plain[:-1], style=face.style)  # "10" is two cells
             suit = Text(face.plain[-1:], style=face.style)
-            canvas.put_text(rect.x + 1 + (inner - len(rank.plain)) // 2, rect.y + 1, rank)
+            canvas.put_text(rect.x + 1 + (inner - rank.cell_len) // 2, rect.y + 1, rank)
             canvas.put_text(rect.x + 1 + (inner - 1) // 2, rect.y + 2, suit)
         else:
             canvas.put_text(rect.x + 1 + (inner - 2) // 2, rect.y + 1, face)
@@ -488,28 +501,35 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
         return []
     lines: list[Text] = []
     if view.phase == Phase.BIDDING:
-        lines.append(Text("Bidding", style="bold"))
+        lines.append(Text(_("Bidding"), style="bold"))
         if view.high_bid is not None:
-            lines.append(Text(f"high bid {view.high_bid}"))
+            lines.append(Text(_("high bid {bid}", bid=view.high_bid)))
             lines.append(Text(game.who(view.pitcher)))
         else:
-            lines.append(Text("no bid yet", style="dim"))
+            lines.append(Text(_("no bid yet"), style="dim"))
         return lines
-    lines.append(Text("Trump ", style="bold").append_text(suit_text(view.trump, game.ascii_only)))
+    trump = suit_text(view.trump, game.ascii_only)
+    lines.append(styled(_("Trump {suit}"), "bold", suit=trump))
     if shown is None:
         if view.pitcher is not None and view.phase == Phase.PLAYING:
-            verb = "lead" if view.pitcher == game.me else "leads"
-            lines.append(Text(f"{game.who(view.pitcher)} {verb}"))
+            if view.pitcher == game.me:
+                lines.append(Text(_("You lead")))
+            else:
+                lines.append(Text(_("{name} leads", name=game.who(view.pitcher))))
         return lines
     if recall:
-        lines.append(Text(f"Last: trick {shown.number}", style="bold"))
+        lines.append(Text(_("Last: trick {n}", n=shown.number), style="bold"))
     else:
-        lines.append(Text(f"Trick {shown.number}"))
+        lines.append(Text(_("Trick {n}", n=shown.number)))
     if shown.winner is not None:
-        lines.append(Text(f"{game.who(shown.winner)} won", style=PALETTE["winner"]))
+        if shown.winner == game.me:
+            won = _("You won")
+        else:
+            won = _("{name} won", name=game.who(shown.winner))
+        lines.append(Text(won, style=PALETTE["winner"]))
     elif shown.plays:
         led = card_text(shown.plays[0][1], game.ascii_only)
-        lines.append(Text("led ").append_text(led))
+        lines.append(styled(_("led {card}"), card=led))
     return lines
 
 
@@ -522,31 +542,34 @@ def tally_lines(game: GameState, width: int = 0) -> list[Text]:
         return []
     tally = running_tally(view)
     ascii_only = game.ascii_only
-    lines = [Text("So far", style="bold underline")]
+    lines = [Text(_("So far"), style="bold underline")]
+    names = {"high": _("High"), "low": _("Low")}
+    width5 = max(5, *(cell_len(name) for name in names.values()))
     for label in ("high", "low"):
         entry = tally[label]
-        line = Text(f"{label.title():<5}", style="bold")
+        title = names[label]
+        line = Text(title + " " * (width5 - cell_len(title)), style="bold")
         if entry is None:
             lines.append(line.append("-", style="dim"))
         else:
             seat, card = entry
             lines.append(line.append_text(card_text(card, ascii_only)).append(f" {game.who(seat)}"))
     if tally["joker"] is not None:
-        lines.append(Text("Joker", style="bold").append(f" {game.who(tally['joker'])}"))
+        lines.append(Text(_("Joker"), style="bold").append(f" {game.who(tally['joker'])}"))
     jack = tally["jack"]
-    line = Text("Jack ", style="bold")
+    line = Text(_("Jack") + " ", style="bold")
     lines.append(
         line.append("-" if jack is None else game.who(jack), style="dim" if jack is None else "")
     )
     points = tally["game_points"]
-    game_line = Text("Game ", style="bold")
+    game_line = Text(_("Game") + " ", style="bold")
     if view.partnership:
-        game_line.append(f"A {points[0]}  B {points[1]}")
+        game_line.append(f"A {number(points[0])}  B {number(points[1])}")
     else:
-        shown = [f"{game.who(side)} {p}" for side, p in enumerate(points) if p] or ["0"]
+        shown = [f"{game.who(side)} {number(p)}" for side, p in enumerate(points) if p] or ["0"]
         for index, entry in enumerate(shown):
             part = entry + ("," if index < len(shown) - 1 else "")
-            if width and index and len(game_line.plain) + 1 + len(part) > width:
+            if width and index and game_line.cell_len + 1 + cell_len(part) > width:
                 lines.append(game_line)
                 game_line = Text(" " * 4)
             game_line.append(" " + part if index else part)
@@ -585,14 +608,14 @@ def felt_text(
         return canvas.to_text()
     shown = trick_shown(game, recall)
     lines = centre_lines(game, shown, recall)
-    widest = max((len(line.plain) for line in lines), default=0)
+    widest = max((line.cell_len for line in lines), default=0)
     layout = choose_layout(view.players, me, width, height, widest)
     if layout is None:
-        return Text("The window is too small for the table.", style="bold")
+        return Text(_("The window is too small for the table."), style="bold")
     tier = layout.tier
     for seat in range(view.players):
         draw_panel(canvas, game, seat, layout.panels[seat], tier, since)
-    arriving = {f.target[1] for f, _ in flights if f.target[0] == "trick"}
+    arriving = {f.target[1] for f, _progress in flights if f.target[0] == "trick"}
     if shown is not None:
         for index, (seat, card) in enumerate(shown.plays):
             if 0 <= seat < view.players and seat not in arriving:
@@ -608,7 +631,7 @@ def felt_text(
         tally = tally_lines(game, most)
         if not tally:
             break
-        tw = min(most, max(len(line.plain) for line in tally))
+        tw = min(most, max(line.cell_len for line in tally))
         corner = _place_corner(layout, width, height, tw, len(tally))
         if corner is None and len(tally) > 1:  # a smaller tally: without its heading
             tally = tally[1:]
@@ -628,7 +651,7 @@ def felt_text(
         top, inner, left = centre.y, centre.w, centre.x
     for row, line in enumerate(lines[: max(0, centre.h - (2 if boxed else 0))]):
         cut = line[:inner]
-        canvas.put_text(left + (inner - len(cut.plain)) // 2, top + row, cut)
+        canvas.put_text(left + (inner - cut.cell_len) // 2, top + row, cut)
     for flight, progress in flights:
         draw_flight(canvas, game, layout, flight, progress)
     return canvas.to_text()

@@ -14,6 +14,7 @@ from textual.events import Resize
 from textual.widgets import RichLog
 
 from client.model import GameState
+from pitchnet.i18n import _
 
 
 class HandLog(RichLog):
@@ -24,7 +25,7 @@ class HandLog(RichLog):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False, wrap=True, max_lines=500, min_width=10)
         self.can_focus = False
-        self.border_title = "Log"
+        self.border_title = _("Log")
         self._written = 0
         self._source: list[Text] | None = None
         """The log list drawn so far: another list means another table's log."""

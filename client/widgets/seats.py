@@ -12,32 +12,47 @@ from textual.widgets import Static
 
 from client.model import GameState
 from client.text import plain
+from pitchnet.i18n import _, number
 from pitchnet.protocol import SeatInfo, SeatKind
+
+
+def presence_kind(info: SeatInfo | None) -> str:
+    """How a seat is being played, as a key (never its words): "open", "bot", "stand-in"
+    (a bot plays for an absent person), "away" or "here"."""
+    if info is None or info.kind == SeatKind.EMPTY:
+        return "open"
+    if info.kind == SeatKind.BOT:
+        return "bot"
+    if info.substitute:
+        return "stand-in"
+    return "here" if info.connected else "away"
 
 
 def presence(info: SeatInfo | None, since: float = 0.0, grace: float | None = None) -> Text:
     """How a seat is being played: by its human, a bot, or nobody for now. An absent
     player shows how long they have been away (`since` seconds after the snapshot), or,
     given the `grace`, how long before a bot takes their turn."""
-    if info is None or info.kind == SeatKind.EMPTY:
-        return Text("open", style="italic dim")
-    if info.kind == SeatKind.BOT:
-        return Text("bot", style="dim")
-    if info.substitute:
-        return Text("bot plays", style="yellow")
-    if not info.connected:
+    kind = presence_kind(info)
+    if kind == "open":
+        return Text(_("open"), style="italic dim")
+    if kind == "bot":
+        return Text(_("bot"), style="dim")
+    if kind == "stand-in":
+        return Text(_("bot plays"), style="yellow")
+    if kind == "away" and info is not None:
         away = max(0.0, info.away + since)
         if grace is not None:
             # Short enough for the narrow column: "bot 58s" = a bot plays in 58 seconds.
-            return Text(f"bot {max(0, round(grace - away))}s", style="bold red")
-        return Text(f"away {round(away)}s" if away >= 1 else "away", style="bold red")
-    return Text("here", style="green")
+            return Text(_("bot {seconds}s", seconds=max(0, round(grace - away))), style="bold red")
+        words = _("away {seconds}s", seconds=round(away)) if away >= 1 else _("away")
+        return Text(words, style="bold red")
+    return Text(_("here"), style="green")
 
 
 def _bid(view_bids: list[list[object]], seat: int) -> str:
     for entry in view_bids:
         if isinstance(entry, list) and len(entry) == 2 and entry[0] == seat:
-            return "pass" if entry[1] is None else str(entry[1])
+            return _("pass") if entry[1] is None else str(entry[1])
     return ""
 
 
@@ -47,10 +62,12 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
     view, table = game.view, game.table
     grid = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False)
     grid.add_column(" ", width=1, no_wrap=True)
-    grid.add_column("Player", ratio=1, no_wrap=True, overflow="ellipsis")
+    grid.add_column(_("Player"), ratio=1, no_wrap=True, overflow="ellipsis")
     grid.add_column("", width=3, no_wrap=True)
     grid.add_column("", width=9, no_wrap=True)
-    for title in ("Crd", "Bid", "Trk", "Pts"):
+    # TRANSLATORS: column heads of at most four cells: "Crd" cards held, "Bid", "Trk"
+    # tricks won, "Pts" points. Abbreviate as your language does.
+    for title in (_("Crd"), _("Bid"), _("Trk"), _("Pts")):
         grid.add_column(title, width=4, justify="right", no_wrap=True)
     if view is None:
         return grid
@@ -73,11 +90,13 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
             marker,
             name,
             marks,
-            Text("you", style="italic") if mine else presence(info, since, grace if turn else None),
-            str(view.hand_counts[seat]) if seat < len(view.hand_counts) else "",
+            Text(_("you"), style="italic")
+            if mine
+            else presence(info, since, grace if turn else None),
+            number(view.hand_counts[seat]) if seat < len(view.hand_counts) else "",
             _bid(view.bids, seat),
-            str(view.tricks_won[seat]) if seat < len(view.tricks_won) else "",
-            str(score),
+            number(view.tricks_won[seat]) if seat < len(view.tricks_won) else "",
+            number(score),
         )
     return grid
 
@@ -107,10 +126,10 @@ def lobby_table(game: GameState, *, narrow: bool = False) -> Table:
     table = game.table
     partnership = table is not None and table.partnership
     if partnership:
-        grid.add_column("Team", no_wrap=True)
-    grid.add_column("Seat", justify="right")
+        grid.add_column(_("Team"), no_wrap=True)
+    grid.add_column(_("Seat"), justify="right")
     grid.add_column(
-        "Player",
+        _("Player"),
         min_width=10 if narrow else 16,
         max_width=14 if narrow else 26,
         no_wrap=True,
@@ -133,7 +152,7 @@ def lobby_table(game: GameState, *, narrow: bool = False) -> Table:
         # below as names (pitchnet/text.py, `player_name`).
         starter = Text("")
         if info.kind == SeatKind.EMPTY:
-            name = Text("waiting for a player...", style="dim")
+            name = Text(_("waiting for a player..."), style="dim")
         else:
             name = plain(game.name(seat))
             if seat == table.starter:
@@ -143,13 +162,13 @@ def lobby_table(game: GameState, *, narrow: bool = False) -> Table:
             str(seat + 1),
             name,
             starter,
-            Text("you", style="italic") if mine else presence(info),
+            Text(_("you"), style="italic") if mine else presence(info),
         ]
         if partnership:
             side = seat % 2
             first = side not in named
             named.add(side)
-            label = TEAMS[side] if narrow else f"Team {TEAMS[side]}"
+            label = TEAMS[side] if narrow else _("Team {team}", team=TEAMS[side])
             row.insert(0, Text(label, style=team_style(side)) if first else "")
         grid.add_row(*row)
     return grid

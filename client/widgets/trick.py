@@ -12,7 +12,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from client.model import GameState, bid_word
-from client.text import card_text, plain
+from client.text import card_text, plain, styled
+from pitchnet.i18n import _
 from pitchnet.rules import Phase
 
 
@@ -34,28 +35,39 @@ def trick_text(game: GameState) -> Text:
     if view is None:
         return Text("")
     if view.phase == Phase.BIDDING:
-        line = Text("Bidding", style="bold")
+        line = Text(_("Bidding"), style="bold")
         if view.bids:
             seat, amount = view.bids[-1]
             line.append(": ").append(plain(game.who(seat)))
             line.append(f" {bid_word(amount, seat == game.me)}")
         if view.high_bid is not None:
-            line.append("\nHigh bid ").append(f"{view.high_bid} ").append(
-                plain(game.who(view.pitcher))
+            line.append("\n").append_text(
+                styled(
+                    _("High bid {bid} {name}"),
+                    bid=view.high_bid,
+                    name=plain(game.who(view.pitcher)),
+                )
             )
         return line
-    number = len(view.tricks) + (1 if view.trick else 0)
+    count = len(view.tricks) + (1 if view.trick else 0)
     if view.trick:
-        return Text(f"Trick {number}\n", style="bold").append_text(_plays(game, view.trick))
+        head = Text(_("Trick {n}", n=count) + "\n", style="bold")
+        return head.append_text(_plays(game, view.trick))
     if view.tricks:
         last = view.tricks[-1]
-        head = Text(f"Trick {len(view.tricks)} won by ", style="bold")
-        head.append(plain(game.who(last.get("winner")), style="bold")).append("\n")
+        head = styled(
+            _("Trick {n} won by {name}", n=len(view.tricks), name="{name}"),
+            "bold",
+            name=plain(game.who(last.get("winner")), style="bold"),
+        ).append("\n")
         return head.append_text(_plays(game, last.get("plays", [])))
     if view.pitcher is not None:
-        lead = "lead" if view.pitcher == game.me else "leads"
-        line = Text("Trick 1\n", style="bold").append(plain(game.who(view.pitcher)))
-        return line.append(f" {lead}: the first card sets trump")
+        line = Text(_("Trick {n}", n=1) + "\n", style="bold")
+        if view.pitcher == game.me:
+            return line.append(_("You lead: the first card sets trump"))
+        return line.append_text(
+            styled(_("{name} leads: the first card sets trump"), name=plain(game.who(view.pitcher)))
+        )
     return Text("")
 
 
