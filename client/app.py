@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.notifications import Notify
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
@@ -59,6 +60,9 @@ from pitchnet.text import printable
 from pitchnet.views import SeatView
 
 log = logging.getLogger(__name__)
+
+MAX_TOASTS = 3
+"""Toasts shown at once on a screen 60 columns wide or more (fewer on a phone)."""
 
 if TYPE_CHECKING:
     from client.screens.prompts import OfflineScreen
@@ -769,6 +773,21 @@ class PitchApp(App[None]):
     def notify(self, message: str, **kwargs: Any) -> None:
         self.notices.append(message)
         super().notify(message, **kwargs)
+
+    def _on_notify(self, event: Notify) -> None:
+        """One toast per sentence, and few at once: the same refusal tapped five times
+        showed five toasts stacked over a phone's cards and bid buttons. A repeated
+        sentence replaces its toast (its time starts again); beyond `MAX_TOASTS` (2 on a
+        screen under 60 columns) the oldest goes."""
+        shown = list(self._notifications)
+        for old in shown:
+            if old.message == event.notification.message:
+                self._unnotify(old, refresh=False)
+        shown = list(self._notifications)
+        most = MAX_TOASTS if self.size.width >= 60 else 2
+        for old in shown[: max(0, len(shown) - most + 1)]:
+            self._unnotify(old, refresh=False)
+        super()._on_notify(event)
 
     # ---- actions the screens ask for ---------------------------------------------------------
 

@@ -138,9 +138,9 @@ async def test_c_at_the_table_shows_the_coachs_line_once_per_decision(
             "the coach's line",
         )
         await pilot.press("c")  # the same decision: the same line, not thought out again
-        await until(
+        await until(  # said again (one toast: a repeated sentence replaces its own)
             pilot,
-            lambda: len([n for n in _notices(app) if n[:3] in ("Bid", "Pas", "Pla")]) >= 2,
+            lambda: len([n for n in app.notices if n[:3] in ("Bid", "Pas", "Pla")]) >= 2,
             "the line again",
         )
         assert calls == [moment(view)]
