@@ -422,6 +422,7 @@ class PitchApp(App[None]):
                 password=self._hosted_password,
                 guesses=hosted.referee.guesses,
                 keep_dir=keep_folder(journal) if journal is not None else None,
+                table_closed=lambda: hosted.closed_on_purpose,
             )
         )
         try:

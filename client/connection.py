@@ -596,7 +596,7 @@ class Connection:
                 raise Moved(host, port, message.table_id)
             if message.code != "shutdown":
                 raise Refused(_("The host closed this seat: {reason}", reason=bye_words(message)))
-            raise Lost(_("The host shut the table down."))
+            raise Lost(_("The host is restarting the table; it will be back."))
 
     def _answer(self, challenge: Challenge) -> None:
         """Send `hello`, proving the seat token and the password over the host's nonce

@@ -143,6 +143,7 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
                 max_per_address=web.web_per_address,
                 idle_seconds=web.web_idle,
                 keep_dir=keep_folder(server.journal.path) if server.journal else None,
+                table_closed=lambda: server.closed_on_purpose,
             )
         )
         try:

@@ -260,6 +260,8 @@ class HostServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop this host runs on, once looked up (see `_running_loop`)."""
         self._closed = asyncio.Event()
+        self.closed_on_purpose = False
+        """Set as the host closes the table on purpose (its person ended it)."""
         self._all_gone = asyncio.Event()
 
     # ---- what the referee knows, by connection -----------------------------------------------
@@ -331,6 +333,7 @@ class HostServer:
         is kept even for a lobby where no match has started."""
         if self._closed.is_set():
             return
+        self.closed_on_purpose = on_purpose
         self._closed.set()
         loop = asyncio.get_running_loop()
         if self._server:

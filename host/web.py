@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 from asyncio.subprocess import Process
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
@@ -179,6 +179,10 @@ class WebConfig:
     table; None: one of the web join's own (tests)."""
     reload_seconds: float = RELOAD_SECONDS
     """How long a page that said it was leaving has to come back (`RELOAD_SECONDS`)."""
+    table_closed: Callable[[], bool] | None = None
+    """True once the table was closed on purpose (`HostServer.closed_on_purpose`): a
+    session whose client ends then (it was told "closed") tells its page the table
+    closed, not that its player left the game."""
     keep_dir: Path | None = None
     """Where the identities and their seat files are kept across a restart of the host
     (host/web_keep.py: beside the table's journal); None: a temporary folder that goes
@@ -216,9 +220,11 @@ class WebSession(AppService):
         environment: dict[str, str],
         download_manager: DownloadManager,
         spare: SpareClient | None = None,
+        table_closed: Callable[[], bool] | None = None,
     ) -> None:
         self.websocket = websocket
         self.spare = spare
+        self.table_closed = table_closed
         super().__init__(
             command,
             write_bytes=websocket.send_bytes,
@@ -269,6 +275,12 @@ class WebSession(AppService):
 
     async def _app_exited(self) -> None:
         self.exited = True
+        if self.table_closed is not None and self.table_closed():
+            # Its client ended because the host closed the table, usually a moment before
+            # the web join itself closes: the page says so ("You have left the game" was
+            # untrue), and comes back by itself if the table does.
+            await self.end(CLOSE_TABLE_CLOSED, N_("The host closed the table."))
+            return
         await self.end(CLOSE_EXITED, N_("The game was closed."))
 
     async def end(self, code: int, reason: str, **params: Any) -> None:
@@ -861,6 +873,7 @@ class WebServer:
                 environment=self._environment(identity),
                 download_manager=self.downloads,
                 spare=self.spare,
+                table_closed=self.config.table_closed,
             )
             self.sessions.add(session)
             identity.session = session

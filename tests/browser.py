@@ -80,7 +80,7 @@ async def web_table(
             interface="127.0.0.1",
             table_name=host.name,
             show_regions=True,
-            **web_options,
+            **{"table_closed": lambda: host.closed_on_purpose, **web_options},
         )
         web = WebServer(config)
         await web.start()

@@ -285,6 +285,29 @@ async def test_a_table_closed_on_purpose_tells_the_browsers_so(ended: bool) -> N
                 assert socket.close_code == 1001
 
 
+async def test_a_browser_at_a_table_the_host_ends_is_told_the_table_closed() -> None:
+    """The host ends the table (its person chose "End it"): the browser's client hears
+    "closed" and ends a moment before the web join does. Its page says the host closed
+    the table (and comes back if it does), never that its player left the game."""
+    async with (
+        web_table() as (host, web),
+        aiohttp.ClientSession(cookie_jar=jar()) as client,
+    ):
+        await named(client, web, "Ann")
+        async with client.ws_connect(url(web) + "ws") as socket:
+            await until_true(lambda: len(web.sessions) == 1, "the browser's session")
+            await until_true(
+                lambda: any(s.kind.value == "human" for s in host.table.seats), "Ann seated"
+            )
+            closing = asyncio.create_task(host.close(on_purpose=True))
+            message = None
+            while not socket.closed:
+                message = await asyncio.wait_for(socket.receive(), 30)
+            await closing
+            assert socket.close_code == CLOSE_TABLE_CLOSED
+            assert message is not None and message.extra == "The host closed the table."
+
+
 async def test_a_pages_leaving_word_ends_its_own_session_only_and_a_bot_plays_at_once() -> None:
     """["leaving"] (the page's pagehide) on Bob's websocket: Bob's session ends and a bot
     plays his seat now, not after the grace period; whatever else the message names, Ann's

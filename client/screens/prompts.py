@@ -266,7 +266,7 @@ class BackgroundOffer(Choice):
         ("leave", N_("Leave it (n)"), "default"),
     )
     BACK = "leave"
-    SHORT: ClassVar[dict[str, str]] = {"back": N_("Back (t)"), "leave": N_("Leave (n)")}
+    SHORT: ClassVar[dict[str, str]] = {"back": N_("Take (t)"), "leave": N_("Let run (n)")}
 
     def __init__(self, table_name: str) -> None:
         super().__init__()
