@@ -561,3 +561,25 @@ async def test_the_hand_summary_heads_its_rows_team_or_player(partnership: bool)
         await pilot.pause()
         heading = re.search(r"(Team|Player) +Before +Hand +Score", screen_text(app))
         assert heading is not None and heading[1] == ("Team" if partnership else "Player")
+
+
+@pytest.mark.parametrize("watching", [False, True])
+async def test_the_match_end_shows_no_rotation_outside_partnerships_and_no_play_again_to_a_watcher(
+    watching: bool,
+) -> None:
+    """From its first frame: no "Partners rotated" button at a table without partners (the
+    game night saw one flash), and a watcher, who has no seat to play again in, is offered
+    Leave alone."""
+    from client.screens.match_end import MatchEnd
+
+    table, view, events = dealt_scene("match_over", 7, partnership=False)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat = 0
+        app.game.watching = watching
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, MatchEnd), "the match end")
+        await until(pilot, lambda: "Leave (Esc)" in screen_text(app), "the buttons")
+        text = screen_text(app)
+        assert "Partners rotated" not in text and "Rotate (r)" not in text
+        assert ("Play again (Enter)" in text) is not watching

@@ -115,8 +115,13 @@ class MatchEnd(HandSummary):
                 yield from self.chart()
             yield Static("", id="summary-waiting")
             with Horizontal(classes="buttons"):
-                yield Button(_(self.NEXT_LABEL), id="ready", variant="primary", compact=True)
-                yield Button(_("Partners rotated (r)"), id="rotate", compact=True)
+                again = Button(_(self.NEXT_LABEL), id="ready", variant="primary", compact=True)
+                again.display = not self.app.game.watching
+                yield again
+                rotate = Button(_("Partners rotated (r)"), id="rotate", compact=True)
+                # Not even for a frame where it means nothing.
+                rotate.display = self._partnership(self.app.game) and not self.app.game.watching
+                yield rotate
                 yield Button(_(self.LABELS["leave"]), id="leave", compact=True)
 
     def body(self, game: GameState) -> RenderableType:
@@ -126,8 +131,10 @@ class MatchEnd(HandSummary):
         super().show(game)
         if self._shown:
             rotate = self.query_one("#rotate", Button)
-            rotate.display = self._partnership(game)
+            rotate.display = self._partnership(game) and not game.watching
             rotate.disabled = self.query_one("#ready", Button).disabled
+            # A watcher has no seat to play again in: only Leave is hers.
+            self.query_one("#ready", Button).display = not game.watching
             self._fit_buttons(self.app.size.width)
 
     def on_resize(self, event: Resize) -> None:
@@ -146,7 +153,9 @@ class MatchEnd(HandSummary):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rotate":
-            return self._partnership(self.app.game)
+            return self._partnership(self.app.game) and not self.app.game.watching
+        if action == "ready":
+            return not self.app.game.watching
         return True
 
     def action_rotate(self) -> None:
