@@ -120,3 +120,14 @@ async def test_the_lobby_points_at_the_key_that_lists_the_rules(
     short at 40 columns, whole at 200."""
     async with running_host(players=3) as host, joining(host, size, tmp_path) as tui:
         await tui.wait_for("rules (F2)" if size[0] < 80 else "(F2 lists them)")
+
+
+@sized
+async def test_the_starter_reads_her_choice_whole(size: tuple[int, int], tmp_path: Path) -> None:
+    """The first at a table reads how to start it, to its last word: short at 40 columns
+    (the long sentence was cut off after "the match starts when"), whole at 200."""
+    async with running_host(players=3) as host, joining(host, size, tmp_path) as tui:
+        if size[0] < 80:
+            await tui.wait_for("the match starts once all are taken.")
+        else:
+            await tui.wait_for("or wait for friends: the match starts when every seat is taken.")

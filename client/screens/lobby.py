@@ -80,8 +80,9 @@ SHOW_WAIT_AFTER = 10.0
 """Seconds of waiting before the lobby and the summary say how long it has been."""
 
 
-def lobby_hint(game: GameState, since: float = 0.0) -> Text:
-    """Whom the table waits for, for how long, and what this player can do."""
+def lobby_hint(game: GameState, since: float = 0.0, *, narrow: bool = False) -> Text:
+    """Whom the table waits for, for how long, and what this player can do (`narrow`:
+    the starter's sentence in short, whole at 40x15 where the long one was cut off)."""
     table = game.table
     if table is None:
         return Text("")
@@ -90,7 +91,13 @@ def lobby_hint(game: GameState, since: float = 0.0) -> Text:
     # How long, once it is worth saying (a few seconds in, nobody needs a clock).
     waited = duration(seconds) if seconds >= SHOW_WAIT_AFTER else ""
     if game.is_starter:
-        if waited:
+        if narrow:
+            sentence = ngettext(
+                "{n} seat open: s starts with bots, or the match starts once it is taken.",
+                "{n} seats open: s starts with bots, or the match starts once all are taken.",
+                free,
+            )
+        elif waited:
             sentence = ngettext(
                 "{n} seat open; the table has waited {time}. Press s to start now with bots "
                 "in the empty seats, or wait for friends: the match starts when every seat "
@@ -218,7 +225,7 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
 
     def _hint(self, game: GameState, since: float = 0.0) -> Text:
         """The hint, and where browsers join when this window serves them the table."""
-        hint = lobby_hint(game, since)
+        hint = lobby_hint(game, since, narrow=self.size.width < NARROW_BELOW)
         urls = self.app.web_urls
         if urls:
             hint = Text.assemble(
