@@ -583,3 +583,26 @@ async def test_the_match_end_shows_no_rotation_outside_partnerships_and_no_play_
         text = screen_text(app)
         assert "Partners rotated" not in text and "Rotate (r)" not in text
         assert ("Play again (Enter)" in text) is not watching
+
+
+@pytest.mark.parametrize("connected", [True, False])
+def test_the_prompt_says_why_the_table_waits_on_a_player_who_lost_the_connection(
+    connected: bool,
+) -> None:
+    """The game night: Cal's link dropped on his turn; the others saw only his seat's
+    countdown. The prompt says it in words, and only while he is away."""
+    from client.widgets.bidbar import prompt_text
+
+    table, view, _ = dealt_scene("playing", seed=7)
+    turn = view.turn
+    assert turn is not None
+    seats = list(table.seats)
+    seats[turn] = dataclasses.replace(
+        seats[turn], name="Cal", kind=SeatKind.HUMAN, connected=connected
+    )
+    table = dataclasses.replace(table, seats=seats)
+    # Seen from the next seat, whose turn it is not (the prompt reads only whose it is).
+    game = GameState(seat=(turn + 1) % len(seats), table=table, view=view)
+    said = prompt_text(game).plain
+    assert said.startswith("Waiting for Cal")
+    assert ("connection lost" in said) is not connected

@@ -21,6 +21,7 @@ from client.model import GameState, top_bid
 from client.text import card_text, plain, styled
 from client.widgets.felt import PALETTE
 from pitchnet.i18n import N_, _
+from pitchnet.protocol import SeatKind
 from pitchnet.rules import Phase
 
 
@@ -89,7 +90,12 @@ def prompt_text(
             enter=enter,
         )
         return Text(turn, style=turn_style())
-    if view.phase == Phase.BIDDING:
+    seats = game.table.seats if game.table is not None else []
+    info = seats[view.turn] if view.turn is not None and view.turn < len(seats) else None
+    if info is not None and info.kind == SeatKind.HUMAN and not (info.connected or info.substitute):
+        # Said in words, not only by the seat's countdown: why the table waits.
+        template = _("Waiting for {name} (connection lost)...")
+    elif view.phase == Phase.BIDDING:
         template = _("Waiting for {name} to bid...")
     else:
         template = _("Waiting for {name} to play...")
