@@ -1,0 +1,156 @@
+"""A client in another language plays whole matches from PROTOCOL.md alone.
+
+tests/node_client/pitch.mjs is a Node client written from the protocol document, sharing
+no code with the Python client: if the wire changes in a way a non-Python client would
+see (a field renamed or retyped, a frame the document does not allow), it stops, and
+these tests fail. Skipped without `node`, unless CI is set: then they fail (.ci/run
+installs nodejs)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.server import HostServer
+from pitchnet.house_rules import PRESETS
+from tests.netclient import running_host, until_true
+
+pytestmark = pytest.mark.serial  # real processes on wall-clock deadlines
+
+CLIENT = Path(__file__).parent / "node_client" / "pitch.mjs"
+CLIENT_DEADLINE = 120
+"""Seconds a Node client may take for a whole match before it gives up (exit 4)."""
+
+
+def node_or_skip() -> str:
+    path = shutil.which("node")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is not installed, and CI must run the Node client's tests")
+        pytest.skip("node is not installed (apt-get install nodejs)")
+    return path
+
+
+class NodeClient:
+    """One `node pitch.mjs` process against a host on 127.0.0.1."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls, server: HostServer, *args: str) -> NodeClient:
+        process = await asyncio.create_subprocess_exec(
+            node_or_skip(),
+            str(CLIENT),
+            f"127.0.0.1:{server.port}",
+            "--deadline",
+            str(CLIENT_DEADLINE),
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        return cls(process)
+
+    async def summary(self) -> dict[str, Any]:
+        """The client's one-line JSON summary, once it has exited 0."""
+        try:
+            out, err = await asyncio.wait_for(self.process.communicate(), CLIENT_DEADLINE + 15)
+        finally:
+            if self.process.returncode is None:
+                self.process.kill()
+                await self.process.wait()
+        assert self.process.returncode == 0, (self.process.returncode, out, err)
+        lines = out.decode().splitlines()
+        assert len(lines) == 1, out
+        result: dict[str, Any] = json.loads(lines[0])
+        assert result["problems"] == [], result
+        return result
+
+
+def agrees_with_host(server: HostServer, result: dict[str, Any]) -> None:
+    """The client's last view of the match is the host's own record of it."""
+    match = server.table.match
+    assert match is not None
+    assert result["outcome"] == "match_over"
+    assert result["phase"] == "match_over"
+    assert result["scores"] == match.scores
+    assert result["winner"] == match.winner is not None
+    assert result["hands"] == match.hand_number
+    assert result["events"]["match"] == 1
+
+
+async def test_two_node_clients_and_two_bots_play_a_whole_match() -> None:
+    node_or_skip()
+    async with running_host(players=4, bots=2) as server:
+        clients = [
+            await NodeClient.start(server, "--name", name, "--seed", str(seed))
+            for name, seed in (("Ada", 1), ("Bo", 2))
+        ]
+        results = [await client.summary() for client in clients]
+        for result in results:
+            agrees_with_host(server, result)
+            assert result["errors"] == []
+            assert result["reconnects"] == 0
+        assert sorted(r["seats"][0] for r in results) == [2, 3]
+        assert {r["name"] for r in results} == {"Ada", "Bo"}
+        assert all(r["hands"] >= 2 for r in results)  # it said ready between hands
+        assert server.table.match is not None and server.table.match.winner is not None
+
+
+async def test_a_three_player_joker_match() -> None:
+    node_or_skip()
+    joker = PRESETS["joker"]
+    assert joker.target is not None
+    async with running_host(players=3, bots=1, rules=joker.rules, target=joker.target) as server:
+        clients = [
+            await NodeClient.start(server, "--name", name, "--seed", str(seed))
+            for name, seed in (("Cy", 3), ("Di", 4))
+        ]
+        results = [await client.summary() for client in clients]
+        for result in results:
+            agrees_with_host(server, result)
+            assert result["errors"] == []
+            assert result["rules"]["joker"] == "on"
+            assert len(result["scores"]) == 3
+        # Seat 1 bids first in the first hand (seat 0 deals): every bid up to 5 is open.
+        first = next(r for r in results if r["seats"][0] == 1)
+        assert first["top_legal_bid"] == 5
+
+
+async def test_a_reconnect_mid_hand_keeps_the_seat_and_finishes() -> None:
+    node_or_skip()
+    async with running_host(players=4, bots=3) as server:
+        client = await NodeClient.start(
+            server, "--name", "Eve", "--seed", "5", "--reconnect-after", "3"
+        )
+        result = await client.summary()
+        agrees_with_host(server, result)
+        assert result["reconnects"] == 1
+        assert result["dropped_at"]["phase"] in ("bidding", "playing")
+        assert result["dropped_at"]["hand"] == 1
+        assert result["seats"] == [3, 3]  # welcomed back to the same seat
+        assert result["events"].get("connected", 0) >= 1
+        assert result["errors"] == []
+        seat = server.table.seats[3]
+        assert seat.name == "Eve"
+
+
+async def test_a_node_spectator_watches_a_match_to_its_end() -> None:
+    node_or_skip()
+    async with running_host(players=2, bots=1) as server:
+        watcher = await NodeClient.start(server, "--spectator", "--name", "Fay")
+        await until_true(lambda: server.table.spectators == 1, "the spectator to be welcomed")
+        player = await NodeClient.start(server, "--name", "Gus", "--seed", "6")
+        watched, played = await watcher.summary(), await player.summary()
+        agrees_with_host(server, watched)
+        agrees_with_host(server, played)
+        assert watched["role"] == "spectator"
+        assert watched["errors"] == []
+        assert watched["actions"] == 0
+        assert watched["events"]["deal"] >= 1
