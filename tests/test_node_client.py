@@ -9,9 +9,12 @@ installs nodejs)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from tests.netclient import running_host, until_true
 pytestmark = pytest.mark.serial  # real processes on wall-clock deadlines
 
 CLIENT = Path(__file__).parent / "node_client" / "pitch.mjs"
+PROTOCOL = Path(__file__).parent.parent / "PROTOCOL.md"
 CLIENT_DEADLINE = 120
 """Seconds a Node client may take for a whole match before it gives up (exit 4)."""
 
@@ -71,6 +75,46 @@ class NodeClient:
         result: dict[str, Any] = json.loads(lines[0])
         assert result["problems"] == [], result
         return result
+
+
+def documented_bytes(after: str) -> bytes:
+    """The hex of the first code block after the sentence starting `after` in PROTOCOL.md,
+    section 16: each line is a frame's header then its body, in spaced groups."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    start = text.index(after)
+    block = text[text.index("```", start) + 3 :]
+    block = block[: block.index("```")]
+    return bytes.fromhex("".join(block.split()))
+
+
+def test_the_codec_and_proof_match_protocol_md() -> None:
+    """Section 16's bytes: two host frames decoded from one read, and the documented
+    `hello` packed byte for byte; the proof of section 7 as the formula there says."""
+    host_bytes = documented_bytes("The first frame the host sends, in bytes")
+    secret, nonce, table_id = "B6-ojJF2Xb5TGTTfkpjbq9jwWkqTXFSZ", "3f9c" * 8, "7f164d40ad28"
+    done = subprocess.run(
+        [node_or_skip(), str(CLIENT), "--selftest"],
+        input=json.dumps(
+            {"host_bytes": host_bytes.hex(), "secret": secret, "nonce": nonce, "table_id": table_id}
+        ),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    result = json.loads(done.stdout)
+    challenge, ping = result["frames"]
+    assert challenge == {
+        "type": "challenge",
+        "version": 3,
+        "nonce": "3f9c0e6b1d2a4c8e9f7b5a6d4c3b2a19",
+        "table_id": "7f164d40ad28",
+    }
+    assert ping["type"] == "ping"
+    assert result["floats"] == [[], ["t"]]  # echoed as a float64, exactly as sent
+    assert bytes.fromhex(result["hello"]) == documented_bytes("The client's `hello`, in bytes")
+    message = f"{nonce}\0{table_id}\0seat".encode()
+    assert result["proof"] == hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
 def agrees_with_host(server: HostServer, result: dict[str, Any]) -> None:
@@ -134,6 +178,10 @@ async def test_a_reconnect_mid_hand_keeps_the_seat_and_finishes() -> None:
         assert result["reconnects"] == 1
         assert result["dropped_at"]["phase"] in ("bidding", "playing")
         assert result["dropped_at"]["hand"] == 1
+        # The action on its way when the link died was applied once: resent under its
+        # id after the reconnect, it was acked as a duplicate.
+        dropped = result["dropped_at"]["id"]
+        assert result["resent"] == {"id": dropped, "last_id": dropped, "duplicate": True}
         assert result["seats"] == [3, 3]  # welcomed back to the same seat
         assert result["events"].get("connected", 0) >= 1
         assert result["errors"] == []

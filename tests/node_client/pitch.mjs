@@ -450,6 +450,7 @@ class Client {
       actions: this.actions,
       reconnects: this.reconnects,
       dropped_at: this.droppedAt,
+      resent: this.resent ?? null,
       errors: this.errors,
       byes: this.byes,
       events: this.events,
@@ -571,11 +572,12 @@ class Client {
   }
 
   welcome(msg) {
+    const fresh = !this.welcomed; // the first welcome on this connection
     if (msg.table_id !== this.challenge.table_id) {
       this.problems.push("welcome.table_id is not the challenge's");
       return this.finish(2, "schema");
     }
-    if (this.token !== null && !this.welcomed && !this.opts.spectator) {
+    if (this.token !== null && fresh && !this.opts.spectator) {
       const want = proof(this.token, this.myNonce, msg.table_id, "host");
       if (msg.proof !== want) return this.finish(3, "the host could not prove the seat's token");
     }
@@ -585,9 +587,12 @@ class Client {
     this.seats.push(msg.seat);
     this.nextId = Math.max(this.nextId, (msg.last_id ?? 0) + 1);
     this.lastSeq = -1; // section 6: reset on every welcome
-    // An action whose ack died with the old link may be resent under the same id (section
-    // 8); this client simply decides again from the next state.
-    this.pending = null;
+    // An action whose ack died with the old link is resent under the same id (section 8):
+    // applied already, it is acked `duplicate` and changes nothing.
+    if (fresh && this.pending && !this.opts.spectator) {
+      this.resent = { id: this.pending.id, last_id: msg.last_id ?? 0, duplicate: null };
+      this.send(this.pending.msg);
+    }
   }
 
   state(msg) {
@@ -629,21 +634,27 @@ class Client {
 
   action(msg, key) {
     const id = this.nextId++;
-    this.pending = { id, key };
-    this.send({ ...msg, id });
+    this.pending = { id, key, msg: { ...msg, id } };
+    this.send(this.pending.msg);
+    this.actions += 1;
+    if (this.opts.reconnectAfter && this.actions === this.opts.reconnectAfter) {
+      // The link dies with the action on its way and its ack unseen: the action is
+      // resent after the reconnect under the same id (section 8), and must not be
+      // applied twice. Half-close, so the frame reaches the host before the FIN.
+      const v = this.view;
+      this.droppedAt = { phase: v.phase, hand: v.hand_number, step: v.step, seat: this.seat, id };
+      const sock = this.sock;
+      this.sock = null;
+      sock.end();
+      this.reconnectSoon("on purpose");
+    }
   }
 
   ack(msg) {
+    if (this.resent && msg.id === this.resent.id) this.resent.duplicate = msg.duplicate;
     if (!this.pending || msg.id !== this.pending.id) return;
     this.acted.add(this.pending.key);
     this.pending = null;
-    this.actions += 1;
-    if (this.opts.reconnectAfter && this.actions === this.opts.reconnectAfter) {
-      const v = this.view;
-      this.droppedAt = { phase: v.phase, hand: v.hand_number, step: v.step, seat: this.seat };
-      this.drop("on purpose");
-      return;
-    }
     this.act(); // the state that follows the ack may already be here
   }
 
@@ -659,7 +670,28 @@ class Client {
   }
 }
 
+/** `--selftest`: the codec and the proof against what PROTOCOL.md documents. Reads
+ * {"host_bytes": hex of host frames, "secret", "nonce", "table_id"} on stdin; prints the
+ * decoded frames, the documented newcomer's `hello` as this encoder packs it, and a proof. */
+async function selftest() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  const raw = new Framer().feed(Buffer.from(input.host_bytes, "hex"));
+  const hello = {
+    type: "hello", version: 3, name: "Ann", table_id: null, seat_proof: null,
+    password_proof: null, challenge: null, watch: false, seen: null, seat_key: null,
+  };
+  process.stdout.write(JSON.stringify({
+    frames: raw.map(plain),
+    floats: raw.map((m) => Object.keys(m).filter((k) => m[k] instanceof F64)),
+    hello: frame(hello).toString("hex"),
+    proof: proof(input.secret, input.nonce, input.table_id, "seat"),
+  }) + "\n");
+}
+
 function main() {
+  if (process.argv[2] === "--selftest") return selftest();
   let opts;
   try {
     opts = parseArgs(process.argv.slice(2));
