@@ -167,6 +167,28 @@ async def test_a_three_player_joker_match() -> None:
         assert first["top_legal_bid"] == 5
 
 
+async def test_a_partnership_match_under_the_strict_preset() -> None:
+    """Two teams (scores per side, seats 0+2 against 1+3), must-follow, no bids of 1 and
+    a redeal when all pass."""
+    node_or_skip()
+    strict = PRESETS["strict"]
+    async with running_host(players=4, partnership=True, bots=2, rules=strict.rules) as server:
+        clients = [
+            await NodeClient.start(server, "--name", name, "--seed", str(seed))
+            for name, seed in (("Hal", 7), ("Ivy", 8))
+        ]
+        results = [await client.summary() for client in clients]
+        for result in results:
+            agrees_with_host(server, result)
+            assert result["errors"] == []
+            assert len(result["scores"]) == 2
+            assert result["rules"]["min_bid"] == 2
+            assert result["low_legal_bid"] is not None
+            assert result["low_legal_bid"] >= 2  # never offered a bid of 1
+        # Seats 2 and 3: one team each.
+        assert sorted(r["seats"][0] for r in results) == [2, 3]
+
+
 async def test_a_reconnect_mid_hand_keeps_the_seat_and_finishes() -> None:
     node_or_skip()
     async with running_host(players=4, bots=3) as server:

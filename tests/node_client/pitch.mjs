@@ -336,6 +336,37 @@ const VIEW = {
   step: INT, last_result: OR_NIL(MAP), winner: OR_NIL(INT), rules: MAP,
   score_history: ARR_OF(ARR_OF(INT)), spectator: BOOL,
 };
+const RESULT = {
+  pitcher: OR_NIL(INT), bid: OR_NIL(INT), trump: OR_NIL(STR), trick_winners: ARR_OF(INT),
+  high: OR_NIL(INT), low: OR_NIL(INT), jack: OR_NIL(INT), game: OR_NIL(INT),
+  game_points: ARR_OF(INT), earned: ARR_OF(INT), made: BOOL, scores_before: ARR_OF(INT),
+  scores: ARR_OF(INT), winner: OR_NIL(INT), high_card: OR_NIL(CARD), low_card: OR_NIL(CARD),
+  joker: OR_NIL(INT), smudge: BOOL, redeal: BOOL,
+};
+const TRICK = { leader: INT, plays: ARR_OF(PAIR(CARD)), winner: INT };
+const RULES = {
+  low: STR, dealer_steal: STR, all_pass: STR, min_bid: INT, follow: STR, smudge: STR, joker: STR,
+};
+// Section 6: each event kind and its other keys. A kind not listed is a change to the wire.
+const EVENTS = {
+  join: { seat: INT, name: STR },
+  leave: { seat: INT },
+  connected: { seat: INT },
+  disconnected: { seat: INT },
+  substitute: { seat: INT },
+  timed_out: { seat: INT },
+  claim: { seat: INT, name: STR },
+  takeover: { seat: INT, name: STR, was: STR },
+  move: { seat: INT, frm: INT },
+  deal: { hand: INT, dealer: INT },
+  bid: { seat: INT, bid: OR_NIL(INT) },
+  play: { seat: INT, card: CARD },
+  trick: { winner: INT, cards: ARR_OF(PAIR(CARD)) },
+  hand: RESULT,
+  match: { winner: INT },
+  ready: { seat: INT },
+  rotate: { order: ARR_OF(INT) },
+};
 const PHASES = ["bidding", "playing", "hand_over", "match_over"];
 const TABLE_STATES = ["lobby", "playing", "over"];
 const KINDS = ["empty", "human", "bot"];
@@ -355,9 +386,14 @@ function checkMessage(msg, problems) {
   if (typeof type !== "string") return problems.push("a frame without a str type");
   if (SCHEMA[type]) check(SCHEMA[type], msg, type, problems, OPTIONAL);
   if (type !== "state") return;
+  for (const e of msg.events ?? []) {
+    if (!EVENTS[e.kind]) problems.push(`an event of unknown kind ${JSON.stringify(e.kind)}`);
+    else check(EVENTS[e.kind], e, `event ${e.kind}`, problems);
+  }
   const t = msg.table;
   if (MAP(t)) {
     check(TABLE, t, "table", problems);
+    if (MAP(t.rules) && Object.keys(t.rules).length) check(RULES, t.rules, "table.rules", problems);
     if (!TABLE_STATES.includes(t.state)) problems.push(`table.state ${t.state}`);
     for (const seat of t.seats ?? []) {
       check(SEAT, seat, "table.seats[]", problems);
@@ -368,6 +404,8 @@ function checkMessage(msg, problems) {
   if (MAP(v)) {
     check(VIEW, v, "view", problems);
     if (!PHASES.includes(v.phase)) problems.push(`view.phase ${v.phase}`);
+    if (MAP(v.last_result)) check(RESULT, v.last_result, "view.last_result", problems);
+    for (const trick of ARR(v.tricks) ? v.tricks : []) check(TRICK, trick, "view.tricks[]", problems);
     if (v.spectator && (v.hand.length || v.legal_bids.length || v.legal_plays.length)) {
       problems.push("a no-hand view with cards or legal moves in it");
     }
@@ -430,6 +468,7 @@ class Client {
     this.problems = [];
     this.events = {};
     this.topLegalBid = null;
+    this.lowLegalBid = null;
     this.jokerSeen = false;
     this.byes = [];
   }
@@ -455,6 +494,7 @@ class Client {
       byes: this.byes,
       events: this.events,
       top_legal_bid: this.topLegalBid,
+      low_legal_bid: this.lowLegalBid ?? null,
       joker_seen: this.jokerSeen,
       problems: this.problems,
     };
@@ -622,8 +662,11 @@ class Client {
     const key = `${this.table.match}:${v.hand_number}:${v.step}`;
     if (this.acted.has(key)) return;
     if (v.phase === "bidding" && v.legal_bids.length) {
-      const top = Math.max(...v.legal_bids.filter((b) => b !== null));
-      this.topLegalBid = Math.max(this.topLegalBid ?? 0, top);
+      const amounts = v.legal_bids.filter((b) => b !== null);
+      if (amounts.length) {
+        this.topLegalBid = Math.max(this.topLegalBid ?? 0, ...amounts);
+        this.lowLegalBid = Math.min(this.lowLegalBid ?? amounts[0], ...amounts);
+      }
       const bid = v.legal_bids[Math.floor(this.random() * v.legal_bids.length)];
       this.action({ type: "bid", bid, hand: v.hand_number, step: v.step }, key);
     } else if (v.phase === "playing" && v.legal_plays.length) {
