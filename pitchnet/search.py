@@ -66,14 +66,14 @@ class Budget:
     longer than `seconds`. A count alone makes runs reproducible; the time limit is
     for tables, where the machine's load must not slow the game."""
 
-    samples: int = 96
+    samples: int = 192
     seconds: float | None = None
     settle: bool = True
     """Stop before `samples` once one choice leads every other clearly (`settled`): an
     obvious choice needs fewer deals than a close one. Still a count, so reproducible."""
 
 
-TABLE_BUDGET = Budget(samples=96, seconds=0.8)
+TABLE_BUDGET = Budget(samples=192, seconds=0.8)
 """The `hard` bot's thinking at a table: as many deals as in the benchmarks' win rates,
 but never more than 0.8 s on a loaded machine (a host runs it off its loop)."""
 
