@@ -113,13 +113,14 @@ def _commit(tree: str) -> str:
 
 
 def make_any_bot(kind: str, seed: int | None, budget: Budget | None) -> Bot:
-    """`make_bot`, and KIND@TREE for a bot of another checkout (loaded into `TREES`)."""
+    """`make_bot`, and KIND@TREE for a bot of another checkout (loaded into `TREES`). A
+    bot of another checkout thinks with that checkout's own default budget (`--samples`
+    is this checkout's): the comparison is of the two bots as each tree ships them."""
     if "@" not in kind:
         return make_bot(kind, seed, budget)
     name, tree = kind.split("@", 1)
     loaded = TREES[tree]
-    theirs = None if budget is None else loaded.search.Budget(budget.samples, budget.seconds)
-    return TreeBot(loaded.bots.make_bot(name, seed, theirs), loaded.views)
+    return TreeBot(loaded.bots.make_bot(name, seed, None), loaded.views)
 
 
 def load() -> str:

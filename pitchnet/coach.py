@@ -22,7 +22,7 @@ from pitchnet.search import BidRanking, Budget, rank_bids, rank_plays
 from pitchnet.views import SeatView
 from pitchnet.words import card_name, suit_plural
 
-COACH_BUDGET = Budget(samples=96, seconds=1.0)
+COACH_BUDGET = Budget(samples=192, seconds=1.0)
 """The table's budget for the `hard` bot, a little longer on a slow machine: a person
 asked and waits for the answer, no table waits for it."""
 

@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pitchnet.cards import JACK, Card, Suit
 from pitchnet.cards import JOKER as JOKER_CARD
@@ -29,6 +30,7 @@ from pitchnet.handvalue import best_suit, bid_for, strength_for, suit_strength
 from pitchnet.inference import shown_voids, trick_plays
 from pitchnet.playout import (
     JOKER,
+    JOKER_RANK,
     NATURAL_CODES,
     SUIT_LETTERS,
     Table,
@@ -64,14 +66,14 @@ class Budget:
     longer than `seconds`. A count alone makes runs reproducible; the time limit is
     for tables, where the machine's load must not slow the game."""
 
-    samples: int = 96
+    samples: int = 192
     seconds: float | None = None
     settle: bool = True
     """Stop before `samples` once one choice leads every other clearly (`settled`): an
     obvious choice needs fewer deals than a close one. Still a count, so reproducible."""
 
 
-TABLE_BUDGET = Budget(samples=96, seconds=0.8)
+TABLE_BUDGET = Budget(samples=192, seconds=0.8)
 """The `hard` bot's thinking at a table: as many deals as in the benchmarks' win rates,
 but never more than 0.8 s on a loaded machine (a host runs it off its loop)."""
 
@@ -102,6 +104,7 @@ class Knowledge:
     dealer: int
     played_by: dict[int, list[int]]  # seat -> the cards it has played this hand
     bounds: list[tuple[int, float | None, float]]  # (seat, least strength or None, most)
+    led_below: tuple[int, int] | None = None  # (pitcher, a bit per trump its first lead denies)
 
     @classmethod
     def of(cls, view: SeatView) -> Knowledge:
@@ -153,6 +156,7 @@ class Knowledge:
             dealer=view.dealer,
             played_by=played_by,
             bounds=bid_bounds(view.bids, view.seat, view.dealer, table),
+            led_below=first_lead_denies(trick_plays(view), view.seat, trump),
         )
 
     def sample(self, rng: random.Random) -> list[list[int]]:
@@ -161,7 +165,7 @@ class Knowledge:
         what it bid or passed (`misfit`): of a few tries, the first that fits, else the
         one that fits best."""
         hands = self._deal(rng)
-        if not self.bounds:
+        if not self.bounds and self.led_below is None:
             return hands
         worst = self.misfit(hands)
         for _ in range(PLAUSIBLE_TRIES):
@@ -211,6 +215,9 @@ class Knowledge:
         (0: every seat's hand fits its bids and passes). The pitcher's floor is its
         strength in the trump it named, once it has."""
         table, total = self.table, 0.0
+        if self.led_below is not None:
+            pitcher, denied = self.led_below
+            total += LEAD_MISFIT * sum((denied >> card) & 1 for card in hands[pitcher])
         for seat, floor, ceiling in self.bounds:
             cards = _cards([*hands[seat], *self.played_by.get(seat, ())])
             best = best_suit(cards, table.players, table.partnership, table.rules)[1]
@@ -278,6 +285,32 @@ class Knowledge:
         pitch_side = self.sides[self.pitcher]
         play_out(hands, trick, turn, trump, tally, pitch_side, self.table, rng, self.sides)
         return self.utility(tally.earned(), self.pitcher, self.bid)
+
+
+LEAD_MISFIT = 1.0
+"""Misfit of each trump a pitcher holds above the one it named trump with (`first_lead`
+says it leads its highest): as much as a bid's whole slack, since most players lead so."""
+
+
+def first_lead_denies(
+    plays: list[list[list[Any]]], seat: int, trump: int | None
+) -> tuple[int, int] | None:
+    """The trumps the pitcher's first lead says it does not hold (a bit per card code),
+    if another seat pitched and has led: those above its lead, as `first_lead` leads, the
+    jack excepted when the lead was below it and above the three (the jack kept back);
+    after a lead of the joker, every natural trump."""
+    if trump is None or not plays or not plays[0]:
+        return None
+    pitcher, text = plays[0][0]
+    if pitcher == seat:
+        return None
+    rank = with_trump(code_of(str(text)), trump) & 15
+    above = range(2, 15) if rank == JOKER_RANK else range(rank + 1, 15)
+    denied = 0
+    for other in above:
+        if not (other == JACK and 3 < rank < JACK):
+            denied |= 1 << (trump * 16 + other)
+    return int(pitcher), denied
 
 
 def first_lead(hand: list[int], trump: int) -> int:

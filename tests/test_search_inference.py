@@ -12,7 +12,14 @@ from pitchnet.cards import shuffled_deck
 from pitchnet.handvalue import strength_for
 from pitchnet.playout import Table, code_of, with_trump
 from pitchnet.rules import Match, Phase, Settings
-from pitchnet.search import PLAUSIBLE_SLACK, Knowledge, bid_bounds, first_lead, settled
+from pitchnet.search import (
+    PLAUSIBLE_SLACK,
+    Knowledge,
+    bid_bounds,
+    first_lead,
+    first_lead_denies,
+    settled,
+)
 from pitchnet.views import seat_view
 
 
@@ -74,6 +81,28 @@ def test_a_playout_names_trump_with_a_trump() -> None:
     assert first_lead([heart_king, jack, five], spade) == five  # the jack is kept
     assert first_lead([heart_king, jack, two], spade) == jack  # unguarded but for a two
     assert first_lead([jack, ace, heart_king], spade) == ace
+
+
+def test_the_pitchers_first_lead_denies_the_trumps_above_it() -> None:
+    """A pitcher leads its highest trump (`first_lead`): a king led denies the ace, a
+    five denies all above it but the jack (kept back), the joker every natural spade."""
+    spade = 3
+
+    def denied(lead: str, seat: int = 2) -> set[str]:
+        found = first_lead_denies([[[1, lead], [2, "2H"]]], seat, spade)
+        assert found is not None and found[0] == 1
+        return {
+            text
+            for text in ("AS", "KS", "QS", "JS", "TS", "6S", "2S", "AH")
+            if (found[1] >> with_trump(code_of(text), spade)) & 1
+        }
+
+    assert denied("KS") == {"AS"}
+    assert denied("5S") == {"AS", "KS", "QS", "TS", "6S"}
+    assert denied("3S") == {"AS", "KS", "QS", "JS", "TS", "6S"}
+    assert denied("JK") == {"AS", "KS", "QS", "JS", "TS", "6S", "2S"}
+    assert first_lead_denies([[[1, "KS"]]], 1, spade) is None  # our own lead says nothing new
+    assert first_lead_denies([[]], 2, None) is None  # no trump yet
 
 
 def test_the_search_stops_early_only_on_a_clear_lead() -> None:
