@@ -670,8 +670,7 @@ class PitchApp(App[None]):
         web_port = self.web.port if self.web is not None else None
         # This window's player goes on purpose: the background host has a bot play her
         # seat at once (she takes it back with `play`), not after the grace period.
-        connection = self.connection
-        own_seat = connection.seat if connection and self._seated_and_connected() else None
+        own_seat = self._playing_seat()
         await self._close_web(ended=False)  # the browsers' pages reconnect to it
         await self.close_network()
         await hosted.close(handing_over=True)  # "back in a moment": clients keep retrying
@@ -740,14 +739,16 @@ class PitchApp(App[None]):
         await self.close_network()
         self.exit()
 
-    def _seated_and_connected(self) -> bool:
+    def _playing_seat(self) -> int | None:
+        """The seat this window plays at a table it is connected to (None: watching,
+        not seated, or the link down)."""
         connection = self.connection
-        return (
-            connection is not None
-            and connection.connected
-            and connection.seat is not None
-            and not self.game.watching
-        )
+        if connection is None or not connection.connected or self.game.watching:
+            return None
+        return connection.seat
+
+    def _seated_and_connected(self) -> bool:
+        return self._playing_seat() is not None
 
     def confirm_quit(self) -> None:
         from client.screens.prompts import ConfirmQuit
@@ -781,13 +782,12 @@ class PitchApp(App[None]):
         sentence replaces its toast (its time starts again); beyond `MAX_TOASTS` (2 on a
         screen under 60 columns) the oldest goes."""
         shown = list(self._notifications)
+        others = [n for n in shown if n.message != event.notification.message]
+        room = (MAX_TOASTS if self.size.width >= 60 else 2) - 1  # beside the new one
+        keep = others[max(0, len(others) - room) :]
         for old in shown:
-            if old.message == event.notification.message:
+            if old not in keep:
                 self._unnotify(old, refresh=False)
-        shown = list(self._notifications)
-        most = MAX_TOASTS if self.size.width >= 60 else 2
-        for old in shown[: max(0, len(shown) - most + 1)]:
-            self._unnotify(old, refresh=False)
         super()._on_notify(event)
 
     # ---- actions the screens ask for ---------------------------------------------------------

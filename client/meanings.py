@@ -181,34 +181,26 @@ def _rate_limited(p: Params) -> str:
     return _("Too many messages; slow down.")
 
 
-def _handshake(p: Params) -> str:
-    if p.get("why") == "late":
-        return _("No hello in time.")
-    return _("The first message must be hello.")
+def _by_why(otherwise: str, **sentences: str) -> Wording:
+    """A code whose one parameter `why` picks among fixed sentences (catalog messages,
+    marked with N_), `otherwise` for no `why` or one this client does not know."""
+    return lambda p: _(sentences.get(str(p.get("why")), otherwise))
 
 
-def _journal(p: Params) -> str:
-    if p.get("why") == "retry":
-        return _("The host could not record that; try again.")
-    return _("The host cannot record the game right now.")
-
-
-def _watching(p: Params) -> str:
-    if p.get("why") == "reactions":
-        return _("Watchers may not send reactions at this table.")
-    return _("You are watching this table; take a seat to play.")
-
-
-def _no_spectators(p: Params) -> str:
-    if p.get("why") == "full":
-        return _("This table has as many watchers as it takes; try again later.")
-    return _("This table does not take spectators.")
-
-
-def _wrong_table(p: Params) -> str:
-    if p.get("why") == "seat":
-        return _("That seat belongs to another table.")
-    return _("That is another table.")
+_handshake = _by_why(N_("The first message must be hello."), late=N_("No hello in time."))
+_journal = _by_why(
+    N_("The host cannot record the game right now."),
+    retry=N_("The host could not record that; try again."),
+)
+_watching = _by_why(
+    N_("You are watching this table; take a seat to play."),
+    reactions=N_("Watchers may not send reactions at this table."),
+)
+_no_spectators = _by_why(
+    N_("This table does not take spectators."),
+    full=N_("This table has as many watchers as it takes; try again later."),
+)
+_wrong_table = _by_why(N_("That is another table."), seat=N_("That seat belongs to another table."))
 
 
 def _bad_message(p: Params) -> str:

@@ -334,12 +334,11 @@ class Referee:
         self._now = now
         self.table.open(now)
         self.table.take_rotation()  # seats rotated before the referee: no one to move yet
-        for seat, info in enumerate(self.table.seats):
-            if info.kind == SeatKind.HUMAN and not info.connected:
-                if seat in stand_in and self.table.state == TableState.PLAYING:
+        if self.table.state == TableState.PLAYING:
+            for seat in range(len(self.table.seats)):
+                if seat in stand_in:
                     self._guarded(self.table.substitute_absent, seat)
-                else:
-                    self._start_grace(seat, now)
+        self._grace_for_the_away(now)
         self._broadcast(now)
         return self._flush()
 
@@ -1100,33 +1099,30 @@ class Referee:
 
     # ---- table changes the referee starts itself ---------------------------------------------
 
-    def _start_grace(self, seat: int, now: float) -> None:
+    def _start_grace(self, seat: int, now: float, since: float | None = None) -> None:
+        """`seat`'s player is away: a bot plays for her once the grace period, counted
+        from `since` (when she went; default now), runs out. Only during a match."""
         if (
             not self.shut
             and self.table.state == TableState.PLAYING
             and self.table.options.substitute
         ):
-            self.grace_until[seat] = now + self.table.options.grace
+            went = now if since is None else since
+            self.grace_until[seat] = max(now, went + self.table.options.grace)
             self._due(self.grace_until[seat])
 
     def _grace_for_the_away(self, now: float) -> None:
-        """A deal with a person away and no grace period running (she went between
-        matches, when no grace period starts): hers starts, counted from when she went,
-        so a bot plays for her when it runs out and the table never waits on her seat
+        """Every person away with no grace period running and no bot playing for her gets
+        one, counted from when she went: at the start (a resumed table) and at each deal
+        (she went between matches, when none starts), so the table never waits on a seat
         for ever."""
-        grace = self.table.options.grace
         for seat, info in enumerate(self.table.seats):
             if (
                 info.kind == SeatKind.HUMAN
-                and not info.connected
-                and not info.substitute
+                and not (info.connected or info.substitute)
                 and seat not in self.grace_until
-                and seat not in self.holders
             ):
-                self._start_grace(seat, now)
-                if seat in self.grace_until and info.away_since is not None:
-                    self.grace_until[seat] = max(now, info.away_since + grace)
-                    self._due(self.grace_until[seat])
+                self._start_grace(seat, now, since=info.away_since)
 
     def _at(self, now: float) -> None:
         """The host's time for what follows, for the referee and the table alike: one

@@ -21,7 +21,15 @@ from typing import Any, NoReturn
 import pytest
 
 from host.server import HostServer
-from host.web import COOKIE, Identity, WebConfig, WebServer, identity_key, regions_file
+from host.web import (
+    COOKIE,
+    Identity,
+    WebConfig,
+    WebServer,
+    WebSession,
+    identity_key,
+    regions_file,
+)
 from tests.netclient import running_host, until_true
 
 CHROMIUM_ARGS = [
@@ -115,6 +123,18 @@ def seat_of(host: HostServer, name: str) -> int | None:
         if seat.kind == "human" and seat.name == name and seat.connected:
             return number
     return None
+
+
+async def drop_wifi(session: WebSession, context: Any) -> None:
+    """A dead Wi-Fi under a browser's session: its connection cut with no close frame
+    (the page sees 1006), then no network at all (it cannot reach the host). Cut first:
+    offline, the page closes its socket itself, which is a goodbye, not a loss."""
+    request = session.websocket._req  # aiohttp's own: the socket under the websocket
+    assert request is not None
+    transport = request.transport
+    assert transport is not None
+    transport.abort()
+    await context.set_offline(True)
 
 
 def regions(identity: Identity) -> dict[str, Any]:

@@ -129,17 +129,25 @@ def agrees_with_host(server: HostServer, result: dict[str, Any]) -> None:
     assert result["events"]["match"] == 1
 
 
+async def play_to_the_end(server: HostServer, *players: tuple[str, int]) -> list[dict[str, Any]]:
+    """One Node client per (name, seed) at `server`, each played to the match's end; what
+    each said, checked against the host's record and free of errors."""
+    clients = [
+        await NodeClient.start(server, "--name", name, "--seed", str(seed))
+        for name, seed in players
+    ]
+    results = [await client.summary() for client in clients]
+    for result in results:
+        agrees_with_host(server, result)
+        assert result["errors"] == []
+    return results
+
+
 async def test_two_node_clients_and_two_bots_play_a_whole_match() -> None:
     node_or_skip()
     async with running_host(players=4, bots=2) as server:
-        clients = [
-            await NodeClient.start(server, "--name", name, "--seed", str(seed))
-            for name, seed in (("Ada", 1), ("Bo", 2))
-        ]
-        results = [await client.summary() for client in clients]
+        results = await play_to_the_end(server, ("Ada", 1), ("Bo", 2))
         for result in results:
-            agrees_with_host(server, result)
-            assert result["errors"] == []
             assert result["reconnects"] == 0
         assert sorted(r["seats"][0] for r in results) == [2, 3]
         assert {r["name"] for r in results} == {"Ada", "Bo"}
@@ -152,14 +160,8 @@ async def test_a_three_player_joker_match() -> None:
     joker = PRESETS["joker"]
     assert joker.target is not None
     async with running_host(players=3, bots=1, rules=joker.rules, target=joker.target) as server:
-        clients = [
-            await NodeClient.start(server, "--name", name, "--seed", str(seed))
-            for name, seed in (("Cy", 3), ("Di", 4))
-        ]
-        results = [await client.summary() for client in clients]
+        results = await play_to_the_end(server, ("Cy", 3), ("Di", 4))
         for result in results:
-            agrees_with_host(server, result)
-            assert result["errors"] == []
             assert result["rules"]["joker"] == "on"
             assert len(result["scores"]) == 3
         # Seat 1 bids first in the first hand (seat 0 deals): every bid up to 5 is open.
@@ -173,14 +175,8 @@ async def test_a_partnership_match_under_the_strict_preset() -> None:
     node_or_skip()
     strict = PRESETS["strict"]
     async with running_host(players=4, partnership=True, bots=2, rules=strict.rules) as server:
-        clients = [
-            await NodeClient.start(server, "--name", name, "--seed", str(seed))
-            for name, seed in (("Hal", 7), ("Ivy", 8))
-        ]
-        results = [await client.summary() for client in clients]
+        results = await play_to_the_end(server, ("Hal", 7), ("Ivy", 8))
         for result in results:
-            agrees_with_host(server, result)
-            assert result["errors"] == []
             assert len(result["scores"]) == 2
             assert result["rules"]["min_bid"] == 2
             assert result["low_legal_bid"] is not None

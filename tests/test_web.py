@@ -7,7 +7,9 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -261,6 +263,17 @@ async def test_more_browsers_from_one_address_than_its_cap_get_a_readable_refusa
             assert len(web.sessions) == 1
 
 
+async def read_while(socket: Any, closing: Coroutine[Any, Any, None]) -> Any:
+    """Run `closing` while the page reads its socket, as a browser would, to the end;
+    returns the last message read (the close, with its reason in `extra`)."""
+    task = asyncio.create_task(closing)
+    message = None
+    while not socket.closed:
+        message = await asyncio.wait_for(socket.receive(), 30)
+    await task
+    return message
+
+
 @pytest.mark.parametrize("ended", [True, False])
 async def test_a_table_closed_on_purpose_tells_the_browsers_so(ended: bool) -> None:
     """Terminals hear "The host closed the table"; so do the browsers' pages (a code of
@@ -273,11 +286,7 @@ async def test_a_table_closed_on_purpose_tells_the_browsers_so(ended: bool) -> N
         await named(client, web, "Ann")
         async with client.ws_connect(url(web) + "ws") as socket:
             await until_true(lambda: len(web.sessions) == 1, "the browser's session")
-            closing = asyncio.create_task(web.close(ended=ended))  # the page reads meanwhile
-            message = None
-            while not socket.closed:
-                message = await asyncio.wait_for(socket.receive(), 30)
-            await closing
+            message = await read_while(socket, web.close(ended=ended))
             if ended:
                 assert socket.close_code == CLOSE_TABLE_CLOSED
                 assert message is not None and message.extra == "The host closed the table."
@@ -299,11 +308,7 @@ async def test_a_browser_at_a_table_the_host_ends_is_told_the_table_closed() -> 
             await until_true(
                 lambda: any(s.kind.value == "human" for s in host.table.seats), "Ann seated"
             )
-            closing = asyncio.create_task(host.close(on_purpose=True))
-            message = None
-            while not socket.closed:
-                message = await asyncio.wait_for(socket.receive(), 30)
-            await closing
+            message = await read_while(socket, host.close(on_purpose=True))
             assert socket.close_code == CLOSE_TABLE_CLOSED
             assert message is not None and message.extra == "The host closed the table."
 

@@ -19,6 +19,7 @@ from host.web_keep import keep_folder
 from tests.browser import (
     browser,
     click,
+    drop_wifi,
     identity_of,
     join,
     painted,
@@ -273,16 +274,9 @@ async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself(
         assert identity is not None and seat is not None
         first = identity.session
         cards = hand_of(host, seat)
-        # A dead Wi-Fi: the connection cut with no close frame (the page sees 1006), then
-        # no network (it cannot reach the host). Cut first: offline, the page closes
-        # its socket itself (tests/test_web_devices.py has a minute offline alone).
+        # A dead Wi-Fi (tests/test_web_devices.py has a minute offline alone).
         assert first is not None
-        request = first.websocket._req  # aiohttp's own: the socket under the websocket
-        assert request is not None
-        transport = request.transport
-        assert transport is not None
-        transport.abort()
-        await context.set_offline(True)
+        await drop_wifi(first, context)
         await page.locator("body.-ended").wait_for(timeout=30_000)
         assert "Reconnecting" in await page.locator("#notice-text").inner_text()
         await context.set_offline(False)  # the page polls the host and reloads itself

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from client.tokens import TokenStore
-from tests.browser import browser, identity_of, join, seat_of, web_table
+from tests.browser import browser, drop_wifi, identity_of, join, seat_of, web_table
 from tests.netclient import until_true
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
@@ -98,12 +98,7 @@ async def test_a_dropped_connection_keeps_the_seat_for_the_grace_period() -> Non
         seat, identity, _page = await seated(context, web, host, "Cal")
         first = identity.session
         assert first is not None
-        request = first.websocket._req  # aiohttp's own: the socket under the websocket
-        assert request is not None
-        transport = request.transport
-        assert transport is not None
-        transport.abort()
-        await context.set_offline(True)
+        await drop_wifi(first, context)
         seats = host.table.seats
         # Once its process is gone the table has heard all it ever will from the session.
         await until_true(

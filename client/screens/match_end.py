@@ -115,12 +115,12 @@ class MatchEnd(HandSummary):
                 yield from self.chart()
             yield Static("", id="summary-waiting")
             with Horizontal(classes="buttons"):
+                # Each shown only where it means something, from the first frame.
                 again = Button(_(self.NEXT_LABEL), id="ready", variant="primary", compact=True)
-                again.display = not self.app.game.watching
+                again.display = self._offers(self.app.game, "ready")
                 yield again
                 rotate = Button(_("Partners rotated (r)"), id="rotate", compact=True)
-                # Not even for a frame where it means nothing.
-                rotate.display = self._partnership(self.app.game) and not self.app.game.watching
+                rotate.display = self._offers(self.app.game, "rotate")
                 yield rotate
                 yield Button(_(self.LABELS["leave"]), id="leave", compact=True)
 
@@ -131,10 +131,9 @@ class MatchEnd(HandSummary):
         super().show(game)
         if self._shown:
             rotate = self.query_one("#rotate", Button)
-            rotate.display = self._partnership(game) and not game.watching
+            rotate.display = self._offers(game, "rotate")
             rotate.disabled = self.query_one("#ready", Button).disabled
-            # A watcher has no seat to play again in: only Leave is hers.
-            self.query_one("#ready", Button).display = not game.watching
+            self.query_one("#ready", Button).display = self._offers(game, "ready")
             self._fit_buttons(self.app.size.width)
 
     def on_resize(self, event: Resize) -> None:
@@ -151,16 +150,23 @@ class MatchEnd(HandSummary):
     def _partnership(game: GameState) -> bool:
         return game.view is not None and game.view.partnership
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "rotate":
-            return self._partnership(self.app.game) and not self.app.game.watching
+    @classmethod
+    def _offers(cls, game: GameState, action: str) -> bool:
+        """Whether `action` (its key and its button) means anything to this viewer: a
+        watcher has no seat to play again in, and partners rotate only in partnership
+        play. Leave always does."""
         if action == "ready":
-            return not self.app.game.watching
+            return not game.watching
+        if action == "rotate":
+            return cls._partnership(game) and not game.watching
         return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self._offers(self.app.game, action)
 
     def action_rotate(self) -> None:
         """Play again with partners rotated (partnership play only)."""
-        if not self.sent_ready and self._partnership(self.app.game):
+        if not self.sent_ready and self._offers(self.app.game, "rotate"):
             self.sent_ready = True
             self.app.send_ready(rotate=True)
             self.show(self.app.game)

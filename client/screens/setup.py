@@ -14,6 +14,7 @@ lobby and its creator starts it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -65,11 +66,15 @@ class Tick(Checkbox, inherit_bindings=False):
 
 
 class Choice(Select[Any], inherit_bindings=False):
-    """A list field that opens with Space or the arrows; Enter opens the table."""
+    """A list field that opens with Space or the arrows; Enter opens the table. Always
+    one of its options (never blank) and one row tall, as every field of the form."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down,space,up", "show_overlay", N_("Show menu"), show=False),
     ]
+
+    def __init__(self, options: Iterable[tuple[str, Any]], value: Any, **kwargs: Any) -> None:
+        super().__init__(options, value=value, allow_blank=False, compact=True, **kwargs)
 
 
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
@@ -116,9 +121,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 yield Choice(
                     [(name, code) for code, name in LANGUAGES.items()],
                     value=current(),
-                    allow_blank=False,
                     id="setup-lang",
-                    compact=True,
                     tooltip=_("Language"),
                 )
             with VerticalScroll(id="setup-form", can_focus=False):
@@ -145,9 +148,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     yield Choice(
                         [(ngettext("{n} point", "{n} points", t), t) for t in TARGETS],
                         value=TARGETS[0],
-                        allow_blank=False,
                         id="setup-target",
-                        compact=True,
                     )
                 with Horizontal(classes="setup-row"):
                     yield Static(_("Password"), classes="setup-label")
@@ -159,9 +160,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     yield Choice(
                         [(p, p) for p in self.presets],
                         value=self.presets[0],
-                        allow_blank=False,
                         id="setup-preset",
-                        compact=True,
                     )
                 with Horizontal(classes="setup-row"):
                     yield Static(_("Bots play"), classes="setup-label")
@@ -169,9 +168,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                     yield Choice(
                         [(level_name(level), level) for level in self.levels],
                         value=default,
-                        allow_blank=False,
                         id="setup-level",
-                        compact=True,
                     )
                 with Horizontal(classes="setup-row"):
                     yield Static(_("Reactions"), classes="setup-label")
