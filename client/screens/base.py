@@ -33,15 +33,17 @@ def translate_bindings(node: DOMNode) -> None:
     English of each is kept on the node, so translating again (`PitchApp.set_language`)
     starts from it; bindings Textual adds itself (the palette's) are left as they are."""
     english: dict[tuple[str, str], str] = node.__dict__.setdefault("_english_bindings", {})
-    for key, bindings in node._bindings.key_to_bindings.items():
-        for index, binding in enumerate(bindings):
-            if not binding.description:
-                continue
-            source = english.setdefault((key, binding.action), binding.description)
-            # "Key {n}", "Sit in seat {n}": one binding per number key, each its number.
-            numbered = {"n": int(key)} if key.isdigit() else {}
-            words = _(source, **numbered)
-            bindings[index] = dataclasses.replace(binding, description=words)
+    keys = node._bindings.key_to_bindings
+    for key, bindings in list(keys.items()):
+        # "Key {n}", "Sit in seat {n}": one binding per number key, each its number.
+        numbered = {"n": int(key)} if key.isdigit() else {}
+        worded = []
+        for binding in bindings:
+            if binding.description:
+                source = english.setdefault((key, binding.action), binding.description)
+                binding = dataclasses.replace(binding, description=_(source, **numbered))
+            worded.append(binding)
+        keys[key] = worded  # a list of the node's own: Textual's copy shares the class's
 
 
 class PitchScreen(Screen[ResultType]):

@@ -114,6 +114,9 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             if self.note:
                 yield Static(self.note, id="setup-note", markup=False)
             with Horizontal(classes="setup-row"):
+                # TRANSLATORS: the setup screen's labels ("Table name", "Players (2-7)",
+                # "Partnership", "Target", "Password", "House rules", "Bots play",
+                # "Reactions", "Browsers") stand in a column 15 cells wide.
                 yield Static(_("Table name"), classes="setup-label")
                 yield Input(value=self.default_name, id="setup-name", max_length=24, compact=True)
             with Horizontal(classes="setup-row"):
