@@ -90,6 +90,7 @@ async def test_two_clients_get_the_same_frames_and_word_them_in_their_own_langua
     events and the same refusal (a code and its parameters, no language), and each
     client words them in its own."""
     pseudo.add("lt")
+    use("lt")  # the host's own process speaks Lithuanian: its frames do not
     async with running_host(players=2) as host:
         ann, bob = await RawClient.connect(host), await RawClient.connect(host)
         await ann.hello("Ann")
@@ -105,6 +106,7 @@ async def test_two_clients_get_the_same_frames_and_word_them_in_their_own_langua
             refusal.pop("id")
         assert refusals[0] == refusals[1]
         assert refusals[0]["code"] == "not_playing" and refusals[0]["params"] == {"why": "bidding"}
+        assert refusals[0]["message"] == "The bidding is not over yet."  # for older clients
         await ann.close()
         await bob.close()
 
