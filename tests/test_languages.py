@@ -251,3 +251,48 @@ async def test_a_browser_is_asked_its_name_in_its_language_and_may_choose_anothe
         async with client.get(url(web)) as response:
             play = await response.text()
         assert '<html lang="hr">' in play and "⟪LOST THE CONNECTION TO THE TABLE." in play
+
+
+def _codes_sent() -> set[str]:
+    """Every code the product puts in an `error`: the first argument of each
+    `RulesError`/`ProtocolError`, the code of each referee `_refuse`/`_refused`/`_error`
+    and `ErrorMsg(code=...)`, and the codes the rules' `_why_...` helpers return."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sources = ["pitchnet/rules.py", "pitchnet/schema.py", "pitchnet/protocol.py"]
+    sources += ["host/table.py", "host/referee.py"]
+    at = {"RulesError": 0, "ProtocolError": 0, "_refuse": 1, "_refused": 1, "_error": 1}
+    codes: set[str] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse((root / source).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                index = at.get(name)
+                args = [*node.args, *(k.value for k in node.keywords if k.arg == "code")]
+                if index is not None and len(node.args) > index:
+                    args = [node.args[index]]
+                elif name != "ErrorMsg":
+                    continue
+                codes |= {a.value for a in args if isinstance(a, ast.Constant)}
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("_why"):
+                for ret in ast.walk(node):
+                    if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple):
+                        first = ret.value.elts[0]
+                        if isinstance(first, ast.Constant):
+                            codes.add(first.value)
+    return {c for c in codes if isinstance(c, str)}
+
+
+def test_every_code_the_host_sends_is_worded_by_the_client() -> None:
+    """A refusal the client cannot word would show the host's English to everyone:
+    each code has its wording (client/meanings.py), or is a message the host could not
+    read, said with the host's technical detail."""
+    from client.meanings import ERRORS, UNREADABLE
+
+    sent = _codes_sent()
+    assert {"must_follow", "table_full", "version", "journal_loss", "bad_password"} <= sent
+    unworded = sent - set(ERRORS) - UNREADABLE
+    assert not unworded, unworded
