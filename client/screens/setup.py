@@ -250,7 +250,11 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     @on(events.DescendantFocus)
     def _changed_by_hand(self, event: object) -> None:
         """A printable key in a box stops there (never reaching `on_key`): what it
-        changes, or a focus moved, says the person is setting up."""
+        changes, or a focus moved, says the person is setting up. The language list
+        saying its own value (as a list does once mounted) is not a change."""
+        language = isinstance(event, Select.Changed) and event.select.id == "setup-lang"
+        if language and isinstance(event, Select.Changed) and event.value == current():
+            return
         if self._watching:
             self.touched = True
 
