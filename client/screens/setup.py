@@ -70,6 +70,10 @@ class Choice(Select[Any], inherit_bindings=False):
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
+    AUTO_FOCUS = "#setup-name"
+    """The name first, as `on_mount` says too: the language list above it comes first on
+    the screen, and a focus that moved from it to the name would count as a touch."""
+
     DEFAULT_CSS = """
     SetupScreen .setup-title { height: 2; }
     SetupScreen .setup-title .dialog-title { width: 1fr; }
