@@ -27,9 +27,10 @@ from textual.widget import Widget
 from client.model import GameState
 from client.reactions import reaction_label
 from client.text import card_text, styled, suit_text
-from client.widgets.canvas import Canvas, Rect, cells
+from client.widgets.canvas import Canvas, Rect
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
 from client.widgets.seats import presence, presence_kind
+from client.widths import clusters, cut
 from pitchnet.i18n import _, ngettext, number
 from pitchnet.rules import Phase
 from pitchnet.views import running_tally
@@ -95,20 +96,26 @@ TIERS = (
 
 def shorten(name: str, width: int, others: list[str]) -> str:
     """`name` in at most `width` cells: cut at the end with an ellipsis, or, where that
-    would read like another seat's name, keep the end too ("Chris…er"). Cut between
-    the clusters a cell holds (`cells`): a Telugu letter keeps its vowel sign."""
-    parts = cells(name)
-    if len(parts) <= width:
+    would read like another seat's name, keep the end too ("Chris…er"). Measured in
+    cells and cut between letters (`clusters`): a Telugu letter keeps its vowel sign."""
+    if cell_len(name) <= width:
         return name
     if width <= 1:
-        return "".join(parts[:width])
-    head = parts[: width - 1]
-    cut = "".join(head) + "…"
-    clash = any(o != name and cells(o)[: width - 1] == head for o in others)
+        return _head(name, width)
+    head = _head(name, width - 1)
+    clash = any(o != name and _head(o, width - 1) == head for o in others)
     if not clash or width < 5:
-        return cut
-    tail = max(2, (width - 1) // 3)
-    return "".join(parts[: width - 1 - tail]) + "…" + "".join(parts[-tail:])
+        return head + "…"
+    tail_room, tail = max(2, (width - 1) // 3), ""
+    for letter in reversed(clusters(name)):
+        if cell_len(letter + tail) > tail_room:
+            break
+        tail = letter + tail
+    return _head(name, width - 1 - cell_len(tail)) + "…" + tail
+
+
+def _head(name: str, width: int) -> str:
+    return cut(Text(name), width).plain
 
 
 def relative(seat: int, me: int, players: int) -> int:
@@ -288,9 +295,11 @@ def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Tex
         line.append("AB"[seat % 2], style=team_style(seat)).append(" ")
     marks = _marks(game, seat)
     full = game.name(seat)
-    room = width - len(line) - len(marks)
-    you = " (you)" if seat == game.me and len(full) + 6 <= room else ""
-    name = shorten(full, max(1, room - len(you)), others)
+    room = width - line.cell_len - marks.cell_len
+    you = " (you)" if seat == game.me else ""
+    if cell_len(full + you) > room:
+        you = ""
+    name = shorten(full, max(1, room - cell_len(you)), others)
     line.append(name, style=PALETTE["turn"] if turn else "bold")
     line.append(you, style="italic").append_text(marks)
     return line
@@ -426,7 +435,7 @@ def draw_panel(
             second = _join(points_text(score.plain), state, sep="  ")
             lines = [first, second]
         for row, line in enumerate(lines[: tier.panel_lines]):
-            canvas.put_text(rect.x + 1, rect.y + 1 + row, line[:inner])
+            canvas.put_text(rect.x + 1, rect.y + 1 + row, cut(line, inner))
         return
     line = brief = Text()
     if tier.panel_lines >= 1:
@@ -451,9 +460,9 @@ def draw_panel(
     backs = card_backs(game, seat, rect.w - title.cell_len - 1)
     if backs.plain:
         title = _join(title, backs, sep=" ")
-    canvas.put_text(rect.x, rect.y, title[: rect.w])
+    canvas.put_text(rect.x, rect.y, cut(title, rect.w))
     if tier.panel_lines >= 1:
-        canvas.put_text(rect.x, rect.y + 1, line[: rect.w])
+        canvas.put_text(rect.x, rect.y + 1, cut(line, rect.w))
 
 
 def draw_card(
@@ -638,7 +647,7 @@ def felt_text(
             corner = _place_corner(layout, width, height, tw, len(tally))
         if corner is not None:
             for row, line in enumerate(tally):
-                canvas.put_text(corner.x, corner.y + row, line[:tw])
+                canvas.put_text(corner.x, corner.y + row, cut(line, tw))
             break
     centre = layout.centre
     boxed = tier.boxed and centre.h >= 4
@@ -650,8 +659,8 @@ def felt_text(
     else:
         top, inner, left = centre.y, centre.w, centre.x
     for row, line in enumerate(lines[: max(0, centre.h - (2 if boxed else 0))]):
-        cut = line[:inner]
-        canvas.put_text(left + (inner - cut.cell_len) // 2, top + row, cut)
+        fitted = cut(line, inner)
+        canvas.put_text(left + (inner - fitted.cell_len) // 2, top + row, fitted)
     for flight, progress in flights:
         draw_flight(canvas, game, layout, flight, progress)
     return canvas.to_text()

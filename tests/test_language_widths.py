@@ -1,0 +1,80 @@
+"""Translated words on the table measured and cut as terminals draw them (issue 30):
+by cells, never by code points (a Telugu line has more code points than cells), and
+between letters, never inside one (a Telugu consonant keeps its vowel sign)."""
+
+from __future__ import annotations
+
+import re
+
+from rich.cells import cell_len
+from rich.text import Text
+
+from client.model import GameState
+from client.widgets.felt import felt_text, shorten
+from client.widths import clusters, count_spacing_marks, cut
+from pitchnet.i18n import _, use
+from tests.pilot import dealt_scene
+
+TELUGU_WORD = re.compile(r"[\u0c00-\u0c7f]+")
+
+
+def _felt(lang: str, width: int, height: int) -> list[str]:
+    count_spacing_marks()
+    use(lang)
+    table, view, _events = dealt_scene("playing")
+    return felt_text(GameState(seat=0, table=table, view=view), width, height).plain.split("\n")
+
+
+def test_a_cut_keeps_whole_letters_and_counts_cells() -> None:
+    count_spacing_marks()
+    assert clusters("తెలుగుభాష") == ["తె", "లు", "గు", "భా", "ష"]
+    assert clusters("క్షమించు") == ["క్ష", "మిం", "చు"]  # a conjunct is one letter
+    assert [cut(Text("తెలుగుభాష"), w).plain for w in (1, 2, 3, 4, 7)] == [
+        "తె",
+        "తె",
+        "తెలు",
+        "తెలు",
+        "తెలుగుభాష",
+    ]
+    assert cut(Text("Šarūnė Žąsė"), 6).plain == "Šarūnė"
+    assert shorten("తెలుగుభాష", 4, []) == "తెలు…"
+    assert shorten("తెలుగుభాష", 3, []) == "తె…"  # never "తెల…", a ల without its ు
+
+
+def test_a_telugu_table_shows_whole_words_and_every_number() -> None:
+    """Every Telugu word on the felt is whole (one the catalog has, or cut before an
+    ellipsis), every line exactly as wide as the felt, and in the boxed seats of 80x24
+    each seat's tricks count shows after the word for tricks."""
+    count_spacing_marks()
+    use("te")
+    words = {
+        word
+        for message in (
+            _("pass"),
+            _("bid {bid}", bid=1),
+            _("tricks {n}", n=0),
+            _("score {n}", n=0),
+            _("{n} pt", n=0),
+            _("{n} pts", n=0),
+            _("bot"),
+            _("Trump {suit}", suit=""),
+            _("Trick {n}", n=0),
+            _("led {card}", card=""),
+            _("So far"),
+            _("High"),
+            _("Low"),
+            _("Jack"),
+            _("Game"),
+        )
+        for word in TELUGU_WORD.findall(message)
+    }
+    for width, height in ((80, 18), (60, 14), (40, 10)):
+        lines = _felt("te", width, height)
+        assert all(cell_len(line) == width for line in lines), (width, lines)
+        for line in lines:
+            for match in TELUGU_WORD.finditer(line):
+                whole = match.group() in words
+                cut_short = line[match.end() : match.end() + 1] == "…"
+                assert whole or cut_short, (width, match.group(), "\n".join(lines))
+    drawn = "\n".join(_felt("te", 80, 18))
+    assert drawn.count(_("tricks {n}", n=0)) + drawn.count(_("tricks {n}", n=1)) == 4, drawn
