@@ -78,3 +78,21 @@ def test_a_telugu_table_shows_whole_words_and_every_number() -> None:
                 assert whole or cut_short, (width, match.group(), "\n".join(lines))
     drawn = "\n".join(_felt("te", 80, 18))
     assert drawn.count(_("tricks {n}", n=0)) + drawn.count(_("tricks {n}", n=1)) == 4, drawn
+
+
+def test_the_so_far_labels_stand_apart_from_their_cards_in_every_language() -> None:
+    """The tally's labels are one column as wide as the widest in the language, and a
+    space: "Aukštas 8♥", never "Aukštas8♥" (Lithuanian's "High" is seven cells)."""
+    from client.widgets.felt import tally_lines
+
+    count_spacing_marks()
+    table, view, _events = dealt_scene("playing")
+    for lang in ("en", "tl", "lt", "te", "hr", "da"):
+        use(lang)
+        labels = [_(word) for word in ("High", "Low", "Jack", "Game")]
+        lines = [line.plain for line in tally_lines(GameState(seat=0, table=table, view=view))]
+        column = max(cell_len(label) for label in labels) + 1
+        for label, line in zip(labels, lines[1:], strict=False):
+            assert line.startswith(label), (lang, lines)
+            assert cell_len(cut(Text(line), column).plain) == column, (lang, lines)
+            assert cut(Text(line), column).plain == label + " " * (column - cell_len(label))

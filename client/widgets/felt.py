@@ -31,7 +31,7 @@ from client.widgets.canvas import Canvas, Rect
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
 from client.widgets.seats import presence, presence_kind
 from client.widths import clusters, cut
-from pitchnet.i18n import _, ngettext, number
+from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.rules import Phase
 from pitchnet.views import running_tally
 
@@ -542,6 +542,16 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
     return lines
 
 
+TALLY_LABELS = (
+    ("high", N_("High")),
+    ("low", N_("Low")),
+    ("joker", N_("Joker")),
+    ("jack", N_("Jack")),
+    ("game", N_("Game")),
+)
+"""The tally's labels, one column as wide as the widest in the language in use."""
+
+
 def tally_lines(game: GameState, width: int = 0) -> list[Text]:
     """What this hand has decided so far (public: from the completed tricks). Given a
     `width`, the Game line wraps after a side's points to stay within it, so every
@@ -552,26 +562,31 @@ def tally_lines(game: GameState, width: int = 0) -> list[Text]:
     tally = running_tally(view)
     ascii_only = game.ascii_only
     lines = [Text(_("So far"), style="bold underline")]
-    names = {"high": _("High"), "low": _("Low")}
-    width5 = max(5, *(cell_len(name) for name in names.values()))
-    for label in ("high", "low"):
-        entry = tally[label]
-        title = names[label]
-        line = Text(title + " " * (width5 - cell_len(title)), style="bold")
+    names = {key: _(word) for key, word in TALLY_LABELS}
+    labelled = [key for key in names if key != "joker" or tally["joker"] is not None]
+    column = max(cell_len(names[key]) for key in labelled) + 1  # the widest, and a space
+
+    def label(key: str) -> Text:
+        return Text(names[key] + " " * (column - cell_len(names[key])), style="bold")
+
+    for key in ("high", "low"):
+        entry = tally[key]
+        line = label(key)
         if entry is None:
             lines.append(line.append("-", style="dim"))
         else:
             seat, card = entry
             lines.append(line.append_text(card_text(card, ascii_only)).append(f" {game.who(seat)}"))
     if tally["joker"] is not None:
-        lines.append(Text(_("Joker"), style="bold").append(f" {game.who(tally['joker'])}"))
+        lines.append(label("joker").append(game.who(tally["joker"])))
     jack = tally["jack"]
-    line = Text(_("Jack") + " ", style="bold")
     lines.append(
-        line.append("-" if jack is None else game.who(jack), style="dim" if jack is None else "")
+        label("jack").append(
+            "-" if jack is None else game.who(jack), style="dim" if jack is None else ""
+        )
     )
     points = tally["game_points"]
-    game_line = Text(_("Game") + " ", style="bold")
+    game_line = label("game")
     if view.partnership:
         game_line.append(f"A {number(points[0])}  B {number(points[1])}")
     else:
@@ -580,7 +595,7 @@ def tally_lines(game: GameState, width: int = 0) -> list[Text]:
             part = entry + ("," if index < len(shown) - 1 else "")
             if width and index and game_line.cell_len + 1 + cell_len(part) > width:
                 lines.append(game_line)
-                game_line = Text(" " * 4)
+                game_line = Text(" " * column)
             game_line.append(" " + part if index else part)
     lines.append(game_line)
     return lines
