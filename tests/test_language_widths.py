@@ -96,3 +96,19 @@ def test_the_so_far_labels_stand_apart_from_their_cards_in_every_language() -> N
             assert line.startswith(label), (lang, lines)
             assert cell_len(cut(Text(line), column).plain) == column, (lang, lines)
             assert cut(Text(line), column).plain == label + " " * (column - cell_len(label))
+
+
+def test_the_hands_summary_shows_every_label_whole_in_every_language() -> None:
+    """The summary's label column is as wide as its widest label: Lithuanian's
+    "Aukštas", Croatian's and Tagalog's longer words were cut to five cells."""
+    from client.screens.summary import summary_body
+    from pitchnet.rules import PRESETS
+    from tests.test_client_house_rules import _finished_hand, _game, rendered
+
+    count_spacing_marks()
+    match = _finished_hand(PRESETS["joker"].rules, lambda r: r.joker is not None)
+    for lang in ("en", "tl", "lt", "te", "hr", "da"):
+        use(lang)
+        body = rendered(summary_body(_game(match))).splitlines()
+        for label in (_("High"), _("Low"), _("Jack"), _("Joker"), _("Game")):
+            assert any(line.startswith(label + " ") for line in body), (lang, label, body)
