@@ -5,6 +5,7 @@ between letters, never inside one (a Telugu consonant keeps its vowel sign)."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -112,3 +113,29 @@ def test_the_hands_summary_shows_every_label_whole_in_every_language() -> None:
         body = rendered(summary_body(_game(match))).splitlines()
         for label in (_("High"), _("Low"), _("Jack"), _("Joker"), _("Game")):
             assert any(line.startswith(label + " ") for line in body), (lang, label, body)
+
+
+async def test_the_setup_screens_labels_show_whole_in_every_language() -> None:
+    """The setup form's label column is as wide as its widest label (Tagalog's "Mga
+    patakaran ng mesa", Lithuanian's "Stalo pavadinimas" were cut at 16 cells), and the
+    port beside the browsers' tick still shows."""
+    from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
+
+    for lang in ("tl", "lt", "te", "hr"):
+        for size in ((80, 24), (60, 20)):
+            app = play_on_an_empty_lan(lang=lang)
+            async with app.run_test(size=size) as pilot:
+                await until(pilot, partial(setup_shown, app), "the setup screen")
+                await pilot.pause()
+                shown = screen_text(app)
+                labels = [
+                    _("Table name"),
+                    _("Players ({least}-{most})", least=2, most=7),
+                    _("Partnership"),
+                    _("House rules"),
+                    _("Bots play"),
+                    _("Browsers"),
+                ]
+                for label in labels:
+                    assert f"│ {label} " in shown, (lang, size, label, shown)
+                assert "8080" in shown, (lang, size, shown)
