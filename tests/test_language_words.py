@@ -1,0 +1,21 @@
+"""Words a speaker reads on the table (issue 30): two actions never share a word, and
+nothing on the felt stays in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from pitchnet.i18n import _, use
+
+LANGS = ("en", "tl", "lt", "te", "hr", "da")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_leave_and_quit_are_two_words(lang: str) -> None:
+    """Leave gives the seat to a bot and goes back to the finder; Quit closes the
+    program. Lithuanian and Tagalog said both with one word ("Išeiti", "Umalis")."""
+    use(lang)
+    pairs = [("Leave", "Quit"), ("Leave (y)", "Quit (y)"), ("leave the table (asks first)", "quit")]
+    for leave, quit_ in pairs:
+        left, quit_words = _(leave), _(quit_)
+        assert left.split()[0].lower() != quit_words.split()[0].lower(), (lang, left, quit_words)
