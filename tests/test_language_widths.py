@@ -58,6 +58,7 @@ def test_a_telugu_table_shows_whole_words_and_every_number() -> None:
             _("{n} pt", n=0),
             _("{n} pts", n=0),
             _("bot"),
+            _("(you)"),
             _("Trump {suit}", suit=""),
             _("Trick {n}", n=0),
             _("led {card}", card=""),

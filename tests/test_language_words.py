@@ -19,3 +19,18 @@ def test_leave_and_quit_are_two_words(lang: str) -> None:
     for leave, quit_ in pairs:
         left, quit_words = _(leave), _(quit_)
         assert left.split()[0].lower() != quit_words.split()[0].lower(), (lang, left, quit_words)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_players_own_seat_says_you_in_the_players_language(lang: str) -> None:
+    from client.model import GameState
+    from client.widgets.felt import felt_text
+    from client.widths import count_spacing_marks
+    from tests.pilot import dealt_scene
+
+    count_spacing_marks()
+    use(lang)
+    table, view, _events = dealt_scene("playing")
+    drawn = felt_text(GameState(seat=0, table=table, view=view), 80, 18).plain
+    assert f"Ann {_('(you)')}" in drawn, drawn
+    assert lang == "en" or "(you)" not in drawn, drawn

@@ -296,7 +296,8 @@ def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Tex
     marks = _marks(game, seat)
     full = game.name(seat)
     room = width - line.cell_len - marks.cell_len
-    you = " (you)" if seat == game.me else ""
+    # TRANSLATORS: after the player's own name on the table: "Ann (you)".
+    you = " " + _("(you)") if seat == game.me else ""
     if cell_len(full + you) > room:
         you = ""
     name = shorten(full, max(1, room - cell_len(you)), others)
