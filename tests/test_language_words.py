@@ -34,3 +34,19 @@ def test_the_players_own_seat_says_you_in_the_players_language(lang: str) -> Non
     drawn = felt_text(GameState(seat=0, table=table, view=view), 80, 18).plain
     assert f"Ann {_('(you)')}" in drawn, drawn
     assert lang == "en" or "(you)" not in drawn, drawn
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--lang", "te", "history"], ["--lang=te", "history"], ["history", "--lang", "te"]],
+    ids=["before", "before=", "after"],
+)
+def test_lang_is_taken_before_the_command_and_after_it(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitchnet.cli import main
+    from pitchnet.i18n import say
+
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    assert out.out.strip() == say("te", "No tables have been hosted on this computer yet."), out
