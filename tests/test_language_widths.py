@@ -140,3 +140,21 @@ async def test_the_setup_screens_labels_show_whole_in_every_language() -> None:
                 for label in labels:
                     assert f"│ {label} " in shown, (lang, size, label, shown)
                 assert "8080" in shown, (lang, size, shown)
+
+
+def test_every_seats_bid_shows_at_every_size_in_every_language() -> None:
+    """A seat that bid shows its bid in the narrowest seats too (Lithuanian's
+    "pasiūlymas 2" and its points did not fit a 60x20 or a phone's seat, and the bid
+    was the part left out); the narrow form is the catalog's "pasiūl. 2"."""
+    from pitchnet.i18n import pgettext
+
+    for lang in ("en", "tl", "lt", "te", "hr", "da"):
+        for width, height in ((80, 18), (60, 14), (40, 11), (40, 9)):
+            drawn = "\n".join(_felt(lang, width, height))
+            for amount in (2, 3, 4):  # the scene's three bids (one seat passed)
+                forms = {
+                    _("bid {bid}", bid=amount),
+                    pgettext("narrow seat", "bid {bid}", bid=amount),
+                }
+                forms |= {form.replace(" ", "") for form in forms}
+                assert any(form in drawn for form in forms), (lang, width, amount, drawn)

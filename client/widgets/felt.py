@@ -31,7 +31,7 @@ from client.widgets.canvas import Canvas, Rect
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
 from client.widgets.seats import presence, presence_kind
 from client.widths import clusters, cut
-from pitchnet.i18n import N_, _, ngettext, number
+from pitchnet.i18n import N_, _, ngettext, number, pgettext
 from pitchnet.rules import Phase
 from pitchnet.views import running_tally
 
@@ -332,6 +332,16 @@ def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, 
     return bid, Text(number(tricks)), Text(number(score)), state, kind
 
 
+def _short_bid(game: GameState, seat: int) -> Text | None:
+    """A seat's bid in its narrow form, or None where it bid nothing or passed."""
+    has_bid, amount = _bid_of(game.view, seat) if game.view is not None else (False, None)
+    if not has_bid or amount is None:
+        return None
+    # TRANSLATORS: a bid in the narrowest seats (a phone's, 60x20's), where "bid {bid}"
+    # and the points do not fit: as short as a player still reads as a bid.
+    return Text(pgettext("narrow seat", "bid {bid}", bid=amount), style="bold")
+
+
 def points_text(score: str, gap: str = " ") -> Text:
     """ "5 pts", "1 pt", "-3 pts" (or "5pts" with no `gap`): the score in words, bold."""
     digits = "".join(ch for ch in score if ch.isdigit())
@@ -341,12 +351,18 @@ def points_text(score: str, gap: str = " ") -> Text:
     return Text(words if gap else words.replace(" ", ""), style="bold")
 
 
-def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Text]:
+def seat_line(
+    bid: Text, tricks: str, score: str, width: int, short_bid: Text | None = None
+) -> tuple[Text, Text]:
     """A seat's one line of facts in `width` cells, in words a newcomer reads, and its
-    shortest form. The points always show; the bid while it fits; the tricks only where
-    there is room for the word ("tricks 1"): never "b3 1t 0p" or "0tk 0pt", which
-    players could not read."""
+    shortest form. The bid always shows where it was made, in its narrow form
+    (`short_bid`: Lithuanian's "pasiūl. 4" for "pasiūlymas 4") where the full one does
+    not fit, the points beside it as short as they go; the tricks only where there is
+    room for the word ("tricks 1"): never "b3 1t 0p" or "0tk 0pt", which players could
+    not read."""
     points = points_text(score)
+    short = short_bid if short_bid is not None and short_bid.plain else bid
+    tight = Text(short.plain.replace(" ", ""), style=short.style)
     tried = [
         _join(bid, Text(_("tricks {n}", n=tricks)), points, sep=", "),
         _join(bid, points, sep=", "),
@@ -356,6 +372,10 @@ def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Tex
             points_text(score, gap=""),
             sep=" ",
         ),
+        _join(short, points_text(score, gap=""), sep=" "),  # "pasiūl. 4 0tšk."
+        _join(tight, points_text(score, gap=""), sep=" "),  # "pasiūl.4 0tšk."
+        _join(tight, Text(score, style="bold"), sep=" "),  # "pasiūl.4 0", the points bold
+        tight,
         points,
     ]
     brief = points
@@ -440,7 +460,7 @@ def draw_panel(
         return
     line = brief = Text()
     if tier.panel_lines >= 1:
-        line, brief = seat_line(bid, tricks.plain, score.plain, rect.w)
+        line, brief = seat_line(bid, tricks.plain, score.plain, rect.w, _short_bid(game, seat))
     # A player away (or a bot about to stand in) must show even in the smallest seat:
     # beside the numbers, else beside the name, shortened for it, else in the numbers'
     # place; "bot" only where it fits.
