@@ -42,6 +42,7 @@ from pitchnet.house_rules import OPTIONS, HouseRules, RulesConfigError, label
 from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME, TableInfo
 from pitchnet.reactions import Reaction
+from pitchnet.rules import HandResult
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -185,9 +186,10 @@ def _describe(game: GameState, event: Event) -> Text | None:
             mine = winner == game.me
             template = _("You won the trick") if mine else _("{name} won the trick")
             return styled(template, "bold", name=who(winner))
-        case HandScored(redeal=True):
+        case HandScored(result=HandResult(redeal=True)):
             return Text(_("Everyone passed: the hand is thrown in, nobody scores."), style="bold")
-        case HandScored(pitcher=int() as pitcher, bid=int() as bid, made=made, smudge=smudge):
+        case HandScored(result=HandResult(pitcher=int() as pitcher, bid=int() as bid) as result):
+            made, smudge = result.made, result.smudge
             mine = pitcher == game.me
             if made and smudge is True:
                 template = (

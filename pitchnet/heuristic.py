@@ -71,7 +71,7 @@ class _Table:
     @classmethod
     def of(cls, view: SeatView) -> _Table:
         hand = view.cards
-        played = {Card.parse(text) for t in view.tricks for _, text in t["plays"]}
+        played = {card for t in view.tricks for _, card in t.plays}
         trick = [(seat, Card.parse(text)) for seat, text in view.trick]
         played.update(card for _, card in trick)
         unseen = set(deck(joker=view.rules.get("joker") == "on"))

@@ -119,10 +119,10 @@ class Knowledge:
         tally = Tally(table.sides)
         seen: set[int] = set()
         for done in view.tricks:
-            plays = [(seat, code(text)) for seat, text in done["plays"]]
+            plays = [(seat, code(card.text)) for seat, card in done.plays]
             seen.update(card for _, card in plays)
             assert trump is not None
-            tally.take(plays, sides[done["winner"]], trump, table)
+            tally.take(plays, sides[done.winner], trump, table)
         trick = [(seat, code(text)) for seat, text in view.trick]
         seen.update(card for _, card in trick)
         voids = [0] * table.players

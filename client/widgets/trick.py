@@ -58,9 +58,9 @@ def trick_text(game: GameState) -> Text:
         head = styled(
             _("Trick {n} won by {name}", n=len(view.tricks), name="{name}"),
             "bold",
-            name=plain(game.who(last.get("winner")), style="bold"),
+            name=plain(game.who(last.winner), style="bold"),
         ).append("\n")
-        return head.append_text(_plays(game, last.get("plays", [])))
+        return head.append_text(_plays(game, [list(play) for play in last.plays]))
     if view.pitcher is not None:
         line = Text(_("Trick {n}", n=1) + "\n", style="bold")
         if view.pitcher == game.me:
