@@ -24,11 +24,6 @@ __all__ = ["PRESETS", "TARGETS", "HouseRules", "Preset", "RulesConfigError"]  # 
 DEFAULT_RULES = HouseRules()
 HAND_SIZE = 6
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
-BIDS = (1, 2, 3, 4)
-"""The bids of the rule book (the house rules may drop 1 or add 5: `HouseRules.bids`)."""
-PITCH = 4
-"""A bid of 4 ("pitching") closes the auction at once (Settled in RULES.md); with the
-joker, 5 does instead (`HouseRules.top_bid`)."""
 
 Bid = int | None
 """A bid amount (1..4, or up to 5 with the joker), or None for a pass."""
