@@ -37,7 +37,7 @@ from pitchnet.events import (
     TookOver,
     TrickWon,
 )
-from pitchnet.house_rules import OPTIONS, HouseRules, RulesConfigError, label
+from pitchnet.house_rules import HouseRules, label
 from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME, TableInfo
 from pitchnet.reactions import Reaction
@@ -267,12 +267,7 @@ def top_bid(view: SeatView | None) -> int:
     """The bid that ends the auction at once (a pitch), as the table's rules say
     (`HouseRules.top_bid`: 4, or 5 with the joker). An option or value this client does
     not know (a newer host's) is left out rather than refused."""
-    rules = view.rules if view is not None else {}
-    known = {name: value for name, value in rules.items() if value in OPTIONS.get(name, ())}
-    try:
-        return HouseRules.from_wire(known).top_bid
-    except RulesConfigError:
-        return HouseRules().top_bid
+    return (view.house_rules if view is not None else HouseRules()).top_bid
 
 
 def rules_text(game: GameState) -> Text:

@@ -42,7 +42,6 @@ from pitchnet.playout import (
     trump_named_by,
     with_trump,
 )
-from pitchnet.rules import HouseRules
 from pitchnet.views import SeatView
 
 WIN_BONUS = 4.0
@@ -80,7 +79,7 @@ but never more than 0.8 s on a loaded machine (a host runs it off its loop)."""
 
 def table_of(view: SeatView) -> Table:
     """The lean model's settings for the view's table and its house rules."""
-    return table_for(view.players, view.partnership, view.target, HouseRules.from_wire(view.rules))
+    return table_for(view.players, view.partnership, view.target, view.house_rules)
 
 
 @dataclass(slots=True)

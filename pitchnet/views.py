@@ -27,6 +27,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from pitchnet.cards import Card
+from pitchnet.house_rules import OPTIONS, RulesConfigError
 from pitchnet.rules import HandResult, HouseRules, Match, Phase, RulesError, Trick
 from pitchnet.schema import ProtocolError, from_map, plain
 
@@ -107,6 +108,14 @@ class SeatView:
     @property
     def sides(self) -> int:
         return 2 if self.partnership else self.players
+
+    @property
+    def house_rules(self) -> HouseRules:
+        """The table's house rules as the rules' own object, read from `rules` (their
+        wire map, `HouseRules.to_wire()`): what bots and the client ask of the rules (the
+        top bid, the joker) is asked of it. An option or value this version does not know
+        (a newer host's) is left out rather than refused."""
+        return _house_rules(self.rules)
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.partnership else seat
@@ -189,6 +198,22 @@ result_wire = public_result
 def plain_result(result: HandResult | None) -> dict[str, Any] | None:
     """A view's `last_result` as the wire carries it."""
     return None if result is None else result.to_wire()
+
+
+_HOUSE_RULES: dict[tuple[tuple[str, Any], ...], HouseRules] = {}
+"""`HouseRules` by their known options (few: each option has a handful of values)."""
+
+
+def _house_rules(wire: dict[str, Any]) -> HouseRules:
+    known = tuple((name, value) for name, value in wire.items() if value in OPTIONS.get(name, ()))
+    rules = _HOUSE_RULES.get(known)
+    if rules is None:
+        try:
+            rules = HouseRules.from_wire(dict(known))
+        except RulesConfigError:  # a known value of the wrong type (True for 1)
+            rules = HouseRules()
+        rules = _HOUSE_RULES[known] = rules
+    return rules
 
 
 _RULES_WIRE: dict[HouseRules, dict[str, Any]] = {}

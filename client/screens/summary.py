@@ -79,7 +79,7 @@ def points_table(game: GameState, result: HandResult) -> Table:
         _("Jack"), jack_card, plain(game.who(jack)) if jack is not None else _("not dealt")
     )
     view = game.view
-    joker_on = view is not None and isinstance(view.rules, dict) and view.rules.get("joker") == "on"
+    joker_on = view is not None and view.house_rules.has_joker
     joker = result.joker
     if joker_on or joker is not None:
         joker_card = card_text("JK", ascii_only)
