@@ -259,6 +259,7 @@ ERRORS: dict[str, Wording] = {
     "no_reactions": lambda p: _("This table has reactions turned off."),
     "reaction_limit": lambda p: _("Too many reactions; wait a moment."),
     "bad_message": _bad_message,
+    "reclaim_over": lambda p: _("That question was settled already."),
 }
 """Each code the host sends in an `error`, worded from its parameters."""
 

@@ -22,29 +22,27 @@ from importlib import import_module
 
 @functools.cache
 def count_spacing_marks() -> None:
-    """Patch Rich's width tables (every Unicode version it has) once per process, and
-    drop the widths it has cached; idempotent."""
+    """Patch the width table Rich measures with (the Unicode version it chose) once per
+    process, and drop the widths it has cached; idempotent."""
     from rich import cells
     from rich._unicode_data import load
-    from rich._unicode_data._versions import VERSIONS
 
-    for version in VERSIONS:
-        module = import_module(f"rich._unicode_data.unicode{version.replace('.', '-')}")
-        table = module.cell_table
-        widths: list[tuple[int, int, int]] = []
-        for start, end, width in table.widths:
-            if width != 0:
-                widths.append((start, end, width))
-                continue
-            run = start
-            for code in range(start, end + 1):  # leave the spacing marks out: width 1
-                if unicodedata.category(chr(code)) == "Mc":
-                    if run < code:
-                        widths.append((run, code - 1, 0))
-                    run = code + 1
-            if run <= end:
-                widths.append((run, end, 0))
-        vars(module)["cell_table"] = table._replace(widths=widths)
+    table = load("auto")
+    module = import_module(f"rich._unicode_data.unicode{table.unicode_version.replace('.', '-')}")
+    widths: list[tuple[int, int, int]] = []
+    for start, end, width in table.widths:
+        if width != 0:
+            widths.append((start, end, width))
+            continue
+        run = start
+        for code in range(start, end + 1):  # leave the spacing marks out: width 1
+            if unicodedata.category(chr(code)) == "Mc":
+                if run < code:
+                    widths.append((run, code - 1, 0))
+                run = code + 1
+        if run <= end:
+            widths.append((run, end, 0))
+    vars(module)["cell_table"] = table._replace(widths=widths)
     load.cache_clear()
     cells.get_character_cell_size.cache_clear()
     cells.cached_cell_len.cache_clear()

@@ -20,12 +20,35 @@ from pitchnet.catalogs import TEMPLATE
 
 MARK = "⟪{}⟫"
 
+TELUGU = [chr(0x0C15 + i) for i in range(20)]
+"""Telugu consonants (క ఖ గ ...), which the script-like pseudo-translation writes with."""
+SIGNS = ("\u0c41", "\u0c46", "\u0c4d", "\u0c3e")
+"""ు (spacing, a cell of its own in terminals), ె and ్ (none), ా (none)."""
+LITHUANIAN = str.maketrans("aceisuzAEISUZ", "ąčęįšūžĄĘĮŠŪŽ")
 
-def _marked(text: str) -> str:
-    """`text` with its words upper-cased and the whole in ⟪ ⟫, its placeholders kept."""
+
+def telugu_like(text: str) -> str:
+    """Every Latin letter a Telugu consonant with a vowel sign, placeholders and the rest
+    kept: as many cells as a real translation's marks take, for layout tests."""
+    out = []
+    for index, char in enumerate(text):
+        if char.isascii() and char.isalpha():
+            out.append(TELUGU[ord(char.lower()) % len(TELUGU)] + SIGNS[index % len(SIGNS)])
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def lithuanian_like(text: str) -> str:
+    return text.translate(LITHUANIAN)
+
+
+def _marked(text: str, script: object = str.upper) -> str:
+    """`text` with its words upper-cased (or written by `script`) and the whole in ⟪ ⟫,
+    its placeholders kept."""
     out = []
     for literal, name, spec, conversion in string.Formatter().parse(text):
-        out.append(literal.upper())
+        out.append(script(literal))  # type: ignore[operator]
         if name is not None:
             out.append(
                 "{"
@@ -37,7 +60,7 @@ def _marked(text: str) -> str:
     return MARK.format("".join(out))
 
 
-def pseudo_translations(lang: str) -> gettext.GNUTranslations:
+def pseudo_translations(lang: str, script: object = str.upper) -> gettext.GNUTranslations:
     with TEMPLATE.open("rb") as handle:
         template = read_po(handle)
     catalog = Catalog(locale=str(i18n.babel_locale(lang)))
@@ -45,11 +68,11 @@ def pseudo_translations(lang: str) -> gettext.GNUTranslations:
         if not message.id:
             continue
         if isinstance(message.id, str):
-            catalog.add(message.id, _marked(message.id), context=message.context)
+            catalog.add(message.id, _marked(message.id, script), context=message.context)
         else:
             singular, plural = message.id
             forms = tuple(
-                _marked(singular if i == 0 else plural) for i in range(catalog.num_plurals)
+                _marked(singular if i == 0 else plural, script) for i in range(catalog.num_plurals)
             )
             catalog.add((singular, plural), forms, context=message.context)
     buffer = io.BytesIO()

@@ -12,17 +12,17 @@ from typing import Any
 import pytest
 
 from client.app import ClientOptions, PitchApp
-from client.connection import (
+from client.connection import Connection
+from client.messages import Disconnected, StateReceived, Welcomed
+from client.screens.lobby import LobbyScreen
+from client.screens.table import TableScreen
+from client.session import (
     AS_A_NEWCOMER,
     BACK_TO_OUR_TABLE,
     LOBBY_SEAT_FREED,
     STILL_TRYING,
     UNKNOWN_SEAT,
-    Connection,
 )
-from client.messages import Disconnected, StateReceived, Welcomed
-from client.screens.lobby import LobbyScreen
-from client.screens.table import TableScreen
 from client.tokens import SavedSeat, TokenStore
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import (

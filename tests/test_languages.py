@@ -92,6 +92,7 @@ async def test_two_clients_get_the_same_frames_and_word_them_in_their_own_langua
     events and the same refusal (a code and its parameters, no language), and each
     client words them in its own."""
     pseudo.add("lt")
+    use("lt")  # the host's own process speaks Lithuanian: its frames do not
     async with running_host(players=2) as host:
         ann, bob = await RawClient.connect(host), await RawClient.connect(host)
         await ann.hello("Ann")
@@ -107,6 +108,7 @@ async def test_two_clients_get_the_same_frames_and_word_them_in_their_own_langua
             refusal.pop("id")
         assert refusals[0] == refusals[1]
         assert refusals[0]["code"] == "not_playing" and refusals[0]["params"] == {"why": "bidding"}
+        assert refusals[0]["message"] == "The bidding is not over yet."  # for older clients
         await ann.close()
         await bob.close()
 
@@ -252,3 +254,52 @@ async def test_a_browser_is_asked_its_name_in_its_language_and_may_choose_anothe
         async with client.get(url(web)) as response:
             play = await response.text()
         assert '<html lang="hr">' in play and "⟪LOST THE CONNECTION TO THE TABLE." in play
+
+
+def _codes_sent() -> set[str]:
+    """Every code the product puts in an `error`: the first argument of each
+    `RulesError`/`ProtocolError`, the code of each referee `_refuse`/`_refused`/`_error`
+    and `ErrorMsg(code=...)`, and the codes the rules' `_why_...` helpers return."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sources = ["pitchnet/rules.py", "pitchnet/schema.py", "pitchnet/protocol.py"]
+    sources += ["host/table.py", "host/referee.py"]
+    at = {"RulesError": 0, "ProtocolError": 0, "_refuse": 1, "_refused": 1, "_error": 1}
+    codes: set[str] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse((root / source).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                index = at.get(name)
+                args = [*node.args, *(k.value for k in node.keywords if k.arg == "code")]
+                if index is not None and len(node.args) > index:
+                    args = [node.args[index]]
+                elif name != "ErrorMsg":
+                    continue
+                codes |= {
+                    a.value
+                    for a in args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                }
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("_why"):
+                for ret in ast.walk(node):
+                    if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple):
+                        first = ret.value.elts[0]
+                        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                            codes.add(first.value)
+    return codes
+
+
+def test_every_code_the_host_sends_is_worded_by_the_client() -> None:
+    """A refusal the client cannot word would show the host's English to everyone:
+    each code has its wording (client/meanings.py), or is a message the host could not
+    read, said with the host's technical detail."""
+    from client.meanings import ERRORS, UNREADABLE
+
+    sent = _codes_sent()
+    assert {"must_follow", "table_full", "version", "journal_loss", "bad_password"} <= sent
+    unworded = sent - set(ERRORS) - UNREADABLE
+    assert not unworded, unworded

@@ -185,13 +185,13 @@ class HostQuit(ModalScreen[str | None]):
                 yield Button(_("Stay (n)"), id="stay", compact=True)
 
     SHORT: ClassVar[dict[str, str]] = {
-        "end": _("End (e)"),
-        "keep": _("Keep (k)"),
-        "stay": _("Stay (n)"),
+        "end": N_("End (e)"),
+        "keep": N_("Keep (k)"),
+        "stay": N_("Stay (n)"),
     }
 
     def on_resize(self, event: Resize) -> None:
-        narrow_buttons(self, event.size.width, self.SHORT)
+        narrow_buttons(self, event.size.width, {k: _(v) for k, v in self.SHORT.items()})
 
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
