@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
@@ -38,10 +37,11 @@ from pitchnet.events import (
     TookOver,
     TrickWon,
 )
-from pitchnet.house_rules import OPTIONS, HouseRules, RulesConfigError, label
+from pitchnet.house_rules import HouseRules, label
 from pitchnet.i18n import _
 from pitchnet.protocol import MAX_NAME, TableInfo
 from pitchnet.reactions import Reaction
+from pitchnet.rules import HandResult
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -137,13 +137,14 @@ class GameState:
             self.log, self.log_table_id = [], table_id
 
 
-def bid_word(amount: int | None, you: bool = False) -> str:
+def bid_word(amount: int | None, you: bool = False, *, top: int) -> str:
     """ "bids 2", "passes", "pitches (bids 4)" (after "You": "bid 2", "pass"...): the verb
-    the seats' lines show after a name."""
+    the seats' lines show after a name. `top` is the table's top bid (`top_bid`): a
+    pitch, 4 or 5 with the joker."""
     if amount is None:
         return _("pass") if you else _("passes")
-    if amount == 4:
-        return _("pitch (bid 4)") if you else _("pitches (bids 4)")
+    if amount == top:
+        return _("pitch (bid {bid})", bid=amount) if you else _("pitches (bids {bid})", bid=amount)
     return _("bid {bid}", bid=amount) if you else _("bids {bid}", bid=amount)
 
 
@@ -173,9 +174,9 @@ def _describe(game: GameState, event: Event) -> Text | None:
         case Bid(seat=seat, bid=amount):
             if amount is None:
                 return styled(_("You pass") if you else _("{name} passes"), name=who(seat))
-            if amount == 4:
-                template = _("You pitch (bid 4)") if you else _("{name} pitches (bids 4)")
-                return styled(template, name=who(seat))
+            if amount == top_bid(game.view):
+                template = _("You pitch (bid {bid})") if you else _("{name} pitches (bids {bid})")
+                return styled(template, name=who(seat), bid=amount)
             template = _("You bid {bid}") if you else _("{name} bids {bid}")
             return styled(template, name=who(seat), bid=amount)
         case Played(seat=seat, card=card):
@@ -185,9 +186,10 @@ def _describe(game: GameState, event: Event) -> Text | None:
             mine = winner == game.me
             template = _("You won the trick") if mine else _("{name} won the trick")
             return styled(template, "bold", name=who(winner))
-        case HandScored(redeal=True):
+        case HandScored(result=HandResult(redeal=True)):
             return Text(_("Everyone passed: the hand is thrown in, nobody scores."), style="bold")
-        case HandScored(pitcher=int() as pitcher, bid=int() as bid, made=made, smudge=smudge):
+        case HandScored(result=HandResult(pitcher=int() as pitcher, bid=int() as bid) as result):
+            made, smudge = result.made, result.smudge
             mine = pitcher == game.me
             if made and smudge is True:
                 template = (
@@ -261,16 +263,11 @@ def refusal(view: SeatView, card: str) -> str | None:
     return meaning_words(view.play_meaning, view.play_rule)
 
 
-def top_bid(view: Any) -> int:
+def top_bid(view: SeatView | None) -> int:
     """The bid that ends the auction at once (a pitch), as the table's rules say
     (`HouseRules.top_bid`: 4, or 5 with the joker). An option or value this client does
     not know (a newer host's) is left out rather than refused."""
-    rules = getattr(view, "rules", None) or {}
-    known = {name: value for name, value in rules.items() if value in OPTIONS.get(name, ())}
-    try:
-        return HouseRules.from_wire(known).top_bid
-    except RulesConfigError:
-        return HouseRules().top_bid
+    return (view.house_rules if view is not None else HouseRules()).top_bid
 
 
 def rules_text(game: GameState) -> Text:

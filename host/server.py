@@ -53,7 +53,6 @@ from pitchnet.protocol import (
     FrameDecoder,
     SeatKind,
 )
-from pitchnet.rules import DEFAULT_RULES, HouseRules
 
 if TYPE_CHECKING:
     from host.advertise import Advert, Advertiser
@@ -74,25 +73,18 @@ __all__ = ["HEARTBEAT", "Connection", "HostConfig", "HostServer"]
 
 
 @dataclass
-class HostConfig:
+class HostConfig(TableOptions):
+    """How to run one table: the table's own options (`TableOptions`, declared there
+    once: what the journal keeps) and the process's (network, pacing, state folder)."""
+
     name: str | None = None
     port: int = DEFAULT_PORT
     port_fallback: bool = True
     """Take a free port if `port` is in use (only the default port may: one a person
     chose must be that one, or an error)."""
     interface: str | None = None
-    players: int = 4
-    partnership: bool = False
-    target: int = 7
-    rules: HouseRules = DEFAULT_RULES
-    """The table's house rules (RULES.md, "House rules"); the target is `target`."""
-    bots: int = 0
     seed: int | None = None
-    grace: float = 60.0
-    substitute: bool = True
-    password: str | None = None
     bot_delay: float = 0.6
-    bot_level: str = DEFAULT_LEVEL
     trick_pause: float | None = None
     """Seconds before a bot leads after a finished trick; None: 2.5 x `bot_delay`."""
     advertise: bool = True
@@ -103,18 +95,10 @@ class HostConfig:
     instead of after the grace period (the hosting window's own, kept running)."""
     limits: Limits | None = None
     journal: bool = True
-    ready_limit: float = 20.0
-    """Seconds the table waits after a hand for everyone to be ready (0: for ever)."""
-    spectators: bool = True
-    """Whether people may watch without a seat."""
-    coach: bool = True
-    """Whether players may ask the coach for a suggestion (`--no-coach` turns it off)."""
-    turn_timer: float = 0.0
-    """Seconds a person has to move before a bot moves for them once (0: no timer)."""
-    reactions: bool = True
-    """Whether the table relays quick reactions (`--no-reactions` turns them off)."""
-    spectator_reactions: bool = False
-    """Whether spectators may send reactions (`--spectator-reactions`)."""
+
+    def table_options(self) -> TableOptions:
+        """The table's part of this config, as a table (and its journal) keeps it."""
+        return TableOptions(**{f.name: getattr(self, f.name) for f in fields(TableOptions)})
 
 
 def hello_decoder(limits: Limits, clock: Callable[[], float]) -> FrameDecoder:
@@ -219,9 +203,7 @@ class HostServer:
     def __init__(self, config: HostConfig) -> None:
         self.config = config
         self.limits = config.limits or Limits()
-        # The table's options are the config's fields of the same names.
-        shared = {f.name for f in fields(TableOptions)} & {f.name for f in fields(HostConfig)}
-        options = TableOptions(**{name: getattr(config, name) for name in shared})
+        options = config.table_options()
         self.journal: SqliteJournal | None
         if config.resume is not None:
             self.table, self.journal, old_port = resume_table(config.resume, config.state_dir)

@@ -239,6 +239,9 @@ def check_version(version: int) -> None:
 
 @dataclass
 class TableOptions:
+    """What a table is opened with, and all the journal keeps of it (`asdict`): declared
+    here once, and the table's part of the host's `HostConfig` (its base class)."""
+
     players: int = 4
     partnership: bool = False
     target: int = 7
@@ -263,6 +266,11 @@ class TableOptions:
     spectator_reactions: bool = False
     """Whether spectators may send reactions (`--spectator-reactions`)."""
 
+    @property
+    def settings(self) -> Settings:
+        """The rules' part: what is fixed for a whole match (checked by `Settings`)."""
+        return Settings(self.players, self.partnership, self.target, self.rules)
+
 
 class Table:
     """One table's referee state. Compared by identity: two tables are never equal."""
@@ -279,9 +287,7 @@ class Table:
         self.id = table_id
         self.name = name
         self.options = options
-        self.settings = Settings(
-            options.players, options.partnership, options.target, options.rules
-        )
+        self.settings = options.settings
         self.version = PROTOCOL_VERSION
         """Every table speaks this pitchnet's protocol: an older client would send its
         secrets in clear, so it is refused with a sentence (`check_version`)."""

@@ -24,7 +24,7 @@ from typing import ClassVar
 from pitchnet.cards import Card, Suit
 from pitchnet.handvalue import best_suit, bid_for
 from pitchnet.heuristic import Heuristic, beats, bid_up_to, card_key, winning
-from pitchnet.rules import Action, Bid, HouseRules, Phase, suit_as_played
+from pitchnet.rules import Action, Bid, Phase, suit_as_played
 from pitchnet.search import Budget, choose_bid, choose_play
 from pitchnet.views import SeatView
 
@@ -103,7 +103,7 @@ class EasyBot(Heuristic, Bot):
 
     def choose_bid(self, view: SeatView) -> Bid:
         dice = view_dice(self.seed, view)
-        rules = HouseRules.from_wire(view.rules)
+        rules = view.house_rules
         cards = view.cards
         _, strength = best_suit(cards, view.players, view.partnership, rules)
         joker = any(c.is_joker for c in cards)

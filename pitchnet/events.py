@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 from pitchnet.protocol import ProtocolError, from_map
 from pitchnet.rules import HandResult
 from pitchnet.schema import tagged_map
-from pitchnet.views import result_wire
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +25,13 @@ class Event:
 
     def to_wire(self) -> dict[str, Any]:
         return tagged_map(self, "kind", self.KIND)
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Event:
+        """This kind of event from a host's map (its `kind` already read); raises
+        ProtocolError if it is malformed."""
+        event: Event = from_map(cls, data)
+        return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,33 +116,23 @@ class TrickWon(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandScored(Event):
-    """The hand was scored (or thrown in: `redeal`, no pitcher, bid or trump); the
-    fields are those of a view's `last_result` (`pitchnet.views.result_wire`)."""
+    """The hand was scored (or thrown in: `redeal`, no pitcher, bid or trump). On the
+    wire the result's own fields follow the kind, as in a view's `last_result`
+    (`HandResult.to_wire`): `{"kind": "hand", "pitcher": 1, ...}`."""
 
     KIND: ClassVar[str] = "hand"
-    pitcher: int | None
-    bid: int | None
-    trump: str | None
-    trick_winners: list[int]
-    high: int | None
-    low: int | None
-    jack: int | None
-    game: int | None
-    game_points: list[int]
-    earned: list[int]
-    made: bool
-    scores_before: list[int]
-    scores: list[int]
-    winner: int | None
-    high_card: str | None
-    low_card: str | None
-    joker: int | None = None
-    smudge: bool = False
-    redeal: bool = False
+    result: HandResult
 
     @classmethod
     def of(cls, result: HandResult) -> HandScored:
-        return cls(**result_wire(result))
+        return cls(result)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"kind": self.KIND, **self.result.to_wire()}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> HandScored:
+        return cls(HandResult.from_wire(data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +220,7 @@ def event_from_wire(data: Any) -> Event | None:
     cls = EVENTS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         return None
-    event: Event = from_map(cls, data)
-    return event
+    return cls.from_wire(data)
 
 
 def events_from_wire(items: Any) -> list[Event]:

@@ -71,10 +71,11 @@ class _Table:
     @classmethod
     def of(cls, view: SeatView) -> _Table:
         hand = view.cards
-        played = {Card.parse(text) for t in view.tricks for _, text in t["plays"]}
+        played = {card for t in view.tricks for _, card in t.plays}
         trick = [(seat, Card.parse(text)) for seat, text in view.trick]
         played.update(card for _, card in trick)
-        unseen = set(deck(joker=view.rules.get("joker") == "on"))
+        rules = view.house_rules
+        unseen = set(deck(joker=rules.has_joker))
         unseen.difference_update(hand)
         unseen.difference_update(played)
         return cls(
@@ -86,10 +87,8 @@ class _Table:
             trick=trick,
             trump=Suit(view.trump) if view.trump else None,
             unseen=unseen,
-            voids=shown_voids(
-                trick_plays(view), view.trump, view.rules.get("follow") == "must_follow"
-            ),
-            low_dealt=view.rules.get("low") == "dealt",
+            voids=shown_voids(trick_plays(view), view.trump, rules.follow == "must_follow"),
+            low_dealt=rules.low == "dealt",
         )
 
     def may_hold(self, seat: int, suit: Suit) -> bool:
@@ -158,7 +157,7 @@ class Heuristic:
     # ---- bidding ---------------------------------------------------------------------------
 
     def choose_bid(self, view: SeatView) -> Bid:
-        rules = HouseRules.from_wire(view.rules)
+        rules = view.house_rules
         cards = view.cards
         _, strength = best_suit(cards, view.players, view.partnership, rules)
         partner_leads = (
@@ -189,7 +188,7 @@ class Heuristic:
     def _first_lead(self, view: SeatView, table: _Table) -> Card:
         """Name trump: our best suit, led with its highest card unless that is an
         unguarded jack (which any higher trump would capture)."""
-        rules = HouseRules.from_wire(view.rules)
+        rules = view.house_rules
         suit, _ = best_suit(table.hand, view.players, view.partnership, rules)
         trumps = sorted((c for c in table.legal if c.suit is suit), key=card_key, reverse=True)
         if not trumps:  # only the joker makes spades our suit: leading it names them

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pitchnet.views import SeatView
+
 SUITS = "CDHS"
 JOKER_TEXT = "JK"
 
@@ -44,6 +46,8 @@ def shown_voids(
     return voids
 
 
-def trick_plays(view: Any) -> list[list[list[Any]]]:
-    """The plays of every trick of the view's hand, the one being played last."""
-    return [*(done["plays"] for done in view.tricks), view.trick]
+def trick_plays(view: SeatView) -> list[list[list[Any]]]:
+    """The plays of every trick of the view's hand as `[seat, card text]`, the one being
+    played last."""
+    done = [[[seat, card.text] for seat, card in trick.plays] for trick in view.tricks]
+    return [*done, view.trick]

@@ -17,17 +17,13 @@ from typing import Any
 
 from pitchnet.cards import GAME_POINTS, JACK, Card, Suit, validate_deck
 from pitchnet.house_rules import PRESETS, TARGETS, HouseRules, Preset, RulesConfigError
+from pitchnet.schema import from_map, plain_map
 
 __all__ = ["PRESETS", "TARGETS", "HouseRules", "Preset", "RulesConfigError"]  # re-exported
 
 DEFAULT_RULES = HouseRules()
 HAND_SIZE = 6
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
-BIDS = (1, 2, 3, 4)
-"""The bids of the rule book (the house rules may drop 1 or add 5: `HouseRules.bids`)."""
-PITCH = 4
-"""A bid of 4 ("pitching") closes the auction at once (Settled in RULES.md); with the
-joker, 5 does instead (`HouseRules.top_bid`)."""
 
 Bid = int | None
 """A bid amount (1..4, or up to 5 with the joker), or None for a pass."""
@@ -90,6 +86,17 @@ class Trick:
     plays: tuple[tuple[int, Card], ...]
     winner: int
 
+    def to_wire(self) -> dict[str, Any]:
+        """`{"leader": 0, "plays": [[0, "AS"], ...], "winner": 2}` (PROTOCOL.md, a view's
+        `tricks`)."""
+        return plain_map(self)
+
+    @classmethod
+    def from_wire(cls, data: Any) -> Trick:
+        """A trick from an untrusted map (raises ProtocolError); seats are checked against
+        the table by the view holding it (`SeatView.check`)."""
+        return from_map(cls, data)
+
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
@@ -120,6 +127,17 @@ class HandResult:
     smudge: bool = False
     """Whether the pitcher's side won the match by a smudge this hand."""
     redeal: bool = False
+
+    def to_wire(self) -> dict[str, Any]:
+        """The map a view's `last_result` and a `hand` event carry (PROTOCOL.md): these
+        fields in this order, the trump as its letter and the cards as their text."""
+        return plain_map(self)
+
+    @classmethod
+    def from_wire(cls, data: Any) -> HandResult:
+        """A result from an untrusted map (raises ProtocolError); `joker`, `smudge` and
+        `redeal` default for an older host that did not send them."""
+        return from_map(cls, data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,12 +2,14 @@
 its annotation.
 
 Every shape read from the wire goes through here: messages (`protocol.parse_message`),
-the table (`TableInfo`), a seat's view (`SeatView`) and events. The annotations are the
-schema, so a field cannot be checked one way here and declared another way there:
-`int` means an int (a bool is not one), `list[int]` a list of ints, a dataclass a map of
-its own fields (checked the same way), a `StrEnum` one of its values (read back as the
-enum). What a type cannot say (a seat within the table, a card that parses) a shape
-says in a `check()` method, which `from_map` calls once the fields are in.
+the table (`TableInfo`), a seat's view (`SeatView`), the nested shapes of the rules it
+holds (`Trick`, `HandResult`) and events. The annotations are the schema, so a field
+cannot be checked one way here and declared another way there: `int` means an int (a
+bool is not one), `list[int]` a list of ints, `tuple[int, ...]` or `tuple[int, Card]` an
+array read back as a tuple, a dataclass a map of its own fields (checked the same way),
+an enum one of its values (read back as the enum), a `Card` its text ("TD"). What a type
+cannot say (a seat within the table) a shape says in a `check()` method, which
+`from_map` calls once the fields are in.
 
 It lives apart from `protocol.py` only so that `views.py` can use it while `protocol.py`
 names `SeatView` in the `state` message; `protocol.py` re-exports all of it.
@@ -18,8 +20,10 @@ from __future__ import annotations
 import types
 from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+
+from pitchnet.cards import Card, CardParseError
 
 MAX_NAME = 24
 """Longest display or table name, in characters."""
@@ -77,8 +81,12 @@ def _allowed_types(annotation: Any) -> tuple[type, ...]:
         return (object,)
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
         return (str, annotation)
+    if annotation is Card or (isinstance(annotation, type) and issubclass(annotation, Enum)):
+        return (str,)  # a card's text ("TD"), a suit's letter: read back as the object
     if is_dataclass(annotation):
         return (dict,)
+    if origin is tuple:
+        return (list, tuple)  # an array on the wire: read back as a tuple
     return (origin or annotation,)
 
 
@@ -116,7 +124,11 @@ def _inner(annotation: Any) -> _Convert | None:
             return [item_convert(name, item_value) for item_value in value]
 
         return each
-    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+    if origin is tuple:
+        return _tuple(annotation)
+    if annotation is Card:
+        return _card
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
         members = annotation._value2member_map_
         enum_name = annotation.__name__
 
@@ -131,6 +143,33 @@ def _inner(annotation: Any) -> _Convert | None:
         shape = annotation
         return lambda name, value: from_map(shape, value)
     return None
+
+
+def _tuple(annotation: Any) -> _Convert:
+    """`tuple[X, ...]` (any length) or `tuple[A, B]` (that many, each its own type): an
+    array on the wire, each item checked, read back as a tuple."""
+    args = get_args(annotation)
+    repeated = len(args) == 2 and args[1] is Ellipsis
+    items = [(_allowed_types(arg), _inner(arg)) for arg in (args[:1] if repeated else args)]
+
+    def each(name: str, value: list[Any]) -> Any:
+        if not repeated and len(value) != len(items):
+            raise ProtocolError("bad_message", f"field {name!r} must hold {len(items)} items")
+        out = []
+        for index, item_value in enumerate(value):
+            allowed, convert = items[0 if repeated else index]
+            _check_value(name, item_value, allowed)
+            out.append(item_value if convert is None else convert(name, item_value))
+        return tuple(out)
+
+    return each
+
+
+def _card(name: str, value: str) -> Card:
+    try:
+        return Card.parse(value)
+    except CardParseError:
+        raise ProtocolError("bad_message", f"field {name!r} is not a card") from None
 
 
 def _schema(cls: type) -> list[_Field]:
@@ -203,6 +242,25 @@ def tagged_map(shape: Any, key: str, tag: str) -> dict[str, Any]:
     for name in names:
         wire[name] = getattr(shape, name)
     return wire
+
+
+def plain_map(shape: Any) -> dict[str, Any]:
+    """A slots dataclass's wire map, field by field in their order: the to-wire side of
+    `from_map` for shapes holding cards, enums and tuples (`plain`)."""
+    return {name: plain(getattr(shape, name)) for name in shape.__slots__}
+
+
+def plain(value: Any) -> Any:
+    """A value as the wire carries it: a card as its text, an enum as its value, a tuple
+    or list as a list of plain values; ints, strs, bools and None as they are."""
+    kind = type(value)
+    if kind is Card:
+        return value.text
+    if kind is tuple or kind is list:
+        return [plain(item) for item in value]
+    if isinstance(value, Enum) and not isinstance(value, str):
+        return value.value
+    return value
 
 
 def from_map(cls: type[_Shape], data: Any) -> _Shape:

@@ -42,7 +42,6 @@ from pitchnet.playout import (
     trump_named_by,
     with_trump,
 )
-from pitchnet.rules import HouseRules
 from pitchnet.views import SeatView
 
 WIN_BONUS = 4.0
@@ -80,7 +79,7 @@ but never more than 0.8 s on a loaded machine (a host runs it off its loop)."""
 
 def table_of(view: SeatView) -> Table:
     """The lean model's settings for the view's table and its house rules."""
-    return table_for(view.players, view.partnership, view.target, HouseRules.from_wire(view.rules))
+    return table_for(view.players, view.partnership, view.target, view.house_rules)
 
 
 @dataclass(slots=True)
@@ -119,10 +118,10 @@ class Knowledge:
         tally = Tally(table.sides)
         seen: set[int] = set()
         for done in view.tricks:
-            plays = [(seat, code(text)) for seat, text in done["plays"]]
+            plays = [(seat, code(card.text)) for seat, card in done.plays]
             seen.update(card for _, card in plays)
             assert trump is not None
-            tally.take(plays, sides[done["winner"]], trump, table)
+            tally.take(plays, sides[done.winner], trump, table)
         trick = [(seat, code(text)) for seat, text in view.trick]
         seen.update(card for _, card in trick)
         voids = [0] * table.players

@@ -53,13 +53,9 @@ def parse_action(raw: Any) -> Action:
 
 
 def result_fields(result: HandResult) -> dict[str, Any]:
-    fields: dict[str, Any] = {
-        name: getattr(result, name) for name in (*RESULT_FIELDS, *OPTIONAL_FIELDS, "redeal")
-    }
-    fields["trump"] = result.trump.value if result.trump else None
-    for name in ("trick_winners", "game_points", "earned", "scores"):
-        fields[name] = list(fields[name])
-    return fields
+    """The result as a vector's `expect` spells it: its wire map (`HandResult.to_wire`),
+    of which a vector gives `RESULT_FIELDS` and perhaps `OPTIONAL_FIELDS`."""
+    return result.to_wire()
 
 
 def vector_settings(vector: dict[str, Any]) -> Settings:

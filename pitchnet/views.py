@@ -10,8 +10,12 @@ A spectator (someone watching without a seat, or a newcomer waiting for the bot-
 seat they take at the next hand) gets `spectator_view`: the public table and no hand
 at all, with `spectator` set so the client never offers it a move.
 
-Views are plain data: ints, strs, bools, None and lists of them (cards in their
-text form), so `to_wire()` is ready for msgpack and `from_wire()` rebuilds it.
+Views are plain data (ints, strs, bools, None and lists of them, cards in their text
+form) but for two nested shapes of the rules, typed once in pitchnet/rules.py and
+carried as they are: the hand's finished tricks (`Trick`) and the last hand's result
+(`HandResult`). `to_wire()` turns those into their maps (`Trick.to_wire`,
+`HandResult.to_wire`) for msgpack, and `from_wire()` reads them back into the same
+classes, so the host, the bots and the client read one shape.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from pitchnet.cards import Card
+from pitchnet.house_rules import OPTIONS, RulesConfigError
 from pitchnet.rules import HandResult, HouseRules, Match, Phase, RulesError, Trick
-from pitchnet.schema import ProtocolError, from_map
+from pitchnet.schema import ProtocolError, from_map, plain
 
 
 class ViewError(ProtocolError):
@@ -55,12 +60,15 @@ class SeatView:
     pitcher: int | None
     trump: str | None
     trick: list[list[Any]]  # [seat, card] in play order, the trick being played
-    tricks: list[dict[str, Any]]  # this hand's completed tricks: leader, plays, winner
+    tricks: list[Trick]
+    """This hand's completed tricks (on the wire `Trick.to_wire()`'s maps)."""
     tricks_won: list[int]
     scores: list[int]
     legal_bids: list[int | None]
     legal_plays: list[str]
-    last_result: dict[str, Any] | None
+    last_result: HandResult | None
+    """The last finished hand's result, all of it public (`public_result`); on the wire
+    `HandResult.to_wire()`'s map."""
     winner: int | None
     score_history: list[list[int]]
     """Each side's score after every hand of this match so far (public: the scores were)."""
@@ -101,6 +109,14 @@ class SeatView:
     def sides(self) -> int:
         return 2 if self.partnership else self.players
 
+    @property
+    def house_rules(self) -> HouseRules:
+        """The table's house rules as the rules' own object, read from `rules` (their
+        wire map, `HouseRules.to_wire()`): what bots and the client ask of the rules (the
+        top bid, the joker) is asked of it. An option or value this version does not know
+        (a newer host's) is left out rather than refused."""
+        return _house_rules(self.rules)
+
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.partnership else seat
 
@@ -111,8 +127,12 @@ class SeatView:
     # ---- wire ----------------------------------------------------------------------------
 
     def to_wire(self) -> dict[str, Any]:
-        """The fields as they are: already plain data, so no deep copy is needed."""
-        return dict(self.__dict__)
+        """The fields as they are (plain data, so not copied), the tricks and the result
+        as their maps."""
+        wire = dict(self.__dict__)
+        wire["tricks"] = [trick.to_wire() for trick in self.tricks]
+        wire["last_result"] = plain_result(self.last_result)
+        return wire
 
     @classmethod
     def from_wire(cls, data: Any) -> SeatView:
@@ -130,13 +150,15 @@ class SeatView:
             raise ViewError("view has an impossible seat or table size")
         if not self._consistent():
             raise ViewError("view has a field of the wrong type or size")
+        plays = self.trick
+        if not all(isinstance(p, list) and len(p) == 2 and self._is_seat(p[0]) for p in plays):
+            raise ViewError("view holds a play that is not [seat, card]")
+        if not all(self._is_seat(seat) for trick in self.tricks for seat, _ in trick.plays):
+            raise ViewError("view holds a trick played by a seat not at the table")
         try:
-            plays = [*self.trick, *(play for trick in self.tricks for play in trick["plays"])]
-            if not all(isinstance(p, list) and len(p) == 2 and self._is_seat(p[0]) for p in plays):
-                raise ViewError("view holds a play that is not [seat, card]")
             for text in (*self.hand, *self.legal_plays, *(card for _, card in plays)):
                 Card.parse(text)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError) as exc:
             raise ViewError(f"view holds a bad card or trick: {exc}") from None
 
     def _is_seat(self, value: Any) -> bool:
@@ -157,48 +179,41 @@ class SeatView:
             and len(self.scores) == self.sides
             and all(len(bid) == 2 and is_seat(bid[0]) for bid in self.bids)
             and all(amount is None or type(amount) is int for _, amount in self.bids)
-            and all(is_seat(t.get("leader")) and is_seat(t.get("winner")) for t in self.tricks)
+            and all(is_seat(t.leader) and is_seat(t.winner) for t in self.tricks)
             and all(len(row) == self.sides for row in self.score_history)
         )
 
 
-def _trick_wire(trick: Trick) -> dict[str, Any]:
-    return {
-        "leader": trick.leader,
-        "plays": [[seat, card.text] for seat, card in trick.plays],
-        "winner": trick.winner,
-    }
+def public_result(result: HandResult) -> HandResult:
+    """What a view shows of a finished hand: all of it. Everything in it was played face
+    up (a thrown-in hand, `redeal`, has no pitcher, bid or trump; `high`/`low` and their
+    cards are None when no natural trump was dealt; `joker` is the joker's captor)."""
+    return result
 
 
-def _card_or_none(card: Card | None) -> str | None:
-    return str(card) if card is not None else None
+result_wire = public_result
+"""The name older code knows `public_result` by (a view's result was once its map)."""
 
 
-def result_wire(result: HandResult) -> dict[str, Any]:
-    """A finished hand's summary. Everything in it was played face up, so it is public.
-    A thrown-in hand (`redeal`) has no pitcher, bid or trump; `high`/`low` and their
-    cards are None when no natural trump was dealt; `joker` is the joker's captor."""
-    return {
-        "pitcher": result.pitcher,
-        "bid": result.bid,
-        "trump": result.trump.value if result.trump else None,
-        "trick_winners": list(result.trick_winners),
-        "high": result.high,
-        "low": result.low,
-        "jack": result.jack,
-        "game": result.game,
-        "game_points": list(result.game_points),
-        "earned": list(result.earned),
-        "made": result.made,
-        "scores_before": list(result.scores_before),
-        "scores": list(result.scores),
-        "winner": result.winner,
-        "high_card": _card_or_none(result.high_card),
-        "low_card": _card_or_none(result.low_card),
-        "joker": result.joker,
-        "smudge": result.smudge,
-        "redeal": result.redeal,
-    }
+def plain_result(result: HandResult | None) -> dict[str, Any] | None:
+    """A view's `last_result` as the wire carries it."""
+    return None if result is None else result.to_wire()
+
+
+_HOUSE_RULES: dict[tuple[tuple[str, Any], ...], HouseRules] = {}
+"""`HouseRules` by their known options (few: each option has a handful of values)."""
+
+
+def _house_rules(wire: dict[str, Any]) -> HouseRules:
+    known = tuple((name, value) for name, value in wire.items() if value in OPTIONS.get(name, ()))
+    rules = _HOUSE_RULES.get(known)
+    if rules is None:
+        try:
+            rules = HouseRules.from_wire(dict(known))
+        except RulesConfigError:  # a known value of the wrong type (True for 1)
+            rules = HouseRules()
+        rules = _HOUSE_RULES[known] = rules
+    return rules
 
 
 _RULES_WIRE: dict[HouseRules, dict[str, Any]] = {}
@@ -217,12 +232,12 @@ def seat_view(match: Match, seat: int) -> SeatView:
     """The view of `seat`: its own cards, the public table, and nothing else."""
     if not 0 <= seat < match.settings.players:
         raise ValueError(f"there is no seat {seat}")
-    return SeatView(**_private(match, seat, match.turn), **_public(match))
+    return SeatView(**{**_private(match, seat, match.turn), **_public(match), **_typed(match)})
 
 
 def spectator_view(match: Match) -> SeatView:
     """What someone without a seat may see: the public table, and no hand at all."""
-    return SeatView(**spectator_private(), **_public(match))
+    return SeatView(**{**spectator_private(), **_public(match), **_typed(match)})
 
 
 def spectator_private() -> dict[str, Any]:
@@ -259,6 +274,16 @@ def split_views(match: Match) -> tuple[dict[str, Any], dict[str, Any], list[dict
 def _public(match: Match) -> dict[str, Any]:
     """What every seat sees alike: the table, bids, cards played, scores."""
     return {**_settled(match), **_moving(match)}
+
+
+def _typed(match: Match) -> dict[str, Any]:
+    """The public entries a `SeatView` holds as the rules' own shapes, where the wire
+    parts above hold their maps (the rules' objects are frozen, so they are shared)."""
+    last, hand = match.last_result, match.hand
+    return {
+        "tricks": list(hand.tricks) if hand else [],
+        "last_result": public_result(last) if last else None,
+    }
 
 
 _KEPT: WeakKeyDictionary[Match, dict[str | int, tuple[tuple[int, ...], dict[str, Any]]]] = (
@@ -307,11 +332,11 @@ def _build_settled(match: Match) -> dict[str, Any]:
         "hand_number": match.hand_number,
         "dealer": match.dealer,
         "scores": list(match.scores),
-        "last_result": result_wire(last) if last else None,
+        "last_result": plain_result(public_result(last) if last else None),
         "winner": match.winner,
         "rules": _rules_wire(settings.rules),
         "score_history": _score_history(match),
-        "tricks": [_trick_wire(trick) for trick in hand.tricks] if hand else [],
+        "tricks": [trick.to_wire() for trick in hand.tricks] if hand else [],
         "tricks_won": (
             _tricks_won(hand.tricks, settings.players) if hand else [0] * settings.players
         ),
@@ -446,32 +471,32 @@ def running_tally(view: SeatView) -> dict[str, Any]:
 
     The result is {"high": [seat, card] | None, "low": ..., "jack": seat | None,
     "joker": seat | None, "game_points": [per side]}; High and Low count natural trumps
-    only (the joker is not one); malformed tricks are skipped, never raised on."""
-    high: list[Any] | None = None
-    low: list[Any] | None = None
+    only (the joker is not one). The tricks are a checked view's (`SeatView.check`)."""
+    high: tuple[int, Card] | None = None
+    low: tuple[int, Card] | None = None
     jack: int | None = None
     joker: int | None = None
     game_points = [0] * view.sides
     trump = view.trump
     for trick in view.tricks:
-        winner = trick.get("winner") if isinstance(trick, dict) else None
-        if type(winner) is not int or not 0 <= winner < view.players:
-            continue
-        for _, text in trick.get("plays", []):
-            try:
-                card = Card.parse(text)
-            except ValueError:
-                continue
+        winner = trick.winner
+        for _, card in trick.plays:
             game_points[view.side_of(winner)] += card.game_points
             if card.suit is None:
                 joker = winner
                 continue
             if trump is None or card.suit.value != trump:
                 continue
-            if high is None or card.rank > Card.parse(high[1]).rank:
-                high = [winner, str(card)]
-            if low is None or card.rank < Card.parse(low[1]).rank:
-                low = [winner, str(card)]
+            if high is None or card.rank > high[1].rank:
+                high = (winner, card)
+            if low is None or card.rank < low[1].rank:
+                low = (winner, card)
             if card.rank == 11:
                 jack = winner
-    return {"high": high, "low": low, "jack": jack, "joker": joker, "game_points": game_points}
+    return {
+        "high": plain(high),
+        "low": plain(low),
+        "jack": jack,
+        "joker": joker,
+        "game_points": game_points,
+    }

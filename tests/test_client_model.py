@@ -268,7 +268,7 @@ def test_a_viewer_without_the_seat_is_never_you() -> None:
     """A spectator, or a newcomer who claimed a seat a bot plays until the next hand (the
     host sends them the spectators' view), is never told that seat's bids are theirs:
     not in the header ("Bid 2: You"), the log, the seats, the felt or the prompt."""
-    from client.model import bid_word, status_line
+    from client.model import bid_word, status_line, top_bid
     from client.widgets.bidbar import prompt_text
     from client.widgets.felt import felt_text
     from client.widgets.seats import seats_table
@@ -305,7 +305,33 @@ def test_a_viewer_without_the_seat_is_never_you() -> None:
         assert game.me is None and game.who(pitcher) == name
         seen = texts(game)
         assert f"Bid {bid}: {name}" in seen["header"]
-        assert seen["log"] == f"{name} {bid_word(bid)}"  # "Bot 3 bids 3", not "You bid 3"
+        # "Bot 3 bids 3", not "You bid 3"
+        assert seen["log"] == f"{name} {bid_word(bid, top=top_bid(watching))}"
         for where, text in seen.items():
             assert "You" not in text and "you" not in text.replace("your", ""), (where, text)
             assert "YOUR" not in text, (where, text)
+
+
+@pytest.mark.parametrize(("preset", "top"), [("standard", 4), ("joker", 5)])
+def test_the_pitch_is_the_tables_top_bid(preset: str, top: int) -> None:
+    """The log and the seats call the table's top bid a pitch (`HouseRules.top_bid`, read
+    from the view's rules): 4 by the rule book, 5 with the joker, where 4 is a bid."""
+    from random import Random
+
+    from client.model import bid_word, top_bid
+    from pitchnet.cards import shuffled_deck
+    from pitchnet.events import Bid
+    from pitchnet.rules import PRESETS, Match, Settings
+    from pitchnet.views import seat_view
+
+    rules = PRESETS[preset].rules
+    match = Match(Settings(4, rules=rules), dealer=0)
+    match.deal(shuffled_deck(Random(1), joker=rules.has_joker))
+    game = GameState(seat=0, view=seat_view(match, 0))
+    assert top_bid(game.view) == top
+    other = 9 - top  # 5 at a rule-book table (not a bid there), 4 at a joker table
+    said = {amount: rendered(describe_event(game, Bid(1, amount))) for amount in (top, other)}
+    assert "pitches" in said[top] and f"bids {top}" in said[top], said
+    assert "pitches" not in said[other], said
+    assert bid_word(top, top=top) == f"pitches (bids {top})"
+    assert bid_word(other, top=top) == f"bids {other}"

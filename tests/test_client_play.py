@@ -831,8 +831,8 @@ async def test_pitch_bids_four_and_leads_the_chosen_card(host: HostServer) -> No
         await pilot.press("left", "exclamation_mark")  # the cursor wraps to the last card
         await until(pilot, lambda: bool(dealt(app).trick or dealt(app).tricks), "the lead")
         shown = dealt(app)
-        first = (shown.tricks[0]["plays"] if shown.tricks else shown.trick)[0]
-        assert first == [app.game.seat, chosen]
+        plays = shown.tricks[0].plays if shown.tricks else shown.trick
+        assert [plays[0][0], str(plays[0][1])] == [app.game.seat, chosen]
         assert shown.pitcher == app.game.seat and shown.high_bid == 4
         assert app.notices == []
 

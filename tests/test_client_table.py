@@ -24,8 +24,10 @@ from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
+from pitchnet.cards import Card
 from pitchnet.events import Event
 from pitchnet.protocol import SeatKind, TableInfo
+from pitchnet.rules import Trick
 from pitchnet.views import SeatView, running_tally
 from tests.pilot import dealt, dealt_scene, screen_text, until
 
@@ -101,9 +103,9 @@ def test_a_completed_trick_stays_with_its_winner_marked() -> None:
     shown = trick_shown(game)
     assert shown is not None and shown.last
     last = dealt(game).tricks[-1]
-    assert shown.winner == last["winner"]
+    assert shown.winner == last.winner
     text = felt_text(game, 80, 18).plain
-    assert f"{game.who(last['winner'])} won" in text
+    assert f"{game.who(last.winner)} won" in text
     assert "✓" in text  # the winning card's mark
 
 
@@ -112,7 +114,7 @@ def test_the_tally_is_public_and_adds_up() -> None:
     tally = running_tally(dealt(game))
     worth = {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
     points = sum(
-        worth.get(card[0], 0) for trick in dealt(game).tricks for _, card in trick["plays"]
+        worth.get(card.text[0], 0) for trick in dealt(game).tricks for _, card in trick.plays
     )
     assert sum(tally["game_points"]) == points
     assert tally["high"] is not None and tally["high"][1][1] == dealt(game).trump
@@ -385,14 +387,10 @@ def test_the_tally_shows_every_sides_game_points_whole(size: tuple[int, int]) ->
     game.view = dataclasses.replace(
         game.view,
         tricks=[
-            {"leader": w, "plays": [[(w + i) % 4, c] for i, c in enumerate(cards[w % 3])]}
-            | {"winner": w}
+            Trick(w, tuple(((w + i) % 4, Card.parse(c)) for i, c in enumerate(cards[w % 3])), w)
             for w in (1, 2, 3)
         ]
-        + [
-            {"leader": 0, "plays": [[i, c] for i, c in enumerate(["3S", "4S", "5S", "AS"])]}
-            | {"winner": 0}
-        ],
+        + [Trick(0, tuple((i, Card.parse(c)) for i, c in enumerate(["3S", "4S", "5S", "AS"])), 0)],
         trick=[],
     )
     points = running_tally(dealt(game))["game_points"]

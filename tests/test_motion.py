@@ -66,10 +66,10 @@ async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None)
     async with app.run_test(size=SIZE) as pilot:
         felt, won = await won_then_led(app, pilot, clock)
         assert won is not None and won.tricks
-        winner = won.tricks[-1]["winner"]
+        winner = won.tricks[-1].winner
         flights = felt.motion.flights
         sweeps = [f for f in flights if f.target == ("panel", winner)]
-        assert len(sweeps) == len(won.tricks[-1]["plays"])  # the whole trick, to its winner
+        assert len(sweeps) == len(won.tricks[-1].plays)  # the whole trick, to its winner
         lead = dealt(app).trick[0]
         assert any(f.card == lead[1] and f.target == ("trick", lead[0]) for f in flights)
         # The state is there at once: the hand and the prompt do not wait for the cards.

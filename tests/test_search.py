@@ -127,7 +127,7 @@ def test_sampled_deals_respect_everything_public() -> None:
         seat = actions[upto].seat
         view = seat_view(match, seat)
         knowledge = Knowledge.of(view)
-        played = {text for t in view.tricks for _, text in t["plays"]} | {
+        played = {card.text for t in view.tricks for _, card in t.plays} | {
             text for _, text in view.trick
         }
         for _ in range(5):

@@ -2,14 +2,14 @@
 the bid made or set (or a smudge, or a hand thrown in when everyone passed), and the
 score changes. Enter says `ready`; the next deal closes the screen by itself.
 
-The result map comes from the host, so every field is checked before use: a
-malformed result shows what it can, never raises.
+The result is the view's `HandResult`, its types checked as it was read (`from_wire`);
+a seat or side it names that is not at the table shows as what it can, never raises.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
@@ -29,7 +29,7 @@ from client.text import card_text, plain, signed, styled, suit_text
 from client.widgets.chart import ScoreChart, chart_legend
 from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
-from pitchnet.rules import Phase
+from pitchnet.rules import HandResult, Phase
 
 SHORT_BELOW = 24
 """Rows below which the summary's body scrolls in a dialog as tall as the screen."""
@@ -37,68 +37,58 @@ NARROW_BELOW = 56
 """Columns below which the buttons leave out their keys (as the table's narrow mode)."""
 
 
-def _int(value: Any) -> int | None:
-    return value if type(value) is int else None
-
-
-def _ints(value: Any) -> list[int]:
-    return [v for v in value if type(v) is int] if isinstance(value, list) else []
-
-
-def headline(game: GameState, result: dict[str, Any]) -> Text:
+def headline(game: GameState, result: HandResult) -> Text:
     """ "Hand 2: Bob bid 2 in ♥: made it." (or "set back")."""
     number = game.view.hand_number if game.view else 0
     line = styled(_("Hand {hand}: "), "bold", hand=number)
-    if result.get("redeal") is True:
+    if result.redeal:
         return line.append(_("everyone passed. The hand is thrown in: nobody scores."))
-    pitcher = _int(result.get("pitcher"))
+    pitcher = result.pitcher
     mine = pitcher is not None and pitcher == game.me
     line.append_text(
         styled(
             _("You bid {bid} in {suit}") if mine else _("{name} bid {bid} in {suit}"),
             name=plain(game.who(pitcher), style="bold"),
-            bid=str(_int(result.get("bid"))),
-            suit=suit_text(result.get("trump"), game.ascii_only),
+            bid=str(result.bid),
+            suit=suit_text(result.trump.value if result.trump else None, game.ascii_only),
         )
     )
-    if result.get("smudge") is True:
+    if result.smudge:
         return line.append(_(": made it, a smudge! That wins the match."), style="bold green")
-    if result.get("made"):
+    if result.made:
         return line.append(_(": made it."), style="bold green")
     return line.append(_(": set back."), style="bold red")
 
 
-def points_table(game: GameState, result: dict[str, Any]) -> Table:
+def points_table(game: GameState, result: HandResult) -> Table:
     """High, Low, Jack and Game: the card and who captured it."""
-    trump = result.get("trump") if isinstance(result.get("trump"), str) else None
+    trump = result.trump.value if result.trump else None
     grid = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     labels = (_("High"), _("Low"), _("Jack"), _("Joker"), _("Game"))
     grid.add_column(style="bold", width=max(cell_len(label) for label in labels), no_wrap=True)
     grid.add_column(width=3)
     grid.add_column()
     ascii_only = game.ascii_only
-    high, low = result.get("high_card"), result.get("low_card")
-    for label, card, key in ((_("High"), high, "high"), (_("Low"), low, "low")):
-        seat = _int(result.get(key))
+    high, low = (result.high_card, result.high), (result.low_card, result.low)
+    for label, (card, seat) in ((_("High"), high), (_("Low"), low)):
         if card is None or seat is None:  # only with the joker: no natural trump dealt
             grid.add_row(label, "", Text(_("no natural trump dealt"), style="dim"))
             continue
         grid.add_row(label, card_text(str(card), ascii_only), plain(game.who(seat)))
-    jack = _int(result.get("jack"))
+    jack = result.jack
     jack_card = card_text(f"J{trump}", ascii_only) if trump else Text("")
     grid.add_row(
         _("Jack"), jack_card, plain(game.who(jack)) if jack is not None else _("not dealt")
     )
     view = game.view
-    joker_on = view is not None and isinstance(view.rules, dict) and view.rules.get("joker") == "on"
-    joker = _int(result.get("joker"))
+    joker_on = view is not None and view.house_rules.has_joker
+    joker = result.joker
     if joker_on or joker is not None:
         joker_card = card_text("JK", ascii_only)
         grid.add_row(
             _("Joker"), joker_card, plain(game.who(joker)) if joker is not None else _("not dealt")
         )
-    game_side = _int(result.get("game"))
-    points = _ints(result.get("game_points"))
+    game_side, points = result.game, result.game_points
     if game_side is not None and 0 <= game_side < len(points):
         won = plain(game.side_name(game_side)).append(
             " " + ngettext("({n} point)", "({n} points)", points[game_side])
@@ -138,8 +128,8 @@ def past_target_note(game: GameState, after: list[int]) -> Text | None:
     view = game.view
     if view is None or view.winner is not None:
         return None
-    pitcher = view.last_result.get("pitcher") if isinstance(view.last_result, dict) else None
-    pitching = view.side_of(pitcher) if type(pitcher) is int else None
+    pitcher = view.last_result.pitcher if view.last_result else None
+    pitching = view.side_of(pitcher) if pitcher is not None else None
     ahead = [s for s, score in enumerate(after) if score >= view.target and s != pitching]
     if not ahead:
         return None
@@ -157,11 +147,11 @@ def past_target_note(game: GameState, after: list[int]) -> Text | None:
 
 def summary_body(game: GameState) -> RenderableType:
     view = game.view
-    result = view.last_result if view and isinstance(view.last_result, dict) else None
+    result = view.last_result if view else None
     if result is None:
         return Text(_("The hand is over."))
-    before, after = _ints(result.get("scores_before")), _ints(result.get("scores"))
-    if result.get("redeal") is True:
+    before, after = list(result.scores_before), list(result.scores)
+    if result.redeal:
         return Group(headline(game, result), Text(""), scores_table(game, before, after))
     parts: list[RenderableType] = [
         headline(game, result),

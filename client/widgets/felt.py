@@ -245,9 +245,8 @@ def trick_shown(game: GameState, recall: bool = False) -> TrickShown | None:
         return TrickShown(_plays(view.trick), None, len(view.tricks) + 1, False)
     if view.tricks and (recall or view.phase != Phase.BIDDING):
         last = view.tricks[-1]
-        winner = last.get("winner") if isinstance(last, dict) else None
-        plays = _plays(last.get("plays", [])) if isinstance(last, dict) else []
-        return TrickShown(plays, winner if type(winner) is int else None, len(view.tricks), True)
+        plays = [(seat, card.text) for seat, card in last.plays]
+        return TrickShown(plays, last.winner, len(view.tricks), True)
     return None
 
 

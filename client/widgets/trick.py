@@ -11,7 +11,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from client.model import GameState, bid_word
+from client.model import GameState, bid_word, top_bid
 from client.text import card_text, plain, styled
 from pitchnet.i18n import _
 from pitchnet.rules import Phase
@@ -39,7 +39,7 @@ def trick_text(game: GameState) -> Text:
         if view.bids:
             seat, amount = view.bids[-1]
             line.append(": ").append(plain(game.who(seat)))
-            line.append(f" {bid_word(amount, seat == game.me)}")
+            line.append(f" {bid_word(amount, seat == game.me, top=top_bid(view))}")
         if view.high_bid is not None:
             line.append("\n").append_text(
                 styled(
@@ -58,9 +58,9 @@ def trick_text(game: GameState) -> Text:
         head = styled(
             _("Trick {n} won by {name}", n=len(view.tricks), name="{name}"),
             "bold",
-            name=plain(game.who(last.get("winner")), style="bold"),
+            name=plain(game.who(last.winner), style="bold"),
         ).append("\n")
-        return head.append_text(_plays(game, last.get("plays", [])))
+        return head.append_text(_plays(game, [list(play) for play in last.plays]))
     if view.pitcher is not None:
         line = Text(_("Trick {n}", n=1) + "\n", style="bold")
         if view.pitcher == game.me:
