@@ -30,3 +30,25 @@ async def test_a_watcher_sees_they_are_watching_at_every_size(size: tuple[int, i
         header = screen_text(app).splitlines()[0]
         assert "watching" in header, screen_text(app)
         assert f"To {view.target}" in header, header
+
+
+@pytest.mark.parametrize("size", [(44, 48), (40, 15)], ids=["phone-3x", "40x15"])
+async def test_a_slim_ten_has_no_number_on_its_frame(size: tuple[int, int]) -> None:
+    """On a narrow screen (a phone's browser: 44x48 at 360 CSS pixels) the cards are slim
+    and their number key is drawn inside ("5 10♠"); a ten's card is a cell wider, and its
+    frame showed the number again above it, a stray "5" over the card."""
+    from client.text import card_text
+
+    table, view, events = dealt_scene("first_bid", seed=2)
+    ten = next(card for card in view.hand if card.startswith("T"))
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        face = card_text(ten, False, dim=False).plain
+        row = next(i for i, line in enumerate(lines) if face in line)
+        assert f"2 {face}" in lines[row]  # its number, inside
+        assert not any(ch.isdigit() for ch in lines[row - 1]), "\n".join(lines[row - 1 : row + 2])
