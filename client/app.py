@@ -1107,6 +1107,9 @@ class PitchApp(App[None]):
         self.game.hosting = self.hosted is not None and self.hosted.table_id == welcome.table_id
         self.game.table_id = welcome.table_id
         self.game.table_name = printable(welcome.table_name, MAX_NAME)
+        # The finder's note was about an earlier table ("The host closed the table"): at
+        # a table now, it would be read later as news about this one.
+        self.finder_note = ""
         self._close_offline()
         self.redraw()
 

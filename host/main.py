@@ -175,7 +175,12 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
             if server.journal is not None:
                 from host.web_keep import forget_if_done
 
-                forget_if_done(server.journal.path, resumable(server))
+                # Closed "back in a moment" (SIGHUP: a `play` window takes the table
+                # back): the browsers' identities stay for the table's next host even in
+                # a lobby, or a phone would come back a stranger to the seat it holds
+                # (its token is in its identity's seat file).
+                back = not server.closed_on_purpose
+                forget_if_done(server.journal.path, resumable(server) or back)
     if resumable(server):
         print(_("Table {name} closed. To carry on where it stopped, run:", name=name), flush=True)
         web_port = web_server.port if web_server is not None else None

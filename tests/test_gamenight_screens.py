@@ -90,3 +90,69 @@ async def test_the_finder_says_which_table_holds_your_seat(
         if size[0] >= 80:  # where the state's column shows
             den = next(line for line in lines if "Den" in line)
             assert "seat free" in den and "your seat" not in den, "\n".join(lines)
+
+
+async def test_after_a_lost_connection_the_finder_tells_the_truth_about_the_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Earlier in the evening a host closed its table on purpose ("The host closed the
+    table"); later this player's link to another table was cut past the give-up time.
+    Back at the finder, which lists that table as playing, the note must not repeat the
+    old closing: it says the seat stays theirs and how to get it back."""
+    import socket
+
+    from client.discovery import FoundTable
+    from client.screens.lobby import LobbyScreen
+    from client.screens.prompts import OfflineScreen
+    from host.server import HostConfig, HostServer
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+    listed: list[FoundTable] = []
+    config = HostConfig(port=0, interface="127.0.0.1", bot_delay=0, seed=5, advertise=False)
+    first, second = HostServer(config), HostServer(config)
+    await first.start()
+    await second.start()
+    options = ClientOptions(name="Ann", mode="join", address=("127.0.0.1", first.port))
+    app = PitchApp(options, browser_factory=tables_seen(listed))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the first lobby")
+            await first.close(on_purpose=True)
+            await until(pilot, lambda: "The host closed" in screen_text(app), "the closing")
+            app.join("127.0.0.1", second.port)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the second lobby")
+            await pilot.press("s")  # start: bots fill the other seats
+            await until(pilot, lambda: app.game.view is not None, "the deal")
+            playing = FoundTable(
+                name=second.table.name, table_id=second.table_id, host="127.0.0.1",
+                port=second.port, version=PROTOCOL_VERSION, taken=4, seats=4,
+                state="playing", password=False, open=0, born=1,
+            )  # fmt: skip
+            listed.append(playing)
+            # The link is cut: nothing answers where the table was, and it stops trying.
+            connection = app.connection
+            assert connection is not None
+            with socket.socket() as unused:
+                unused.bind(("127.0.0.1", 0))
+                connection.session.port = unused.getsockname()[1]
+            connection.session.give_up_after = 0.3
+            writer = connection._writer
+            assert writer is not None
+            writer.transport.abort()
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, OfflineScreen) and not app.screen.retrying,
+                "the connection to give up",
+            )
+            await pilot.press("enter")
+            await until(pilot, lambda: second.table.name in screen_text(app), "the finder")
+            text = screen_text(app)
+            assert "closed" not in text, text
+            assert "your seat is kept" in text, text  # the row (the table is listed playing)
+            note = " ".join(text.split())
+            assert "Your seat stays yours" in note and "join the table again" in note, text
+    finally:
+        await first.close()
+        await second.close()

@@ -478,7 +478,15 @@ class OfflineScreen(PitchModal[None]):
         self.query_one("#offline-text", Static).update(text)
 
     def action_back(self) -> None:
-        # The host cannot be told we leave, so it keeps the seat for us: keep its token.
+        # The host cannot be told we leave, so it keeps the seat for us: keep its token,
+        # and say so in the finder (where the table may well be listed, playing on).
+        game = self.app.game
+        if game.seat is not None and not game.watching:
+            self.app.finder_note = _(
+                "The connection to {table} was lost. Your seat stays yours (a bot plays it "
+                "once the table stops waiting for you): join the table again to sit back down.",
+                table=game.table_name or _("the table"),
+            )
         self.app.leave_table(keep_seat=True)
 
 

@@ -1,0 +1,132 @@
+"""A table kept running in the background, then taken back by a `play` window on the
+same laptop (issue 25): every seated person keeps their seat, a phone's browser too.
+Everything binds to, and the browser loads only, 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Checkbox, Input
+
+from client.screens.lobby import LobbyScreen
+from client.screens.prompts import BackgroundOffer, HostQuit
+from tests.browser import browser, identity_of, join, seat_of
+from tests.netclient import RawClient
+from tests.pilot import play_on_an_empty_lan, setup_shown, until
+
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
+
+SIZE = (80, 24)
+PHONE = {
+    "viewport": {"width": 360, "height": 780},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture(autouse=True)
+def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The background host (a process of its own) finds the journal where we do."""
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+
+
+async def _seats_of_the_table(port: int) -> list[dict[str, Any]]:
+    """The seats as a watcher of the table on `port` reads them (it may be opening)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while True:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            break
+        except OSError:
+            assert loop.time() < deadline, "the table never came back"
+            await asyncio.sleep(0.1)  # polling the port with a deadline
+    watcher = RawClient(reader, writer)
+    try:
+        await watcher.hello("Watcher", watch=True)
+        state = await watcher.expect("state")
+        seats: list[dict[str, Any]] = state["table"]["seats"]
+        return seats
+    finally:
+        await watcher.close()
+
+
+@pytest.mark.parametrize("when", ["lobby", "match"])
+async def test_taking_a_table_back_keeps_a_phones_seat(when: str) -> None:
+    """The hosting window serves browsers; Pat sits down from a phone; the window quits
+    with "keep it running" (in the lobby, or mid-match), and Pat's page follows the table
+    to the background host; a later `play` takes it back. Pat's phone sits in Pat's seat
+    again (from the lobby, the background host's SIGHUP used to forget the browsers'
+    identities: the phone came back a stranger, its seat kept "away" for nobody)."""
+    app = play_on_an_empty_lan(5)
+    async with browser() as chromium:
+        context = await chromium.new_context(**PHONE)
+        page = await context.new_page()
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: setup_shown(app), "the setup screen")
+            app.screen.query_one("#setup-web", Checkbox).value = True
+            app.screen.query_one("#setup-web-port", Input).value = "0"
+            await pilot.pause()
+            assert await pilot.click(app.screen.query_one("#setup-open"))
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
+            hosted, web = app.hosted, app.web
+            assert hosted is not None and web is not None
+            port, web_port = hosted.port, web.port
+            await join(page, web, "Pat")
+            await until(pilot, lambda: seat_of(hosted, "Pat") is not None, "Pat seated", 30)
+            pat = seat_of(hosted, "Pat")
+            assert pat is not None and await identity_of(context, web) is not None
+            if when == "match":
+                await pilot.press("s")  # start: bots fill the rest
+                await until(pilot, lambda: app.game.view is not None, "the deal", 30)
+            await pilot.press("ctrl+q")
+            await until(pilot, lambda: isinstance(app.screen, HostQuit), "the question")
+            await pilot.press("k")
+            await until(pilot, lambda: app.background_pid is not None, "the background host")
+        pid = app.background_pid
+        assert pid is not None
+        try:
+
+            async def pat_back(port: int) -> bool:
+                seats = await _seats_of_the_table(port)
+                return seats[pat]["name"] == "Pat" and bool(seats[pat]["connected"])
+
+            await until_true_async(lambda: pat_back(port), "Pat back at the background table")
+            later = play_on_an_empty_lan(5)
+            async with later.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(later.screen, BackgroundOffer), "the offer")
+                await pilot.press("t")
+                await until(pilot, lambda: later.hosted is not None, "taken back", 30)
+                taken = later.hosted
+                assert taken is not None and taken.port == port
+                await until(pilot, lambda: later.web is not None, "the web join again", 30)
+                assert later.web is not None and later.web.port == web_port
+                seats = taken.table.seats
+                await until(
+                    pilot,
+                    lambda: seat_of(taken, "Pat") == pat and not seats[pat].substitute,
+                    "Pat in her own seat again, from the phone",
+                    60,
+                )
+                assert all(s.name != "Pat" for i, s in enumerate(seats) if i != pat)
+                await later.close_network()
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+            await context.close()
+
+
+async def until_true_async(check: Any, what: str, timeout: float = 60.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await check():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.2)  # polling the background host with a deadline
