@@ -176,3 +176,15 @@ def test_the_tally_keeps_a_blank_column_beside_a_seat() -> None:
             for label in labels:
                 at = line.find(label + " ")
                 assert at <= 0 or line[at - 1] == " ", (lang, label, "\n".join(lines))
+
+
+def test_a_reaction_is_measured_in_cells() -> None:
+    """ "★ బాగా ఆడారు" is nine cells (twelve code points): it shows whole in nine."""
+    from client.reactions import reaction_label
+    from pitchnet.reactions import Reaction
+
+    count_spacing_marks()
+    use("te")
+    full = reaction_label(Reaction.NICE)
+    assert cell_len(full) < len(full)
+    assert reaction_label(Reaction.NICE, width=cell_len(full)) == full
