@@ -7,6 +7,8 @@ sender's seat for `SHOW_SECONDS` and told in the log.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from pitchnet.i18n import N_, _
 from pitchnet.reactions import Reaction
 
@@ -33,6 +35,6 @@ def reaction_label(reaction: Reaction, ascii_only: bool = False, width: int = 0)
     words, short = _(words), _(short)
     mark = plain if ascii_only else symbol
     full = f"{mark} {words}"
-    if not width or len(full) <= width:
+    if not width or cell_len(full) <= width:  # cells, as drawn: Telugu has fewer than code points
         return full
-    return f"{mark} {short}" if len(mark) + 1 + len(short) <= width else mark
+    return f"{mark} {short}" if cell_len(f"{mark} {short}") <= width else mark

@@ -98,3 +98,25 @@ def fit(words: str, width: int) -> str:
 
     shown = cut(Text(words), width).plain
     return shown + " " * (width - cell_len(shown))
+
+
+@functools.cache
+def joining_marks() -> str:
+    """The browser page's share of these widths, as JSON: the spacing marks (Mc, BMP
+    ranges) and the viramas, for host/web_pages/play.html, which has xterm.js draw a
+    letter and its spacing marks, or a conjunct, as one cluster over the cells they
+    take (each drawn alone showed a dotted circle for a base)."""
+    import json
+
+    spacing: list[list[int]] = []
+    viramas: list[int] = []
+    for code in range(0x0300, 0x10000):
+        ch = chr(code)
+        if unicodedata.category(ch) == "Mc":
+            if spacing and spacing[-1][1] == code - 1:
+                spacing[-1][1] = code
+            else:
+                spacing.append([code, code])
+        if unicodedata.combining(ch) == VIRAMA and 0x0900 <= code < 0x0E00:
+            viramas.append(code)
+    return json.dumps({"spacing": spacing, "viramas": viramas}, separators=(",", ":"))

@@ -59,6 +59,7 @@ from client.web_session import (
     SPARE_FLAG,
     TABLE_ENV,
 )
+from client.widths import joining_marks
 from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from host.web_spare import SpareClient
@@ -744,7 +745,7 @@ class WebServer:
             response = self._form(identity)
         else:
             lang = choose(identity.lang)
-            words = {"words": page_words(lang)}
+            words = {"words": page_words(lang), "marks": joining_marks()}
             response = self._html(
                 _page("play.html", raw=words, table=self.config.table_name, lang=lang)
             )

@@ -158,3 +158,33 @@ def test_every_seats_bid_shows_at_every_size_in_every_language() -> None:
                 }
                 forms |= {form.replace(" ", "") for form in forms}
                 assert any(form in drawn for form in forms), (lang, width, amount, drawn)
+
+
+def test_the_tally_keeps_a_blank_column_beside_a_seat() -> None:
+    """The tally in a corner never runs on from a seat's words ("pass, 0 pts botLow",
+    "pasiūl.4 0Žaidimas"): a blank column between them, as between a seat and a card."""
+    from client.widgets.felt import tally_lines
+
+    count_spacing_marks()
+    for lang, players, (width, height) in (("en", 7, (60, 14)), ("lt", 4, (40, 11))):
+        use(lang)
+        table, view, _events = dealt_scene("playing", players=players)
+        game = GameState(seat=0, table=table, view=view)
+        lines = felt_text(game, width, height).plain.split("\n")
+        labels = [line.plain.split()[0] for line in tally_lines(game)[1:]]
+        for line in lines:
+            for label in labels:
+                at = line.find(label + " ")
+                assert at <= 0 or line[at - 1] == " ", (lang, label, "\n".join(lines))
+
+
+def test_a_reaction_is_measured_in_cells() -> None:
+    """ "★ బాగా ఆడారు" is nine cells (twelve code points): it shows whole in nine."""
+    from client.reactions import reaction_label
+    from pitchnet.reactions import Reaction
+
+    count_spacing_marks()
+    use("te")
+    full = reaction_label(Reaction.NICE)
+    assert cell_len(full) < len(full)
+    assert reaction_label(Reaction.NICE, width=cell_len(full)) == full

@@ -622,9 +622,9 @@ def tally_lines(game: GameState, width: int = 0) -> list[Text]:
 
 
 def _place_corner(layout: Layout, width: int, height: int, w: int, h: int) -> Rect | None:
-    taken = [
+    taken = [  # a blank column between the tally and a seat's words or a card
         layout.centre,
-        *layout.panels,
+        *(Rect(p.x - 1, p.y, p.w + 2, p.h) for p in layout.panels),
         *(Rect(c.x - 1, c.y, c.w + 2, c.h) for c in layout.cards),
     ]
     for x, y in ((width - w, height - h), (0, height - h), (width - w, 0), (0, 0)):
