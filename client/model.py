@@ -293,8 +293,8 @@ def status_line(game: GameState, width: int | None = None) -> Text:
     """The one-line header of the table: hand, trump, high bid and pitcher, target.
 
     Given the `width` it must fit in, the table's name gives way first (shortened, then
-    dropped), then the notes (hosted here, watching), then the labels shrink ("H1"), then
-    the pitcher's name is shortened: trump, the bid and the target, which play needs,
+    dropped), then the notes (hosted here; "watching" stays, short), then the labels shrink
+    ("H1"), then the pitcher's name is shortened: trump, the bid and the target, which play needs,
     stay whole down to 30 columns. Widths are in cells (Telugu's vowel signs take none)."""
     view = game.view
     name = plain(game.table_name or "pitchnet", style="bold")
@@ -338,11 +338,15 @@ def status_line(game: GameState, width: int | None = None) -> Text:
     if notes.plain and notes.cell_len + full.cell_len <= width:
         return notes[2:].append("  ").append_text(full)
     compact = facts(True, pitcher)
-    # Watching until our seat comes at the next hand says why there is no hand: at 40
-    # columns it stays, short, before the compact facts (the pitcher's name shortened,
-    # or the bid left out: this person does not play this hand).
-    if game.me is None and game.seat is not None and not game.watching:
+    # Watching (or watching until our seat comes at the next hand) says why no card can
+    # be played: at 40 columns it stays, short, before the compact facts (the pitcher's
+    # name shortened, or the bid left out: this person does not play this hand).
+    tag = None
+    if game.watching:
+        tag = Text(_("(watching)"), style="yellow").append(" ")
+    elif game.me is None and game.seat is not None:
         tag = Text(_("seat {seat} next hand", seat=game.seat + 1), style="yellow").append(" ")
+    if tag is not None:
         over = tag.cell_len + compact.cell_len - width
         keep = cell_len(pitcher) - over - 1 if over > 0 else cell_len(pitcher)
         if keep >= 3:

@@ -19,6 +19,8 @@ import functools
 import unicodedata
 from importlib import import_module
 
+from rich.text import Text
+
 
 @functools.cache
 def count_spacing_marks() -> None:
@@ -46,3 +48,53 @@ def count_spacing_marks() -> None:
     load.cache_clear()
     cells.get_character_cell_size.cache_clear()
     cells.cached_cell_len.cache_clear()
+
+
+VIRAMA = 9
+"""The canonical combining class of a virama (Telugu's ్): the consonant after it is
+drawn joined to the one before (a conjunct), so the two are one letter to cut."""
+
+
+def clusters(text: str) -> list[str]:
+    """`text` as the letters a reader sees (grapheme clusters, as UAX #29's extended
+    clusters for the scripts pitchnet speaks): a character with the marks on it, a
+    spacing vowel sign (Mc) with the consonant it belongs to, a consonant after a
+    virama with the one before. Cutting between two of these never leaves a Telugu
+    consonant without its vowel sign nor a sign with a dotted circle for a base."""
+    out: list[str] = []
+    for ch in text:
+        if out:
+            last = out[-1][-1]
+            mark = unicodedata.category(ch) in ("Mn", "Me", "Mc") or ch in "\u200c\u200d"
+            conjunct = unicodedata.combining(last) == VIRAMA and unicodedata.category(ch) == "Lo"
+            if mark or conjunct or last == "\u200d":
+                out[-1] += ch
+                continue
+        out.append(ch)
+    return out
+
+
+def cut(text: Text, width: int) -> Text:
+    """The longest start of `text` (its styles kept) that fits in `width` cells, cut
+    between letters (`clusters`), never inside one: Rich's slicing counts code points,
+    which a Telugu line has more of than cells, and its cropping cuts between cells."""
+    from rich.cells import cell_len
+
+    if cell_len(text.plain) <= width:
+        return text
+    end = used = 0
+    for letter in clusters(text.plain):
+        size = cell_len(letter)
+        if used + size > width:
+            break
+        used += size
+        end += len(letter)
+    return text[:end]
+
+
+def fit(words: str, width: int) -> str:
+    """`words` cut (`cut`) or padded with spaces to exactly `width` cells."""
+    from rich.cells import cell_len
+
+    shown = cut(Text(words), width).plain
+    return shown + " " * (width - cell_len(shown))

@@ -32,8 +32,15 @@ def _babel(*args: str) -> None:
     CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
+def _without_date(template: bytes) -> list[bytes]:
+    return [line for line in template.splitlines() if not line.startswith(b'"POT-Creation-Date:')]
+
+
 def extract() -> None:
+    """Write the template from the sources; a template whose messages did not change keeps
+    its old creation date, so that two branches that added nothing never conflict on it."""
     LOCALE_DIR.mkdir(exist_ok=True)
+    before = TEMPLATE.read_bytes() if TEMPLATE.exists() else b""
     _babel(
         "extract",
         "--no-location",
@@ -47,6 +54,8 @@ def extract() -> None:
         str(TEMPLATE),
         *(str(ROOT / source) for source in SOURCES),
     )
+    if before and _without_date(before) == _without_date(TEMPLATE.read_bytes()):
+        TEMPLATE.write_bytes(before)
 
 
 def fill_english() -> None:

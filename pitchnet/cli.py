@@ -115,9 +115,10 @@ def _language(text: str) -> str:
     return found
 
 
-def _add_language(parser: argparse.ArgumentParser) -> None:
+def _add_language(parser: argparse.ArgumentParser, dest: str = "lang") -> None:
     parser.add_argument(
         "--lang",
+        dest=dest,
         type=_language,
         metavar="LANG",
         help=_(
@@ -328,6 +329,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pitchnet",
         description=_("Auction Pitch (Setback) around a table of laptops on your LAN."),
     )
+    # Before the command too (`pitchnet --lang te history`), under a name of its own: a
+    # command's own --lang default would otherwise overwrite it (see `_lang_before`).
+    _add_language(parser, dest="lang_before")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=SentenceParser)
 
     play = commands.add_parser(
@@ -566,6 +570,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
+def _lang_before(args: argparse.Namespace) -> None:
+    """`--lang` given before the command counts as given after it, where the command
+    has none of its own."""
+    before = getattr(args, "lang_before", None)
+    if before is not None and getattr(args, "lang", None) is None:
+        args.lang = before
+
+
 def _main(argv: Sequence[str] | None = None) -> int:
     use(choose_language(list(sys.argv[1:] if argv is None else argv), os.environ))
     parser = build_parser()
@@ -573,6 +585,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     command = args.command or "play"
     if args.command is None:
         args = parser.parse_args(["play", *(argv or sys.argv[1:])])
+    _lang_before(args)
     if command == "vectors":
         from pitchnet.vectors import run_files
 

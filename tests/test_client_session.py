@@ -14,6 +14,7 @@ import pytest
 from client.connection import Connection
 from client.messages import Disconnected, News, Welcomed
 from client.session import (
+    BACK_TO_OUR_TABLE,
     IMPOSTOR,
     LOBBY_SEAT_FREED,
     STILL_TRYING,
@@ -268,3 +269,44 @@ def test_the_host_ending_the_table_stops_without_retrying_and_keeps_the_token() 
         ann.session.receive(bye.to_wire(), pair.now)
     assert ann.session.after(raised.value, pair.now).stop
     assert ann.said(Disconnected)[-1].closed and ann.session.token == ann.keys[0]
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (ErrorMsg("bad_token", "not valid here", fatal=True), UNKNOWN_SEAT),
+        (ErrorMsg("wrong_table", "another table", fatal=True), UNKNOWN_SEAT),
+        # The host's code, worded by the client (not the host's sentence), not believed.
+        (ErrorMsg("table_full", "full", fatal=True), "Every seat at this table is taken."),
+        (Bye("closed", code="closed"), "The host closed the table."),
+        (Bye("moved", code="moved", address="10.0.0.8:9", table_id="t2"), "The table moved."),
+    ],
+    ids=lambda value: getattr(value, "code", ""),
+)
+def test_a_reconnect_believes_no_refusal_from_a_host_found_elsewhere_that_proved_nothing(
+    answer: ErrorMsg | Bye, said: str
+) -> None:
+    """Our table drops; looked up by its id, another address answers our returning
+    `hello` with a refusal (or "closed", or "moved") before proving anything. Anyone can
+    send that: the token is kept, the player is told, that address is never tried again,
+    and the table's own address takes the seat back with its proof."""
+    pair = RefereePair(players=2)
+    ann, bob = Player(pair, "Ann"), Player(pair, "Bob")
+    ann.connect(), bob.connect()
+    token = ann.session.token
+    assert not ann.drop().stop
+    elsewhere = ("10.0.0.66", 7000)
+    ann.session.relocated(elsewhere)
+    ann.session.opened(pair.now, nonce="cd" * 16)
+    challenge = Challenge(version=PROTOCOL_VERSION, nonce="ef" * 16, table_id="pair1")
+    ann.session.receive(challenge.to_wire(), pair.now)
+    assert b"seat_proof" in ann.session.data_to_send()  # proofs of the token, never it
+    with pytest.raises((Refused, HostClosed, Moved)) as raised:
+        ann.session.receive(answer.to_wire(), pair.now)
+    then = ann.session.after(raised.value, pair.now)
+    assert not then.stop and ann.session.token == token
+    assert f"{_(said)} {_(BACK_TO_OUR_TABLE)}" == ann.said(Disconnected)[-1].reason
+    assert (ann.session.host, ann.session.port) == ADDRESS
+    assert elsewhere in ann.session.impostors
+    assert ann.connect() is None and ann.session.seat == 0
+    assert ann.said(Welcomed)[-1].welcome.proof is not None

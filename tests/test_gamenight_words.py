@@ -40,15 +40,49 @@ def test_between_hands_the_ready_limit_is_said() -> None:
 # ---- commands printed for a person run as printed ------------------------------------
 
 
-def test_under_uv_run_commands_are_printed_with_uv_run() -> None:
+def test_under_uv_run_commands_name_the_project_so_they_run_from_any_folder(
+    tmp_path: Path,
+) -> None:
     from pitchnet.invocation import pitchnet_words
 
-    env = {"UV": "/usr/bin/uv", "PATH": "/nowhere"}
-    assert pitchnet_words(env, "/p/.venv/bin/pitchnet", "/p/.venv/bin/python") == [
-        "uv",
-        "run",
-        "pitchnet",
+    project = tmp_path / "my clone"
+    (project / ".venv").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "pitchnet"\n')
+    env = {"UV": "/usr/bin/uv", "PATH": "/nowhere", "VIRTUAL_ENV": str(project / ".venv")}
+    words = pitchnet_words(env, "/p/.venv/bin/pitchnet", "/p/.venv/bin/python", tmp_path)
+    assert words == ["uv", "run", "--project", str(project), "pitchnet"]
+    # No VIRTUAL_ENV (or one outside a project): the editable install's source folder.
+    del env["VIRTUAL_ENV"]
+    assert pitchnet_words(env, "/p/.venv/bin/pitchnet", "/x/python", project) == words
+    # No project found at all: the script by its path, which runs from anywhere too.
+    assert pitchnet_words(env, "/p/.venv/bin/pitchnet", "/x/python", tmp_path) == [
+        "/p/.venv/bin/pitchnet"
     ]
+
+
+def test_the_command_printed_under_uv_runs_outside_the_project_folder(tmp_path: Path) -> None:
+    """Typed as printed in a folder that is not the project's, it runs (a bare
+    `uv run pitchnet` there says "Failed to spawn: pitchnet")."""
+    import os
+    import shlex
+    import subprocess
+
+    from pitchnet.invocation import shown_command
+
+    if not os.environ.get("UV"):
+        pytest.skip("not run under uv")
+    command = shown_command(["pitchnet", "--help"])
+    assert command.startswith("uv run --project /")
+    done = subprocess.run(
+        ["sh", "-c", command.replace("uv", shlex.quote(os.environ["UV"]), 1)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: pitchnet")
 
 
 def test_an_installed_script_on_path_is_printed_bare(tmp_path: Path) -> None:
@@ -80,8 +114,10 @@ def test_shown_command_quotes_and_prefixes(monkeypatch: pytest.MonkeyPatch) -> N
     from pitchnet.invocation import shown_command
 
     monkeypatch.setenv("UV", "/usr/bin/uv")
-    assert (
-        shown_command(["pitchnet", "join", "10.0.0.5:7373"]) == "uv run pitchnet join 10.0.0.5:7373"
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.setenv("VIRTUAL_ENV", str(root / ".venv"))
+    assert shown_command(["pitchnet", "join", "10.0.0.5:7373"]) == (
+        f"uv run --project {root} pitchnet join 10.0.0.5:7373"
     )
     assert shown_command(["pitchnet", "host", "--name", "Ann's"]).endswith("""--name 'Ann'"'"'s'""")
 
@@ -97,8 +133,12 @@ def test_the_resume_command_printed_by_keep_running_carries_the_prefix(
     server: Any = Server()  # what resume_command reads of a HostServer
 
     monkeypatch.setenv("UV", "/usr/bin/uv")
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.setenv("VIRTUAL_ENV", str(root / ".venv"))
     said = resume_command(server, "127.0.0.1")
-    assert said == "uv run pitchnet host --resume abc123 --port 7373 --interface 127.0.0.1"
+    assert said == (
+        f"uv run --project {root} pitchnet host --resume abc123 --port 7373 --interface 127.0.0.1"
+    )
     monkeypatch.delenv("UV")
     monkeypatch.setattr("sys.argv", ["/nowhere/bin/pitchnet"])
     monkeypatch.setenv("PATH", "/nowhere-else")

@@ -124,7 +124,11 @@ def disputed_sentence(claimants: list[Any]) -> str:
     )
 
 
-def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Text, ...]:
+def table_row(
+    found: Any, ascii_only: bool, disputed: bool = False, mine: bool = False
+) -> tuple[Text, ...]:
+    """The finder's cells for one table; `mine`: this player's seat token there is
+    remembered, so the seat it lists as taken (or as free, a bot playing it) is theirs."""
     lock = ("pw" if ascii_only else "🔒") if found.password else ""
     state = {
         TableState.LOBBY: _("in lobby"),
@@ -138,6 +142,11 @@ def table_row(found: Any, ascii_only: bool, disputed: bool = False) -> tuple[Tex
         state = _("too old") if found.version < PROTOCOL_VERSION else _("too new")
         colour = "red"
     under = plain(found.rules_label, style="dim", limit=MAX_NAME)
+    if mine and found.state != TableState.LOBBY and can_join(found.version):
+        # Said under the name, which shows at every width (the state's column does not
+        # at 40), instead of "seat free" or "playing" as if the seat were anyone's.
+        state, colour = _("your seat"), "bold green"
+        under = Text(_("your seat is kept"), style="bold green")
     if disputed:  # the same table id at two addresses: at most one is the real table
         mark = _(DISPUTED_MARK)
         under = Text(mark.replace("⚠", "!!") if ascii_only else mark, style="bold red")
@@ -343,12 +352,13 @@ class FinderScreen(PitchScreen[None]):
         self._shown_tables = list(event.tables)
         ascii_only = self.app_options.ascii_only
         disputed = claimed_twice(event.tables)
+        mine = self._mine(event.tables)
         for found in event.tables:
             key = f"{found.table_id}@{found.host}:{found.port}"
             if key in self.found:
                 continue
             self.found[key] = found
-            cells = table_row(found, ascii_only, found.table_id in disputed)
+            cells = table_row(found, ascii_only, found.table_id in disputed, found.table_id in mine)
             if self._narrow:
                 cells = cells[:2] + cells[3:]  # no address column
             widget.add_row(*cells, key=key, height=2)
@@ -380,13 +390,12 @@ class FinderScreen(PitchScreen[None]):
     def _status(self, text: str) -> None:
         self.query_one("#finder-status", Static).update(text)
 
-    def _mine(self) -> set[str]:
-        """Tables here where this player's seat token is remembered."""
+    def _mine(self, tables: list[Any] | None = None) -> set[str]:
+        """Tables here (or among `tables`) where this player's seat token is remembered."""
         app: Any = self.app
         name = self.app_options.name
-        return {
-            t.table_id for t in self.found.values() if app.tokens.find(name, table_id=t.table_id)
-        }
+        seen = self.found.values() if tables is None else tables
+        return {t.table_id for t in seen if app.tokens.find(name, table_id=t.table_id)}
 
     def _look_again(self) -> None:
         """`pitchnet play` found no seat in the first look: wait a random moment and look

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -77,6 +78,10 @@ class Choice(Select[Any], inherit_bindings=False):
         super().__init__(options, value=value, allow_blank=False, compact=True, **kwargs)
 
 
+LABEL_WIDTH = 16
+"""The narrowest labels' column (English's)."""
+
+
 class SetupScreen(ModalScreen[dict[str, Any] | None]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
@@ -89,9 +94,9 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
     SetupScreen .setup-title .dialog-title { width: 1fr; }
     SetupScreen .setup-title Select { width: 14; }
     SetupScreen .setup-row { height: 1; }
-    SetupScreen .setup-label { width: 16; }
     SetupScreen .setup-row Input, SetupScreen .setup-row Select { width: 1fr; }
     SetupScreen .setup-row Input.setup-port { width: 7; margin-left: 1; }
+    SetupScreen .setup-row Tick { width: 1fr; }
     SetupScreen #setup-form { height: auto; }
     """
 
@@ -113,7 +118,30 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         self.presets = list(PRESETS)
         self.levels = list(LEVELS)
 
+    def label_width(self) -> int:
+        """The labels' column: as wide as the widest label in the language in use and a
+        space (Tagalog's "Mga patakaran ng mesa" is 21 cells), 16 at the least."""
+        words = [
+            _("Table name"),
+            _("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS),
+            _("Partnership"),
+            _("Target"),
+            _("Password"),
+            _("House rules"),
+            _("Bots play"),
+            _("Reactions"),
+            _("Browsers"),
+        ]
+        return max(LABEL_WIDTH, *(cell_len(word) + 1 for word in words))
+
     def compose(self) -> ComposeResult:
+        width = self.label_width()
+
+        def label(words: str) -> Static:
+            shown = Static(words, classes="setup-label")
+            shown.styles.width = width
+            return shown
+
         with Vertical(classes="dialog setup", id="setup"):
             # The language on the title's line, at its right: the form is no taller.
             with Horizontal(classes="setup-title"):
@@ -128,42 +156,39 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 if self.note:
                     yield Static(self.note, id="setup-note", markup=False)
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("Table name"), classes="setup-label")
+                    yield label(_("Table name"))
                     yield Input(
                         value=self.default_name, id="setup-name", max_length=24, compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(
-                        _("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS),
-                        classes="setup-label",
-                    )
+                    yield label(_("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS))
                     yield Input(
                         value="4", id="setup-players", max_length=1, type="integer", compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("Partnership"), classes="setup-label")
+                    yield label(_("Partnership"))
                     yield Tick(_("two teams (4 players)"), id="setup-partnership", compact=True)
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("Target"), classes="setup-label")
+                    yield label(_("Target"))
                     yield Choice(
                         [(ngettext("{n} point", "{n} points", t), t) for t in TARGETS],
                         value=TARGETS[0],
                         id="setup-target",
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("Password"), classes="setup-label")
+                    yield label(_("Password"))
                     yield Input(
                         placeholder=_("none"), id="setup-password", password=True, compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("House rules"), classes="setup-label")
+                    yield label(_("House rules"))
                     yield Choice(
                         [(p, p) for p in self.presets],
                         value=self.presets[0],
                         id="setup-preset",
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("Bots play"), classes="setup-label")
+                    yield label(_("Bots play"))
                     default = "normal" if "normal" in self.levels else self.levels[0]
                     yield Choice(
                         [(level_name(level), level) for level in self.levels],
@@ -171,12 +196,12 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                         id="setup-level",
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("Reactions"), classes="setup-label")
+                    yield label(_("Reactions"))
                     yield Tick(
                         _("players may react (r)"), value=True, id="setup-reactions", compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield Static(_("Browsers"), classes="setup-label")
+                    yield label(_("Browsers"))
                     yield Tick(_("serve to phones on port"), id="setup-web", compact=True)
                     yield Input(
                         value=str(WEB_PORT),

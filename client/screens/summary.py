@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -63,7 +64,8 @@ def points_table(game: GameState, result: HandResult) -> Table:
     """High, Low, Jack and Game: the card and who captured it."""
     trump = result.trump.value if result.trump else None
     grid = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
-    grid.add_column(style="bold", width=5)
+    labels = (_("High"), _("Low"), _("Jack"), _("Joker"), _("Game"))
+    grid.add_column(style="bold", width=max(cell_len(label) for label in labels), no_wrap=True)
     grid.add_column(width=3)
     grid.add_column()
     ascii_only = game.ascii_only

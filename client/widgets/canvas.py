@@ -16,6 +16,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
+from client.widths import cut
+
 BOX_GLYPHS = {
     "round": "╭╮╰╯─│",
     "heavy": "┏┓┗┛━┃",
@@ -122,7 +124,7 @@ class Canvas:
             self.put(x, row, v, style)
             self.put(x + w - 1, row, v, style)
         if title is not None and w > 4:
-            self.put_text(x + 1, y, title[: w - 2])
+            self.put_text(x + 1, y, cut(title, w - 2))
 
     def fill(self, rect: Rect) -> None:
         for row in range(rect.y, rect.y + rect.h):

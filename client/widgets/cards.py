@@ -114,6 +114,9 @@ class CardFace(Static):
         self.set_class(cursor and card is not None, "-cursor")
         # "1 10♣" is a cell wider than "1 9♣": a slim ten gets the cell, not a wrapped face.
         self.set_class(card is not None and card[:1] == "T", "-ten")
+        # A slim card has its number inside (below); on its frame it showed again over a
+        # ten, whose card is a cell wider and so has room for it: a stray "5" over "5 10♠".
+        self.border_title = "" if narrow and not large else str(self.slot + 1)
         if card is not None:
             face = face_text(card, ascii_only, dim=refused, large=large, huge=huge)
             if narrow and not large:  # no room for the frame's number: it goes inside

@@ -27,10 +27,11 @@ from textual.widget import Widget
 from client.model import GameState
 from client.reactions import reaction_label
 from client.text import card_text, styled, suit_text
-from client.widgets.canvas import Canvas, Rect, cells
+from client.widgets.canvas import Canvas, Rect
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
 from client.widgets.seats import presence, presence_kind
-from pitchnet.i18n import _, ngettext, number
+from client.widths import clusters, cut
+from pitchnet.i18n import N_, _, ngettext, number, pgettext
 from pitchnet.rules import Phase
 from pitchnet.views import running_tally
 
@@ -95,20 +96,26 @@ TIERS = (
 
 def shorten(name: str, width: int, others: list[str]) -> str:
     """`name` in at most `width` cells: cut at the end with an ellipsis, or, where that
-    would read like another seat's name, keep the end too ("Chris…er"). Cut between
-    the clusters a cell holds (`cells`): a Telugu letter keeps its vowel sign."""
-    parts = cells(name)
-    if len(parts) <= width:
+    would read like another seat's name, keep the end too ("Chris…er"). Measured in
+    cells and cut between letters (`clusters`): a Telugu letter keeps its vowel sign."""
+    if cell_len(name) <= width:
         return name
     if width <= 1:
-        return "".join(parts[:width])
-    head = parts[: width - 1]
-    cut = "".join(head) + "…"
-    clash = any(o != name and cells(o)[: width - 1] == head for o in others)
+        return _head(name, width)
+    head = _head(name, width - 1)
+    clash = any(o != name and _head(o, width - 1) == head for o in others)
     if not clash or width < 5:
-        return cut
-    tail = max(2, (width - 1) // 3)
-    return "".join(parts[: width - 1 - tail]) + "…" + "".join(parts[-tail:])
+        return head + "…"
+    tail_room, tail = max(2, (width - 1) // 3), ""
+    for letter in reversed(clusters(name)):
+        if cell_len(letter + tail) > tail_room:
+            break
+        tail = letter + tail
+    return _head(name, width - 1 - cell_len(tail)) + "…" + tail
+
+
+def _head(name: str, width: int) -> str:
+    return cut(Text(name), width).plain
 
 
 def relative(seat: int, me: int, players: int) -> int:
@@ -287,9 +294,12 @@ def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Tex
         line.append("AB"[seat % 2], style=team_style(seat)).append(" ")
     marks = _marks(game, seat)
     full = game.name(seat)
-    room = width - len(line) - len(marks)
-    you = " (you)" if seat == game.me and len(full) + 6 <= room else ""
-    name = shorten(full, max(1, room - len(you)), others)
+    room = width - line.cell_len - marks.cell_len
+    # TRANSLATORS: after the player's own name on the table: "Ann (you)".
+    you = " " + _("(you)") if seat == game.me else ""
+    if cell_len(full + you) > room:
+        you = ""
+    name = shorten(full, max(1, room - cell_len(you)), others)
     line.append(name, style=PALETTE["turn"] if turn else "bold")
     line.append(you, style="italic").append_text(marks)
     return line
@@ -321,6 +331,16 @@ def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, 
     return bid, Text(number(tricks)), Text(number(score)), state, kind
 
 
+def _short_bid(game: GameState, seat: int) -> Text | None:
+    """A seat's bid in its narrow form, or None where it bid nothing or passed."""
+    has_bid, amount = _bid_of(game.view, seat) if game.view is not None else (False, None)
+    if not has_bid or amount is None:
+        return None
+    # TRANSLATORS: a bid in the narrowest seats (a phone's, 60x20's), where "bid {bid}"
+    # and the points do not fit: as short as a player still reads as a bid.
+    return Text(pgettext("narrow seat", "bid {bid}", bid=amount), style="bold")
+
+
 def points_text(score: str, gap: str = " ") -> Text:
     """ "5 pts", "1 pt", "-3 pts" (or "5pts" with no `gap`): the score in words, bold."""
     digits = "".join(ch for ch in score if ch.isdigit())
@@ -330,12 +350,18 @@ def points_text(score: str, gap: str = " ") -> Text:
     return Text(words if gap else words.replace(" ", ""), style="bold")
 
 
-def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Text]:
+def seat_line(
+    bid: Text, tricks: str, score: str, width: int, short_bid: Text | None = None
+) -> tuple[Text, Text]:
     """A seat's one line of facts in `width` cells, in words a newcomer reads, and its
-    shortest form. The points always show; the bid while it fits; the tricks only where
-    there is room for the word ("tricks 1"): never "b3 1t 0p" or "0tk 0pt", which
-    players could not read."""
+    shortest form. The bid always shows where it was made, in its narrow form
+    (`short_bid`: Lithuanian's "pasiūl. 4" for "pasiūlymas 4") where the full one does
+    not fit, the points beside it as short as they go; the tricks only where there is
+    room for the word ("tricks 1"): never "b3 1t 0p" or "0tk 0pt", which players could
+    not read."""
     points = points_text(score)
+    short = short_bid if short_bid is not None and short_bid.plain else bid
+    tight = Text(short.plain.replace(" ", ""), style=short.style)
     tried = [
         _join(bid, Text(_("tricks {n}", n=tricks)), points, sep=", "),
         _join(bid, points, sep=", "),
@@ -345,6 +371,10 @@ def seat_line(bid: Text, tricks: str, score: str, width: int) -> tuple[Text, Tex
             points_text(score, gap=""),
             sep=" ",
         ),
+        _join(short, points_text(score, gap=""), sep=" "),  # "pasiūl. 4 0tšk."
+        _join(tight, points_text(score, gap=""), sep=" "),  # "pasiūl.4 0tšk."
+        _join(tight, Text(score, style="bold"), sep=" "),  # "pasiūl.4 0", the points bold
+        tight,
         points,
     ]
     brief = points
@@ -425,11 +455,11 @@ def draw_panel(
             second = _join(points_text(score.plain), state, sep="  ")
             lines = [first, second]
         for row, line in enumerate(lines[: tier.panel_lines]):
-            canvas.put_text(rect.x + 1, rect.y + 1 + row, line[:inner])
+            canvas.put_text(rect.x + 1, rect.y + 1 + row, cut(line, inner))
         return
     line = brief = Text()
     if tier.panel_lines >= 1:
-        line, brief = seat_line(bid, tricks.plain, score.plain, rect.w)
+        line, brief = seat_line(bid, tricks.plain, score.plain, rect.w, _short_bid(game, seat))
     # A player away (or a bot about to stand in) must show even in the smallest seat:
     # beside the numbers, else beside the name, shortened for it, else in the numbers'
     # place; "bot" only where it fits.
@@ -450,9 +480,9 @@ def draw_panel(
     backs = card_backs(game, seat, rect.w - title.cell_len - 1)
     if backs.plain:
         title = _join(title, backs, sep=" ")
-    canvas.put_text(rect.x, rect.y, title[: rect.w])
+    canvas.put_text(rect.x, rect.y, cut(title, rect.w))
     if tier.panel_lines >= 1:
-        canvas.put_text(rect.x, rect.y + 1, line[: rect.w])
+        canvas.put_text(rect.x, rect.y + 1, cut(line, rect.w))
 
 
 def draw_card(
@@ -532,6 +562,16 @@ def centre_lines(game: GameState, shown: TrickShown | None, recall: bool) -> lis
     return lines
 
 
+TALLY_LABELS = (
+    ("high", N_("High")),
+    ("low", N_("Low")),
+    ("joker", N_("Joker")),
+    ("jack", N_("Jack")),
+    ("game", N_("Game")),
+)
+"""The tally's labels, one column as wide as the widest in the language in use."""
+
+
 def tally_lines(game: GameState, width: int = 0) -> list[Text]:
     """What this hand has decided so far (public: from the completed tricks). Given a
     `width`, the Game line wraps after a side's points to stay within it, so every
@@ -542,26 +582,31 @@ def tally_lines(game: GameState, width: int = 0) -> list[Text]:
     tally = running_tally(view)
     ascii_only = game.ascii_only
     lines = [Text(_("So far"), style="bold underline")]
-    names = {"high": _("High"), "low": _("Low")}
-    width5 = max(5, *(cell_len(name) for name in names.values()))
-    for label in ("high", "low"):
-        entry = tally[label]
-        title = names[label]
-        line = Text(title + " " * (width5 - cell_len(title)), style="bold")
+    names = {key: _(word) for key, word in TALLY_LABELS}
+    labelled = [key for key in names if key != "joker" or tally["joker"] is not None]
+    column = max(cell_len(names[key]) for key in labelled) + 1  # the widest, and a space
+
+    def label(key: str) -> Text:
+        return Text(names[key] + " " * (column - cell_len(names[key])), style="bold")
+
+    for key in ("high", "low"):
+        entry = tally[key]
+        line = label(key)
         if entry is None:
             lines.append(line.append("-", style="dim"))
         else:
             seat, card = entry
             lines.append(line.append_text(card_text(card, ascii_only)).append(f" {game.who(seat)}"))
     if tally["joker"] is not None:
-        lines.append(Text(_("Joker"), style="bold").append(f" {game.who(tally['joker'])}"))
+        lines.append(label("joker").append(game.who(tally["joker"])))
     jack = tally["jack"]
-    line = Text(_("Jack") + " ", style="bold")
     lines.append(
-        line.append("-" if jack is None else game.who(jack), style="dim" if jack is None else "")
+        label("jack").append(
+            "-" if jack is None else game.who(jack), style="dim" if jack is None else ""
+        )
     )
     points = tally["game_points"]
-    game_line = Text(_("Game") + " ", style="bold")
+    game_line = label("game")
     if view.partnership:
         game_line.append(f"A {number(points[0])}  B {number(points[1])}")
     else:
@@ -570,7 +615,7 @@ def tally_lines(game: GameState, width: int = 0) -> list[Text]:
             part = entry + ("," if index < len(shown) - 1 else "")
             if width and index and game_line.cell_len + 1 + cell_len(part) > width:
                 lines.append(game_line)
-                game_line = Text(" " * 4)
+                game_line = Text(" " * column)
             game_line.append(" " + part if index else part)
     lines.append(game_line)
     return lines
@@ -637,7 +682,7 @@ def felt_text(
             corner = _place_corner(layout, width, height, tw, len(tally))
         if corner is not None:
             for row, line in enumerate(tally):
-                canvas.put_text(corner.x, corner.y + row, line[:tw])
+                canvas.put_text(corner.x, corner.y + row, cut(line, tw))
             break
     centre = layout.centre
     boxed = tier.boxed and centre.h >= 4
@@ -649,8 +694,8 @@ def felt_text(
     else:
         top, inner, left = centre.y, centre.w, centre.x
     for row, line in enumerate(lines[: max(0, centre.h - (2 if boxed else 0))]):
-        cut = line[:inner]
-        canvas.put_text(left + (inner - cut.cell_len) // 2, top + row, cut)
+        fitted = cut(line, inner)
+        canvas.put_text(left + (inner - fitted.cell_len) // 2, top + row, fitted)
     for flight, progress in flights:
         draw_flight(canvas, game, layout, flight, progress)
     return canvas.to_text()

@@ -1,0 +1,92 @@
+"""Issue 25's second pass, on screen (Pilot): what a spectator's header says at every
+size, and the cards of the hand drawn clean at the phone's size."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from client.app import ClientOptions, PitchApp
+from client.screens.table import TableScreen
+from pitchnet.views import spectator_private
+from tests.pilot import dealt_scene, screen_text, tables_seen, until
+
+SIZES = [(40, 15), (60, 20), (80, 24), (200, 60)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+async def test_a_watcher_sees_they_are_watching_at_every_size(size: tuple[int, int]) -> None:
+    """A spectator (welcomed as one: no seat) reads "watching" in the table's header at
+    40x15 as at 200x60, so nobody wonders why no card can be played."""
+    table, view, events = dealt_scene("playing", seed=7)
+    watched = dataclasses.replace(view, **spectator_private())
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=size) as pilot:
+        app.game.seat, app.game.watching = None, True
+        app.apply_state(1, table, watched, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        header = screen_text(app).splitlines()[0]
+        assert "watching" in header, screen_text(app)
+        assert f"To {view.target}" in header, header
+
+
+@pytest.mark.parametrize("size", [(44, 48), (40, 15)], ids=["phone-3x", "40x15"])
+async def test_a_slim_ten_has_no_number_on_its_frame(size: tuple[int, int]) -> None:
+    """On a narrow screen (a phone's browser: 44x48 at 360 CSS pixels) the cards are slim
+    and their number key is drawn inside ("5 10♠"); a ten's card is a cell wider, and its
+    frame showed the number again above it, a stray "5" over the card."""
+    from client.text import card_text
+
+    table, view, events = dealt_scene("first_bid", seed=2)
+    ten = next(card for card in view.hand if card.startswith("T"))
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        face = card_text(ten, False, dim=False).plain
+        row = next(i for i, line in enumerate(lines) if face in line)
+        assert f"2 {face}" in lines[row]  # its number, inside
+        assert not any(ch.isdigit() for ch in lines[row - 1]), "\n".join(lines[row - 1 : row + 2])
+
+
+FINDER_SIZES = [(40, 15), (60, 20), (80, 24), (200, 60)]
+
+
+@pytest.mark.parametrize("size", FINDER_SIZES, ids=[f"{w}x{h}" for w, h in FINDER_SIZES])
+async def test_the_finder_says_which_table_holds_your_seat(
+    size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match where this player's seat is remembered (a bot plays it meanwhile) reads
+    "your seat is kept" at every width, not "4/4 seat free" as if anyone's; a stranger's
+    match beside it still offers its free seat."""
+    from client.discovery import FoundTable
+    from client.tokens import SavedSeat
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
+
+    def match(table_id: str, name: str) -> FoundTable:
+        return FoundTable(
+            name=name, table_id=table_id, host="10.0.0.5", port=7373, version=PROTOCOL_VERSION,
+            taken=4, seats=4, state="playing", password=False, open=1, born=10,
+        )  # fmt: skip
+
+    tables = [match("t1", "Kitchen"), match("t2", "Den")]
+    app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=tables_seen(tables))
+    app.tokens.remember(SavedSeat("t1", "Ann", "10.0.0.5", 7373, "tok-ann"))
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: "Kitchen" in screen_text(app), "the tables listed")
+        lines = screen_text(app).splitlines()
+        kitchen = next(i for i, line in enumerate(lines) if "Kitchen" in line)
+        assert "your seat is kept" in lines[kitchen + 1], "\n".join(lines)
+        assert "seat free" not in lines[kitchen], "\n".join(lines)
+        if size[0] >= 80:  # where the state's column shows
+            den = next(line for line in lines if "Den" in line)
+            assert "seat free" in den and "your seat" not in den, "\n".join(lines)
