@@ -88,8 +88,13 @@ class Trick:
 
     def to_wire(self) -> dict[str, Any]:
         """`{"leader": 0, "plays": [[0, "AS"], ...], "winner": 2}` (PROTOCOL.md, a view's
-        `tricks`)."""
-        return plain_map(self)
+        `tricks`). Spelled out rather than `plain_map`: it runs for every finished trick
+        of the hand once a trick, and the plays are the one nested part."""
+        return {
+            "leader": self.leader,
+            "plays": [[seat, card.text] for seat, card in self.plays],
+            "winner": self.winner,
+        }
 
     @classmethod
     def from_wire(cls, data: Any) -> Trick:

@@ -117,8 +117,13 @@ def _inner(annotation: Any) -> _Convert | None:
         item_types, item_convert = _allowed_types(item), _inner(item)
 
         def each(name: str, value: list[Any]) -> Any:
-            for item_value in value:
-                _check_value(name, item_value, item_types)
+            if name in _LIMITED:
+                for item_value in value:
+                    _check_value(name, item_value, item_types)
+            else:  # only the type is left to check: skip the call for what has it
+                for item_value in value:
+                    if type(item_value) not in item_types:
+                        _check_value(name, item_value, item_types)
             if item_convert is None:
                 return value
             return [item_convert(name, item_value) for item_value in value]
@@ -152,17 +157,32 @@ def _tuple(annotation: Any) -> _Convert:
     repeated = len(args) == 2 and args[1] is Ellipsis
     items = [(_allowed_types(arg), _inner(arg)) for arg in (args[:1] if repeated else args)]
 
-    def each(name: str, value: list[Any]) -> Any:
-        if not repeated and len(value) != len(items):
+    if repeated:
+        ((allowed, convert),) = items
+
+        def each(name: str, value: list[Any]) -> Any:
+            limited = name in _LIMITED
+            out = []
+            for part in value:
+                if limited or type(part) not in allowed:
+                    _check_value(name, part, allowed)
+                out.append(part if convert is None else convert(name, part))
+            return tuple(out)
+
+        return each
+
+    def fixed(name: str, value: list[Any]) -> Any:
+        if len(value) != len(items):
             raise ProtocolError("bad_message", f"field {name!r} must hold {len(items)} items")
+        limited = name in _LIMITED
         out = []
-        for index, item_value in enumerate(value):
-            allowed, convert = items[0 if repeated else index]
-            _check_value(name, item_value, allowed)
-            out.append(item_value if convert is None else convert(name, item_value))
+        for part, (allowed, convert) in zip(value, items, strict=True):
+            if limited or type(part) not in allowed:
+                _check_value(name, part, allowed)
+            out.append(part if convert is None else convert(name, part))
         return tuple(out)
 
-    return each
+    return fixed
 
 
 def _card(name: str, value: str) -> Card:

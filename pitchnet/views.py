@@ -324,7 +324,7 @@ def _settled(match: Match) -> dict[str, Any]:
 
 
 def _build_settled(match: Match) -> dict[str, Any]:
-    settings, last, hand = match.settings, match.last_result, match.hand
+    settings, hand = match.settings, match.hand
     return {
         "players": settings.players,
         "partnership": settings.partnership,
@@ -332,7 +332,7 @@ def _build_settled(match: Match) -> dict[str, Any]:
         "hand_number": match.hand_number,
         "dealer": match.dealer,
         "scores": list(match.scores),
-        "last_result": plain_result(public_result(last) if last else None),
+        "last_result": _result_wire(match),
         "winner": match.winner,
         "rules": _rules_wire(settings.rules),
         "score_history": _score_history(match),
@@ -341,6 +341,21 @@ def _build_settled(match: Match) -> dict[str, Any]:
             _tricks_won(hand.tricks, settings.players) if hand else [0] * settings.players
         ),
     }
+
+
+_RESULT_WIRES: WeakKeyDictionary[Match, tuple[HandResult | None, dict[str, Any] | None]] = (
+    WeakKeyDictionary()
+)
+"""Each match's last result and its map, kept for the hand: the public part that lasts
+a trick is rebuilt after every trick, the result only once a hand."""
+
+
+def _result_wire(match: Match) -> dict[str, Any] | None:
+    last = match.last_result
+    kept = _RESULT_WIRES.get(match)
+    if kept is None or kept[0] is not last:
+        kept = _RESULT_WIRES[match] = (last, plain_result(public_result(last) if last else None))
+    return kept[1]
 
 
 def _moving(match: Match) -> dict[str, Any]:
