@@ -171,7 +171,9 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
         await server.wait_closed()
     finally:
         if web_server is not None:
-            await web_server.close()
+            # Closed "back in a moment" (SIGHUP), the pages reconnect without being told
+            # the table is over; closed on purpose, they say the host closed it.
+            await web_server.close(ended=server.closed_on_purpose)
             if server.journal is not None:
                 from host.web_keep import forget_if_done
 

@@ -16,6 +16,7 @@ from textual.widgets import Checkbox, Input
 
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import BackgroundOffer, HostQuit
+from host.web import CLOSE_TABLE_CLOSED
 from tests.browser import browser, identity_of, join, seat_of
 from tests.netclient import RawClient
 from tests.pilot import play_on_an_empty_lan, setup_shown, until
@@ -69,6 +70,7 @@ async def test_taking_a_table_back_keeps_a_phones_seat(when: str) -> None:
     app = play_on_an_empty_lan(5)
     async with browser() as chromium:
         context = await chromium.new_context(**PHONE)
+        await context.add_init_script(RECORD_CLOSES)
         page = await context.new_page()
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
@@ -117,11 +119,35 @@ async def test_taking_a_table_back_keeps_a_phones_seat(when: str) -> None:
                     60,
                 )
                 assert all(s.name != "Pat" for i, s in enumerate(seats) if i != pat)
+                closes = await page.evaluate("JSON.parse(sessionStorage.closes || '[]')")
+                assert closes, "the page never saw its table go (the test saw nothing)"
+                assert CLOSE_TABLE_CLOSED not in closes, closes  # never told it ended
                 await later.close_network()
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
             await context.close()
+
+
+RECORD_CLOSES = """
+(() => {
+  const Real = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const socket = new Real(...args);
+    socket.addEventListener("close", (event) => {
+      const seen = JSON.parse(sessionStorage.closes || "[]");
+      seen.push(event.code);
+      sessionStorage.closes = JSON.stringify(seen);
+    });
+    return socket;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  for (const name of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) {
+    window.WebSocket[name] = Real[name];
+  }
+})();
+"""
+"""Each page of the context keeps the close codes of its websockets (across reloads)."""
 
 
 async def until_true_async(check: Any, what: str, timeout: float = 60.0) -> None:
