@@ -669,21 +669,24 @@ def _said_bye(message: Bye) -> None:
 
 
 def _gave_up(minutes: int, watching: bool) -> str:
+    """The last word after trying for the give-up time: the table could not be reached,
+    which says nothing of whose network failed (it may be this player's own Wi-Fi, and
+    the table still playing), so it never says the table went away."""
     if watching:
         return ngettext(
-            "Stopped trying after {n} minute: the table did not come back. "
-            "Watch it again from the finder when it is back.",
-            "Stopped trying after {n} minutes: the table did not come back. "
-            "Watch it again from the finder when it is back.",
+            "Stopped trying after {n} minute: the table could not be reached. "
+            "Watch it again from the finder when it shows there.",
+            "Stopped trying after {n} minutes: the table could not be reached. "
+            "Watch it again from the finder when it shows there.",
             minutes,
         )
     return ngettext(
-        "Stopped trying after {n} minute: the table did not come back. Your "
+        "Stopped trying after {n} minute: the table could not be reached. Your "
         "seat is remembered; join the table again from the finder when it "
-        "is back.",
-        "Stopped trying after {n} minutes: the table did not come back. Your "
+        "shows there.",
+        "Stopped trying after {n} minutes: the table could not be reached. Your "
         "seat is remembered; join the table again from the finder when it "
-        "is back.",
+        "shows there.",
         minutes,
     )
 
