@@ -102,6 +102,20 @@ def url(web: WebServer) -> str:
     return f"http://127.0.0.1:{web.port}/"
 
 
+def phone(width: int, height: int, ratio: int) -> dict[str, Any]:
+    """A Playwright context's options for a phone: its CSS size and pixel ratio, touch."""
+    return {
+        "viewport": {"width": width, "height": height},
+        "device_scale_factor": ratio,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+
+
+PHONE_AT_3 = phone(360, 780, 3)
+"""The phone people hold: a small screen at device pixel ratio 3."""
+
+
 async def join(page: Any, web: WebServer, name: str) -> None:
     """Open the table's address and give a name."""
     await page.goto(url(web))

@@ -28,12 +28,6 @@ from typing import Any
 
 LANGS = ("en", "tl", "lt", "te", "hr", "da")
 TERMINAL = (80, 24)
-PHONE = {
-    "viewport": {"width": 360, "height": 780},
-    "device_scale_factor": 3,
-    "is_mobile": True,
-    "has_touch": True,
-}
 PNG_WIDTH = 960
 """The terminal pictures' width in pixels: 12 per cell, readable and a small file."""
 VIEWBOX = r'viewBox="([0-9. ]+)"'
@@ -80,12 +74,12 @@ async def _local_only(route: Any) -> None:
 
 async def phone(lang: str, out: Path) -> Path:
     """A hand on a phone in `lang`: joined, a bid made and a card played by taps."""
-    from tests.browser import browser, identity_of, seat_of, url, web_table
+    from tests.browser import PHONE_AT_3, browser, identity_of, seat_of, url, web_table
     from tests.netclient import until_true
     from tests.test_web_browser import hand_of, shown_cards, take_turn, up_to_date
 
     async with web_table() as (host, web), browser() as chromium:
-        context = await chromium.new_context(**PHONE, locale=lang)
+        context = await chromium.new_context(**PHONE_AT_3, locale=lang)
         page = await context.new_page()
         await page.goto(url(web))
         await page.select_option("#lang", lang)

@@ -25,6 +25,7 @@ from tests.browser import (
     identity_of,
     join,
     painted,
+    phone,
     regions,
     screenshot_dir,
     seat_of,
@@ -35,15 +36,6 @@ from tests.table_doubles import dealt_hand, match_of
 from tests.test_web_browser import hand_of, shown_cards, take_turn, up_to_date
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
-
-
-def phone(width: int, height: int, ratio: int) -> dict[str, Any]:
-    return {
-        "viewport": {"width": width, "height": height},
-        "device_scale_factor": ratio,
-        "is_mobile": True,
-        "has_touch": True,
-    }
 
 
 DEVICES: dict[str, dict[str, Any]] = {

@@ -17,19 +17,13 @@ from textual.widgets import Checkbox, Input
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import BackgroundOffer, HostQuit
 from host.web import CLOSE_TABLE_CLOSED
-from tests.browser import browser, identity_of, join, seat_of
+from tests.browser import PHONE_AT_3, browser, identity_of, join, seat_of
 from tests.netclient import RawClient
 from tests.pilot import play_on_an_empty_lan, setup_shown, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 SIZE = (80, 24)
-PHONE = {
-    "viewport": {"width": 360, "height": 780},
-    "device_scale_factor": 3,
-    "is_mobile": True,
-    "has_touch": True,
-}
 
 
 @pytest.fixture(autouse=True)
@@ -69,7 +63,7 @@ async def test_taking_a_table_back_keeps_a_phones_seat(when: str) -> None:
     identities: the phone came back a stranger, its seat kept "away" for nobody)."""
     app = play_on_an_empty_lan(5)
     async with browser() as chromium:
-        context = await chromium.new_context(**PHONE)
+        context = await chromium.new_context(**PHONE_AT_3)
         await context.add_init_script(RECORD_CLOSES)
         page = await context.new_page()
         async with app.run_test(size=SIZE) as pilot:
