@@ -259,7 +259,6 @@ class Connection:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             self._writer = None
-            self.session.closed()
             # The link is over and may be dead: drop the socket at once rather than wait
             # for a goodbye that cannot arrive.
             writer.transport.abort()

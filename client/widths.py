@@ -19,6 +19,7 @@ import functools
 import unicodedata
 from importlib import import_module
 
+from rich.cells import cell_len
 from rich.text import Text
 
 
@@ -78,8 +79,6 @@ def cut(text: Text, width: int) -> Text:
     """The longest start of `text` (its styles kept) that fits in `width` cells, cut
     between letters (`clusters`), never inside one: Rich's slicing counts code points,
     which a Telugu line has more of than cells, and its cropping cuts between cells."""
-    from rich.cells import cell_len
-
     if cell_len(text.plain) <= width:
         return text
     end = used = 0
@@ -92,12 +91,19 @@ def cut(text: Text, width: int) -> Text:
     return text[:end]
 
 
-def fit(words: str, width: int) -> str:
-    """`words` cut (`cut`) or padded with spaces to exactly `width` cells."""
-    from rich.cells import cell_len
+def head(words: str, width: int) -> str:
+    """The longest start of `words` that fits in `width` cells, between letters (`cut`)."""
+    return cut(Text(words), width).plain
 
-    shown = cut(Text(words), width).plain
+
+def fit(words: str, width: int) -> str:
+    """`words` cut (`head`) or padded with spaces to exactly `width` cells."""
+    shown = head(words, width)
     return shown + " " * (width - cell_len(shown))
+
+
+INDIC = range(0x0900, 0x0E00)
+"""Devanagari to Sinhala: the scripts whose clusters the browser's page joins."""
 
 
 @functools.cache
@@ -110,13 +116,13 @@ def joining_marks() -> str:
 
     spacing: list[list[int]] = []
     viramas: list[int] = []
-    for code in range(0x0300, 0x10000):
+    for code in INDIC:  # the page joins within these scripts only (its `indic`)
         ch = chr(code)
         if unicodedata.category(ch) == "Mc":
             if spacing and spacing[-1][1] == code - 1:
                 spacing[-1][1] = code
             else:
                 spacing.append([code, code])
-        if unicodedata.combining(ch) == VIRAMA and 0x0900 <= code < 0x0E00:
+        if unicodedata.combining(ch) == VIRAMA:
             viramas.append(code)
     return json.dumps({"spacing": spacing, "viramas": viramas}, separators=(",", ":"))

@@ -112,23 +112,7 @@ def _inner(annotation: Any) -> _Convert | None:
         return one_of
     if origin is list:
         (item,) = get_args(annotation) or (Any,)
-        if item is Any:
-            return None
-        item_types, item_convert = _allowed_types(item), _inner(item)
-
-        def each(name: str, value: list[Any]) -> Any:
-            if name in _LIMITED:
-                for item_value in value:
-                    _check_value(name, item_value, item_types)
-            else:  # only the type is left to check: skip the call for what has it
-                for item_value in value:
-                    if type(item_value) not in item_types:
-                        _check_value(name, item_value, item_types)
-            if item_convert is None:
-                return value
-            return [item_convert(name, item_value) for item_value in value]
-
-        return each
+        return None if item is Any else _each(item)
     if origin is tuple:
         return _tuple(annotation)
     if annotation is Card:
@@ -150,26 +134,34 @@ def _inner(annotation: Any) -> _Convert | None:
     return None
 
 
+def _each(item: Any) -> _Convert:
+    """An array of `item`s: each checked (the call skipped for one already of its type,
+    unless its field has limits), converted where `item` reads back as an object."""
+    item_types, item_convert = _allowed_types(item), _inner(item)
+
+    def each(name: str, value: list[Any]) -> Any:
+        if name in _LIMITED:
+            for item_value in value:
+                _check_value(name, item_value, item_types)
+        else:  # only the type is left to check: skip the call for what has it
+            for item_value in value:
+                if type(item_value) not in item_types:
+                    _check_value(name, item_value, item_types)
+        if item_convert is None:
+            return value
+        return [item_convert(name, item_value) for item_value in value]
+
+    return each
+
+
 def _tuple(annotation: Any) -> _Convert:
     """`tuple[X, ...]` (any length) or `tuple[A, B]` (that many, each its own type): an
     array on the wire, each item checked, read back as a tuple."""
     args = get_args(annotation)
-    repeated = len(args) == 2 and args[1] is Ellipsis
-    items = [(_allowed_types(arg), _inner(arg)) for arg in (args[:1] if repeated else args)]
-
-    if repeated:
-        ((allowed, convert),) = items
-
-        def each(name: str, value: list[Any]) -> Any:
-            limited = name in _LIMITED
-            out = []
-            for part in value:
-                if limited or type(part) not in allowed:
-                    _check_value(name, part, allowed)
-                out.append(part if convert is None else convert(name, part))
-            return tuple(out)
-
-        return each
+    if len(args) == 2 and args[1] is Ellipsis:
+        items_of = _each(args[0])
+        return lambda name, value: tuple(items_of(name, value))
+    items = [(_allowed_types(arg), _inner(arg)) for arg in args]
 
     def fixed(name: str, value: list[Any]) -> Any:
         if len(value) != len(items):

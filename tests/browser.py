@@ -116,9 +116,11 @@ PHONE_AT_3 = phone(360, 780, 3)
 """The phone people hold: a small screen at device pixel ratio 3."""
 
 
-async def join(page: Any, web: WebServer, name: str) -> None:
-    """Open the table's address and give a name."""
+async def join(page: Any, web: WebServer, name: str, lang: str | None = None) -> None:
+    """Open the table's address and give a name (choosing `lang` on the page first)."""
     await page.goto(url(web))
+    if lang is not None:
+        await page.select_option("#lang", lang)
     await page.fill("#name", name)
     await page.click("button[type=submit]")
 

@@ -74,31 +74,17 @@ async def _local_only(route: Any) -> None:
 
 async def phone(lang: str, out: Path) -> Path:
     """A hand on a phone in `lang`: joined, a bid made and a card played by taps."""
-    from tests.browser import PHONE_AT_3, browser, identity_of, seat_of, url, web_table
-    from tests.netclient import until_true
-    from tests.test_web_browser import hand_of, shown_cards, take_turn, up_to_date
+    from tests.browser import PHONE_AT_3, browser, painted, web_table
+    from tests.test_web_browser import take_turn, up_to_date
+    from tests.test_web_devices import seated_with_hand
 
     async with web_table() as (host, web), browser() as chromium:
-        context = await chromium.new_context(**PHONE_AT_3, locale=lang)
-        page = await context.new_page()
-        await page.goto(url(web))
-        await page.select_option("#lang", lang)
-        await page.fill("#name", "Ann")
-        await page.tap("button[type=submit]")
-        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann to sit down")
-        seat = seat_of(host, "Ann")
-        assert seat is not None
-        identity = await identity_of(context, web)
-        assert identity is not None
-        await until_true(lambda: identity.session is not None, "Ann's session")
-        await until_true(lambda: bool(hand_of(host, seat)), "a deal", timeout=60)
-        await until_true(lambda: shown_cards(identity) == hand_of(host, seat), "the hand drawn")
+        options = {**PHONE_AT_3, "locale": lang}
+        context, page, identity, seat = await seated_with_hand(chromium, web, host, options, lang)
         while not (await take_turn(page, host, identity, seat, touch=True)).startswith("play"):
             pass
         await up_to_date(host, identity)
-        await page.evaluate(
-            "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-        )
+        await painted(page)
         png = out / f"hand-{lang}-phone.png"
         await page.screenshot(path=str(png))
         await context.close()

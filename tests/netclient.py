@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -31,15 +32,24 @@ POLL_DEADLINE = 30.0
 
 
 async def until_true(
-    condition: Callable[[], object], what: str, timeout: float = POLL_DEADLINE
+    condition: Callable[[], object],
+    what: str,
+    timeout: float = POLL_DEADLINE,
+    every: float = 0.005,
 ) -> None:
-    """Poll `condition` with a deadline: the host changes state on its own loop turns."""
+    """Poll `condition` (a coroutine's result is awaited) every `every` seconds with a
+    deadline: the host changes state on its own loop turns."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while not condition():
+    while True:
+        result = condition()
+        if inspect.isawaitable(result):
+            result = await result
+        if result:
+            return
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)  # polling with a deadline, not a guess
+        await asyncio.sleep(every)  # polling with a deadline, not a guess
 
 
 @contextlib.asynccontextmanager

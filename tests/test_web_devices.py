@@ -94,18 +94,20 @@ def assert_hand_on_screen(identity: Any) -> None:
         assert x + width <= columns and y + height <= rows, (key, columns, rows)
 
 
-async def seated_with_hand(chromium: Any, web: Any, host: Any, options: dict[str, Any]) -> Any:
-    """A browser context joined as Ann, seated, with her hand drawn."""
+async def seated_with_hand(
+    chromium: Any, web: Any, host: Any, options: dict[str, Any], lang: str | None = None
+) -> Any:
+    """A browser context joined as Ann (in `lang`, if given), seated, her hand drawn."""
     context = await chromium.new_context(**options)
     page = await context.new_page()
-    await join(page, web, "Ann")
+    await join(page, web, "Ann", lang)
     await until_true(lambda: seat_of(host, "Ann") is not None, "Ann to sit down")
     seat = seat_of(host, "Ann")
     assert seat is not None
     identity = await identity_of(context, web)
     assert identity is not None
     await until_true(lambda: identity.session is not None, "Ann's session")
-    await until_true(lambda: bool(hand_of(host, seat)), "a deal")
+    await until_true(lambda: bool(hand_of(host, seat)), "a deal", timeout=60)
     await until_true(lambda: shown_cards(identity) == hand_of(host, seat), "the hand drawn")
     return context, page, identity, seat
 

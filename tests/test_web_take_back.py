@@ -18,7 +18,7 @@ from client.screens.lobby import LobbyScreen
 from client.screens.prompts import BackgroundOffer, HostQuit
 from host.web import CLOSE_TABLE_CLOSED
 from tests.browser import PHONE_AT_3, browser, identity_of, join, seat_of
-from tests.netclient import RawClient
+from tests.netclient import RawClient, until_true
 from tests.pilot import play_on_an_empty_lan, setup_shown, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -95,7 +95,10 @@ async def test_taking_a_table_back_keeps_a_phones_seat(when: str) -> None:
                 seats = await _seats_of_the_table(port)
                 return seats[pat]["name"] == "Pat" and bool(seats[pat]["connected"])
 
-            await until_true_async(lambda: pat_back(port), "Pat back at the background table")
+            # Each look is a connection to the background host: a few a second, no more.
+            await until_true(
+                lambda: pat_back(port), "Pat back at the background table", timeout=60, every=0.2
+            )
             later = play_on_an_empty_lan(5)
             async with later.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: isinstance(later.screen, BackgroundOffer), "the offer")
@@ -142,11 +145,3 @@ RECORD_CLOSES = """
 })();
 """
 """Each page of the context keeps the close codes of its websockets (across reloads)."""
-
-
-async def until_true_async(check: Any, what: str, timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not await check():
-        assert loop.time() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.2)  # polling the background host with a deadline

@@ -118,27 +118,24 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         self.presets = list(PRESETS)
         self.levels = list(LEVELS)
 
-    def label_width(self) -> int:
-        """The labels' column: as wide as the widest label in the language in use and a
-        space (Tagalog's "Mga patakaran ng mesa" is 21 cells), 16 at the least."""
-        words = [
-            _("Table name"),
-            _("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS),
-            _("Partnership"),
-            _("Target"),
-            _("Password"),
-            _("House rules"),
-            _("Bots play"),
-            _("Reactions"),
-            _("Browsers"),
-        ]
-        return max(LABEL_WIDTH, *(cell_len(word) + 1 for word in words))
-
     def compose(self) -> ComposeResult:
-        width = self.label_width()
+        words = {
+            "name": _("Table name"),
+            "players": _("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS),
+            "partnership": _("Partnership"),
+            "target": _("Target"),
+            "password": _("Password"),
+            "rules": _("House rules"),
+            "level": _("Bots play"),
+            "reactions": _("Reactions"),
+            "web": _("Browsers"),
+        }
+        # The labels' column: as wide as the widest label in the language in use and a
+        # space (Tagalog's "Mga patakaran ng mesa" is 21 cells), 16 at the least.
+        width = max(LABEL_WIDTH, *(cell_len(said) + 1 for said in words.values()))
 
-        def label(words: str) -> Static:
-            shown = Static(words, classes="setup-label")
+        def label(key: str) -> Static:
+            shown = Static(words[key], classes="setup-label")
             shown.styles.width = width
             return shown
 
@@ -156,39 +153,39 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                 if self.note:
                     yield Static(self.note, id="setup-note", markup=False)
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Table name"))
+                    yield label("name")
                     yield Input(
                         value=self.default_name, id="setup-name", max_length=24, compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Players ({least}-{most})", least=MIN_PLAYERS, most=MAX_PLAYERS))
+                    yield label("players")
                     yield Input(
                         value="4", id="setup-players", max_length=1, type="integer", compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Partnership"))
+                    yield label("partnership")
                     yield Tick(_("two teams (4 players)"), id="setup-partnership", compact=True)
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Target"))
+                    yield label("target")
                     yield Choice(
                         [(ngettext("{n} point", "{n} points", t), t) for t in TARGETS],
                         value=TARGETS[0],
                         id="setup-target",
                     )
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Password"))
+                    yield label("password")
                     yield Input(
                         placeholder=_("none"), id="setup-password", password=True, compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield label(_("House rules"))
+                    yield label("rules")
                     yield Choice(
                         [(p, p) for p in self.presets],
                         value=self.presets[0],
                         id="setup-preset",
                     )
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Bots play"))
+                    yield label("level")
                     default = "normal" if "normal" in self.levels else self.levels[0]
                     yield Choice(
                         [(level_name(level), level) for level in self.levels],
@@ -196,12 +193,12 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
                         id="setup-level",
                     )
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Reactions"))
+                    yield label("reactions")
                     yield Tick(
                         _("players may react (r)"), value=True, id="setup-reactions", compact=True
                     )
                 with Horizontal(classes="setup-row"):
-                    yield label(_("Browsers"))
+                    yield label("web")
                     yield Tick(_("serve to phones on port"), id="setup-web", compact=True)
                     yield Input(
                         value=str(WEB_PORT),

@@ -30,7 +30,7 @@ from client.text import card_text, styled, suit_text
 from client.widgets.canvas import Canvas, Rect
 from client.widgets.motion import Flight, Motion, Place, motion_allowed
 from client.widgets.seats import presence, presence_kind
-from client.widths import clusters, cut
+from client.widths import clusters, cut, head
 from pitchnet.i18n import N_, _, ngettext, number, pgettext
 from pitchnet.rules import Phase
 from pitchnet.views import running_tally
@@ -101,21 +101,17 @@ def shorten(name: str, width: int, others: list[str]) -> str:
     if cell_len(name) <= width:
         return name
     if width <= 1:
-        return _head(name, width)
-    head = _head(name, width - 1)
-    clash = any(o != name and _head(o, width - 1) == head for o in others)
+        return head(name, width)
+    start = head(name, width - 1)
+    clash = any(o != name and head(o, width - 1) == start for o in others)
     if not clash or width < 5:
-        return head + "…"
+        return start + "…"
     tail_room, tail = max(2, (width - 1) // 3), ""
     for letter in reversed(clusters(name)):
         if cell_len(letter + tail) > tail_room:
             break
         tail = letter + tail
-    return _head(name, width - 1 - cell_len(tail)) + "…" + tail
-
-
-def _head(name: str, width: int) -> str:
-    return cut(Text(name), width).plain
+    return head(name, width - 1 - cell_len(tail)) + "…" + tail
 
 
 def relative(seat: int, me: int, players: int) -> int:
