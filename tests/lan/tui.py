@@ -88,8 +88,12 @@ class Tui:
             raise RuntimeError(f"tmux could not start the client on {self.node}")
 
     def screen(self) -> str:
-        """What the terminal shows now ('' once the client has exited)."""
-        return self._tmux("capture-pane", "-p", "-t", "main", check=False)
+        """What the terminal shows now; once the client has exited, with the lines that
+        scrolled off the top too (its last words may be longer than the screen is tall,
+        and where they start depends on what was printed before the app started)."""
+        dead = self._tmux("display-message", "-p", "-t", "main", "#{pane_dead}", check=False)
+        history = ["-S", "-"] if dead.strip() == "1" else []
+        return self._tmux("capture-pane", "-p", "-t", "main", *history, check=False)
 
     def keys(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "main", *keys)
