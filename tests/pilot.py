@@ -83,6 +83,21 @@ async def until(
         await pilot.pause(0.02)
 
 
+async def tap(pilot: Pilot[Any], target: Any, what: str = "the widget") -> None:
+    """Click `target` (a widget or a selector) once it is laid out, and fail unless the
+    click landed on it: a widget shown a moment ago has no region yet, and Textual's
+    pilot would click the screen's top-left corner instead (a bid once went to the
+    status bar that way)."""
+    screen = pilot.app.screen
+
+    def placed() -> bool:
+        widget = screen.query_one(target) if isinstance(target, str) else target
+        return widget.region.area > 0
+
+    await until(pilot, placed, f"{what} on screen")
+    assert await pilot.click(target), f"the click missed {what}"
+
+
 def tables_seen(found: list[Any]) -> Any:
     """A table browser factory (as client.discovery.TableBrowser) whose browser has
     already seen `found` when it starts: the one fake browser of the client tests."""

@@ -39,6 +39,7 @@ from tests.pilot import (
     screen_text,
     setup_shown,
     tables_seen,
+    tap,
     until,
 )
 
@@ -93,7 +94,7 @@ async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
                 if view.trick:
                     followed += 1
                     face = app.screen.query(CardFace)[slot]
-                    await pilot.click(face)  # the mouse plays a card directly
+                    await tap(pilot, face, "the card")  # the mouse plays a card directly
                     clicked = True
                 else:
                     led += 1
@@ -128,7 +129,7 @@ async def test_an_unplayable_card_is_refused_with_the_reason(host: HostServer) -
         await until(pilot, lambda: app.game.view is not None, "the first deal")
         await until(pilot, lambda: dealt(app).turn == app.game.seat, "our turn to bid", timeout=10)
         hand, bids = dealt(app).hand, dealt(app).bids
-        await pilot.click(app.screen.query(CardFace)[0])
+        await tap(pilot, app.screen.query(CardFace)[0], "the first card")
         await until(pilot, lambda: app.notices, "the host's refusal of the card")
         assert app.notices[-1] == "The bidding is not over yet."  # pitchnet/rules.py's words
         assert dealt(app).hand == hand

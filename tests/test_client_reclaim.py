@@ -15,7 +15,7 @@ from client.tokens import TokenStore
 from host.server import HostServer
 from pitchnet.protocol import Reclaim, Vouch
 from tests.netclient import RawClient, running_host, until_true
-from tests.pilot import dealt, screen_text, until
+from tests.pilot import dealt, screen_text, tap, until
 
 SIZE = (100, 32)
 
@@ -147,7 +147,7 @@ async def test_in_a_browser_carol_taps_to_ask_and_the_seat_file_keeps_her_new_to
                 pilot, lambda: "Ask (y)" in screen_text(app), "its button, short at 40 columns"
             )
             assert not app._notifications  # nothing lies over the button
-            await pilot.click("#yes")
+            await tap(pilot, "#yes", "Ask")
             await until(pilot, lambda: not isinstance(app.screen, ReclaimOffer), "the tap")
             await ann.expect("reclaim_asked")
             ann.send(Vouch(seat=1, yes=True))

@@ -219,7 +219,7 @@ async def test_on_a_phone_the_picker_takes_a_tap() -> None:
         for reaction in REACTIONS:
             button = app.screen.query_one(f"#react-{reaction}")
             assert button.region.area > 0 and button.region.bottom <= 20
-        await pilot.click(f"#react-{Reaction.WELL_BID}")
+        assert await pilot.click(f"#react-{Reaction.WELL_BID}")
         await pilot.pause()
     assert chosen == [Reaction.WELL_BID]
 

@@ -28,7 +28,7 @@ from host.server import HostConfig, HostServer
 from pitchnet.i18n import LANGUAGES
 from pitchnet.views import SeatView
 from tests.netclient import until_true
-from tests.pilot import dealt, until
+from tests.pilot import dealt, tap, until
 
 SIZE = (80, 24)
 
@@ -83,17 +83,17 @@ async def test_a_tap_picks_a_card_and_a_second_tap_plays_it(
             if view.phase == "playing":
                 break
             amount = None if None in view.legal_bids else max(b for b in view.legal_bids if b)
-            await pilot.click(f"#bid-{amount or 'pass'}")  # a click bids at once
+            await tap(pilot, f"#bid-{amount or 'pass'}", "the bid")  # a click bids at once
             await until(pilot, partial(replaced, app, view), "the bid taken")
         card = view.legal_plays[0]
         face = app.screen.query(CardFace)[view.hand.index(card)]
-        await pilot.click(face)
+        await tap(pilot, face, "the card")
         await pilot.pause()
         assert app.connection is not None and app.connection.pending == []
         # Nothing sent: the card is still ours and it is still our turn (the view itself
         # may be a new one: a notice from the host also replaces it).
         assert card in dealt(app).hand and dealt(app).turn == seat
-        await pilot.click(face)
+        await tap(pilot, face, "the card")
         await until(pilot, lambda: card not in dealt(app).hand, "the card played")
         assert TokenStore(tmp_path / "seats.json").find("Ann", table_id=host.table_id)
 
