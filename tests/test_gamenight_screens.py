@@ -156,3 +156,23 @@ async def test_after_a_lost_connection_the_finder_tells_the_truth_about_the_seat
     finally:
         await first.close()
         await second.close()
+
+
+@pytest.mark.parametrize("size", [(40, 15), (60, 20), (44, 48)], ids=["40x15", "60x20", "phone"])
+async def test_a_ten_in_the_trick_shows_its_suit(size: tuple[int, int]) -> None:
+    """Where the trick's cards are one line ("[K♠]"), a ten is a cell wider: it read
+    "[10]", its suit under the closing bracket (the LAN game night at 40x15)."""
+    from client.text import card_text
+
+    table, view, events = dealt_scene("playing", seed=7)
+    ten = next(card for card in ("TS", "TH", "TD", "TC") if card not in view.hand)
+    led = dataclasses.replace(view, trick=[[(view.seat + 1) % len(table.seats), ten]])
+    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = view.seat
+        app.apply_state(1, table, led, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        text = screen_text(app)
+        assert card_text(ten, False, dim=False).plain in text, text
+        assert "[10]" not in text, text

@@ -512,9 +512,12 @@ def draw_card(
                 rect.x + rect.w - 1, rect.y, "*" if game.ascii_only else "✓", PALETTE["winner"]
             )
         return
-    canvas.put(rect.x, rect.y, "[", style)
-    canvas.put_text(rect.x + 1, rect.y, face)
-    canvas.put(rect.x + 3, rect.y, "]", style)
+    if face.cell_len > 2:  # a ten: "[10♠]" is a cell too wide, and "]" hid the suit
+        canvas.put_text(rect.x, rect.y, face)  # its suit where the others' is
+    else:
+        canvas.put(rect.x, rect.y, "[", style)
+        canvas.put_text(rect.x + 1, rect.y, face)
+        canvas.put(rect.x + 3, rect.y, "]", style)
     if winner:  # in the blank column the layout keeps beside every card
         canvas.put(rect.x + 4, rect.y, "*" if game.ascii_only else "✓", style)
 
