@@ -39,6 +39,13 @@ MAX_TABLES = 256
 MAX_RESOLVING = 64
 MAX_CLAIMS = 8
 """Bounds on what a LAN peer flooding us with adverts can make us hold or do at once."""
+ASK_EVERY = 5.0
+"""Seconds between the questions a running browser sends after zeroconf's own four (at
+0, 1, 4 and 9 s it asks, then only refreshes what it already knows): a finder opened
+while the Wi-Fi was down, or a table whose records lapsed during a long cut, was found
+only when some other program happened to ask (27 s and more after the network came
+back on the LAN game night). One small packet per window, with the known answers that
+keep tables already listed from answering again."""
 CLAIM_HOLD = 120.0
 """Seconds an address seen for an instance name stays listed after its records vanish
 (zeroconf's SRV lifetime), unless the service says goodbye."""
@@ -213,9 +220,11 @@ class TableBrowser:
         on_change: Callable[[list[FoundTable]], None] | None = None,
         *,
         zeroconf_factory: ZeroconfFactory | None = None,
+        ask_every: float = ASK_EVERY,
     ) -> None:
         self.interface = effective_interface(interface)
         self.on_change = on_change
+        self.ask_every = ask_every
         self._factory = zeroconf_factory or default_zeroconf
         self._zc: Any = None
         self._browser: Any = None
@@ -256,6 +265,22 @@ class TableBrowser:
         except BaseException:
             await self.close()
             raise
+        asking = asyncio.get_running_loop().create_task(self._keep_asking())
+        self._tasks.add(asking)
+        asking.add_done_callback(self._tasks.discard)
+
+    async def _keep_asking(self) -> None:
+        """Ask for tables every `ask_every` seconds for as long as this browser runs."""
+        from zeroconf import current_time_millis
+
+        while not self._closed:
+            await asyncio.sleep(self.ask_every)
+            try:
+                self._browser.query_scheduler.async_send_ready_queries(
+                    False, current_time_millis(), {SERVICE_TYPE}
+                )
+            except Exception as exc:  # a socket gone with the network: ask again later
+                log.debug("zeroconf question not sent: %r", exc)
 
     async def close(self) -> None:
         """Stop browsing and close the sockets; idempotent and never raises."""

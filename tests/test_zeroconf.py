@@ -34,6 +34,7 @@ from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, SERVICE_TYPE
 from pitchnet.rules import MAX_PLAYERS
 from tests.fakes_zeroconf import FakeFactory
 from tests.multicast import LOOPBACK
+from tests.netclient import until_true
 from tests.profiles import examples
 
 DEADLINE = 15.0
@@ -124,6 +125,30 @@ async def test_browser_sees_advert_then_update_then_removal(multicast: None, clo
     assert await browser.wait_until(lambda ts: not by_id(table_id)(ts), DEADLINE)
     assert not by_id(table_id)(lists[-1])
     await host.close()  # idempotent
+
+
+async def test_a_browser_keeps_asking_after_zeroconfs_own_questions(
+    multicast: None, closing: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """zeroconf asks four times (0, 1, 4, 9 s) and then only refreshes what it knows: a
+    finder opened while the Wi-Fi was down never found the table once it came back, until
+    another program happened to ask. Here zeroconf's own questions never start (as after
+    its ninth second), and the browser is seen asking for tables still, again and again.
+    (Counted as sent rather than as a table found: other programs on this loopback may
+    ask too, and any answer reaches every listener.)"""
+    browser = closing(TableBrowser(LOOPBACK, ask_every=0.2))
+    await browser.start()
+    browser._browser._query_sender_task.cancel()  # zeroconf's own questions never start
+    zeroconf = browser._zc.zeroconf
+    asked: list[str] = []
+    send = zeroconf.async_send
+
+    def spy(out: Any, *args: Any, **kwargs: Any) -> Any:
+        asked.extend(question.name for question in out.questions)
+        return send(out, *args, **kwargs)
+
+    monkeypatch.setattr(zeroconf, "async_send", spy)
+    await until_true(lambda: asked.count(SERVICE_TYPE) >= 3, "three questions", DEADLINE, 0.05)
 
 
 async def test_find_table_returns_the_right_one_of_two_with_one_name(
