@@ -92,13 +92,15 @@ async def test_the_finder_says_which_table_holds_your_seat(
             assert "seat free" in den and "your seat" not in den, "\n".join(lines)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=["80x24", "40x15"])
 async def test_after_a_lost_connection_the_finder_tells_the_truth_about_the_seat(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Earlier in the evening a host closed its table on purpose ("The host closed the
     table"); later this player's link to another table was cut past the give-up time.
     Back at the finder, which lists that table as playing, the note must not repeat the
-    old closing: it says the seat stays theirs and how to get it back."""
+    old closing: it says the seat stays theirs and how to get it back. At 40x15 the
+    note's four lines left the list no row (its border only): the table shows too."""
     import socket
 
     from client.discovery import FoundTable
@@ -117,7 +119,7 @@ async def test_after_a_lost_connection_the_finder_tells_the_truth_about_the_seat
     options = ClientOptions(name="Ann", mode="join", address=("127.0.0.1", first.port))
     app = PitchApp(options, browser_factory=tables_seen(listed))
     try:
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the first lobby")
             await first.close(on_purpose=True)
             await until(pilot, lambda: "The host closed" in screen_text(app), "the closing")
@@ -153,6 +155,7 @@ async def test_after_a_lost_connection_the_finder_tells_the_truth_about_the_seat
             assert "your seat is kept" in text, text  # the row (the table is listed playing)
             note = " ".join(text.split())
             assert "Your seat stays yours" in note and "join the table again" in note, text
+            assert "host:port" in text, text  # the address row, whole, under the list
     finally:
         await first.close()
         await second.close()

@@ -170,6 +170,11 @@ COLUMNS = (("", 2), (N_("Table"), 24), (N_("Address"), 21), (N_("Seats"), 5), ("
 """Each column's heading (marked with `N_`, translated when laid out) and width."""
 NARROW_BELOW = 76
 """Below this many columns the address column goes (the table, seats and state stay)."""
+HOST_BUTTON_FROM = 50
+SHORT_BELOW = 24
+"""Below this many lines the finder drops its borders and margins and the address row
+is one line: at 40x15 a note of four lines left the list no row at all (its border
+only), after a lost connection on the LAN game night."""
 
 
 class FinderScreen(PitchScreen[None]):
@@ -207,6 +212,8 @@ class FinderScreen(PitchScreen[None]):
 
     def on_mount(self) -> None:
         self._lay_out_columns(self.app.size.width)
+        self._lay_out_height(self.app.size.height)
+        self._lay_out_width(self.app.size.width)
         self.app_options = self.app.options
         self._auto_host_pending = self.app_options.mode == "play"
         if self._auto_host_pending:
@@ -272,7 +279,19 @@ class FinderScreen(PitchScreen[None]):
                 tables.add_column(_(label), width=column_width)
         return True
 
+    def _lay_out_height(self, height: int) -> None:
+        short = height < SHORT_BELOW
+        self.query_one("#finder").set_class(short, "-short")
+        self.query_one("#address", Input).compact = short
+
+    def _lay_out_width(self, width: int) -> None:
+        """Below HOST_BUTTON_FROM columns the host button goes (the footer's `h` says the
+        same): beside it, the address box had room for one letter of "host:port"."""
+        self.query_one("#host", Button).display = width >= HOST_BUTTON_FROM
+
     def on_resize(self, event: events.Resize) -> None:
+        self._lay_out_height(event.size.height)
+        self._lay_out_width(event.size.width)
         if self._lay_out_columns(event.size.width):
             self.post_message(TablesChanged(list(self._shown_tables)))
 
