@@ -39,7 +39,7 @@ from pitchnet.events import (
 )
 from pitchnet.house_rules import HouseRules, label
 from pitchnet.i18n import _
-from pitchnet.protocol import MAX_NAME, TableInfo
+from pitchnet.protocol import BOT_SUFFIX, MAX_NAME, SeatKind, TableInfo
 from pitchnet.reactions import Reaction
 from pitchnet.rules import HandResult
 from pitchnet.text import printable
@@ -88,13 +88,24 @@ class GameState:
 
     def name(self, seat: int | None) -> str:
         """A seat's display name, cleaned; "Seat N" if the seat is unknown or unnamed."""
+        base, bot = self.name_parts(seat)
+        return base + bot
+
+    def name_parts(self, seat: int | None) -> tuple[str, str]:
+        """A seat's name and the mark of a bot playing a leaver's seat: the host names that
+        seat "Bob (bot)" (in English, on the wire); shown as "Bob" and " (bot)" in the
+        reader's language, so a narrow seat cuts the name and keeps the mark."""
         if seat is None:
-            return _("nobody")
+            return _("nobody"), ""
         if self.table and 0 <= seat < len(self.table.seats):
-            name = printable(self.table.seats[seat].name, MAX_NAME)
+            info = self.table.seats[seat]
+            name = printable(info.name, MAX_NAME)
+            if info.kind == SeatKind.BOT and name.endswith(BOT_SUFFIX) and name != BOT_SUFFIX:
+                # TRANSLATORS: after the name of a player who left, whose seat a bot plays.
+                return name.removesuffix(BOT_SUFFIX), " " + _("(bot)")
             if name:
-                return name
-        return _("Seat {seat}", seat=seat + 1)
+                return name, ""
+        return _("Seat {seat}", seat=seat + 1), ""
 
     @property
     def me(self) -> int | None:

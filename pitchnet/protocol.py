@@ -761,6 +761,11 @@ def _map_entries(mapping: dict[str, Any]) -> bytes:
 # ---- the table part of a `state` message ------------------------------------------------------
 
 
+BOT_SUFFIX = " (bot)"
+"""What the host adds to the name of a player who left, for the bot that plays on in
+their seat ("Bob (bot)"); a late-comer named Bob is given that seat back by it."""
+
+
 class SeatKind(StrEnum):
     """Who holds a seat (`SeatInfo.kind` on the wire)."""
 

@@ -256,8 +256,8 @@ def test_an_absent_player_shows_time_away_and_the_bot_countdown() -> None:
     gone = SeatInfo(name="Bob", kind=SeatKind.HUMAN, connected=False, away=5.0)
     assert rendered(presence(gone)) == "away 5s"
     assert rendered(presence(gone, since=2.2)) == "away 7s"
-    assert rendered(presence(gone, since=2.2, grace=60.0)) == "bot 53s"
-    assert rendered(presence(gone, since=99, grace=60.0)) == "bot 0s"
+    assert rendered(presence(gone, since=2.2, grace=60.0)) == "bot in 53s"
+    assert rendered(presence(gone, since=99, grace=60.0)) == "bot in 0s"
     assert rendered(presence(SeatInfo("Bob", SeatKind.HUMAN, True))) == "here"
     assert (
         rendered(presence(SeatInfo("Bob", SeatKind.HUMAN, False, substitute=True))) == "bot plays"

@@ -10,6 +10,7 @@ import pytest
 
 from client.app import ClientOptions, PitchApp
 from client.screens.table import TableScreen
+from pitchnet.protocol import SeatKind
 from pitchnet.views import spectator_private
 from tests.pilot import dealt_scene, screen_text, tables_seen, until
 
@@ -179,3 +180,30 @@ async def test_a_ten_in_the_trick_shows_its_suit(size: tuple[int, int]) -> None:
         text = screen_text(app)
         assert card_text(ten, False, dim=False).plain in text, text
         assert "[10]" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("size", "lang", "mark"),
+    [((44, 48), "en", "(bot)"), ((40, 15), "lt", "(botas)"), ((80, 24), "lt", "(botas)")],
+    ids=["phone-en", "40x15-lt", "80x24-lt"],
+)
+async def test_a_leavers_seat_keeps_its_bot_mark_whole(
+    size: tuple[int, int], lang: str, mark: str
+) -> None:
+    """The host names a leaver's seat "Bob (bot)" for the bot that plays on; a narrow
+    seat cut it to "Bob (bo…" on the phone, and in Lithuanian it read English. The name
+    is cut, the mark is the reader's word and stays whole."""
+    table, view, events = dealt_scene("playing", seed=7)
+    other = (view.seat + 1) % len(table.seats)
+    seats = list(table.seats)
+    seats[other] = dataclasses.replace(seats[other], name="Roberta (bot)", kind=SeatKind.BOT)
+    left = dataclasses.replace(table, seats=seats)
+    app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = view.seat
+        app.apply_state(1, left, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        text = screen_text(app)
+        assert mark in text, text
+        assert "(bot)" not in text or lang == "en", text

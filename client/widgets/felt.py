@@ -289,15 +289,17 @@ def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Tex
     if view.partnership:
         line.append("AB"[seat % 2], style=team_style(seat)).append(" ")
     marks = _marks(game, seat)
-    full = game.name(seat)
+    full, bot = game.name_parts(seat)
     room = width - line.cell_len - marks.cell_len
     # TRANSLATORS: after the player's own name on the table: "Ann (you)".
     you = " " + _("(you)") if seat == game.me else ""
-    if cell_len(full + you) > room:
+    if cell_len(full + bot + you) > room:
         you = ""
-    name = shorten(full, max(1, room - cell_len(you)), others)
+    if cell_len(full + bot) > room and room - cell_len(bot) < 2:
+        bot = ""  # not even a letter of the name beside it: the name alone
+    name = shorten(full, max(1, room - cell_len(you + bot)), others)
     line.append(name, style=PALETTE["turn"] if turn else "bold")
-    line.append(you, style="italic").append_text(marks)
+    line.append(bot, style="dim").append(you, style="italic").append_text(marks)
     return line
 
 

@@ -42,8 +42,9 @@ def presence(info: SeatInfo | None, since: float = 0.0, grace: float | None = No
     if kind == "away" and info is not None:
         away = max(0.0, info.away + since)
         if grace is not None:
-            # Short enough for the narrow column: "bot 58s" = a bot plays in 58 seconds.
-            return Text(_("bot {seconds}s", seconds=max(0, round(grace - away))), style="bold red")
+            # TRANSLATORS: a bot plays for this absent player in 58 seconds; a narrow column.
+            left = max(0, round(grace - away))
+            return Text(_("bot in {seconds}s", seconds=left), style="bold red")
         words = _("away {seconds}s", seconds=round(away)) if away >= 1 else _("away")
         return Text(words, style="bold red")
     return Text(_("here"), style="green")
@@ -64,7 +65,7 @@ def seats_table(game: GameState, since: float = 0.0) -> Table:
     grid.add_column(" ", width=1, no_wrap=True)
     grid.add_column(_("Player"), ratio=1, no_wrap=True, overflow="ellipsis")
     grid.add_column("", width=3, no_wrap=True)
-    grid.add_column("", width=9, no_wrap=True)
+    grid.add_column("", width=10, no_wrap=True)
     # TRANSLATORS: column heads of at most four cells: "Crd" cards held, "Bid", "Trk"
     # tricks won, "Pts" points. Abbreviate as your language does.
     for title in (_("Crd"), _("Bid"), _("Trk"), _("Pts")):
