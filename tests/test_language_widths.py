@@ -188,3 +188,27 @@ def test_a_reaction_is_measured_in_cells() -> None:
     full = reaction_label(Reaction.NICE)
     assert cell_len(full) < len(full)
     assert reaction_label(Reaction.NICE, width=cell_len(full)) == full
+
+
+async def test_every_bid_button_shows_whole_at_40_columns_in_every_language() -> None:
+    """The bid row at 40x15 with five bids to offer and the pitch: Lithuanian's "BID:"
+    ("PASIŪLYMAS:") pushed the pitch button past the edge ("! Q", no suit). Every
+    button shows whole, the prompt giving way first."""
+    from client.app import ClientOptions, PitchApp
+    from client.screens.table import TableScreen
+    from client.text import card_text
+    from client.widgets.bidbar import BID_LABELS
+    from tests.pilot import screen_text, until
+
+    table, view, events = dealt_scene("first_bid")
+    for lang in ("en", "tl", "lt", "te", "hr", "da"):
+        app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
+        async with app.run_test(size=(40, 15)) as pilot:
+            app.game.seat = 0
+            app.apply_state(1, table, view, events)
+            await until(pilot, lambda a=app: isinstance(a.screen, TableScreen), "the table")
+            await pilot.pause()
+            row = next(line for line in screen_text(app).splitlines() if " ! " in line)
+            for amount in view.legal_bids:
+                assert f" {_(BID_LABELS[amount])} " in row, (lang, amount, row)
+            assert card_text(view.hand[0], False).plain in row, (lang, row)

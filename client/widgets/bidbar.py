@@ -66,6 +66,7 @@ def prompt_text(
             # TRANSLATORS: between the keys offered for a bid: "p or 2-4" (keep the spaces).
             offer = _(" or ").join(offers)
             if tiny:
+                # TRANSLATORS: as short as it can be: a phone's row of bid buttons.
                 return Text(_("BID:"), style=turn_style())
             if narrow:  # the buttons beside it say the rest
                 return Text(_("YOUR BID:"), style=turn_style())
@@ -176,6 +177,8 @@ class BidBar(Horizontal):
                 pitch_label = [pitch_word + face.plain] if with_pitch else []
                 if self.needed(prompt, labels + pitch_label, 3 if tight else 5) <= width:
                     break
+            else:  # the buttons alone, whole, rather than the last one cut off
+                prompt = Text("")
         self.set_class(tight, "-tight")
         self.query_one("#prompt", Static).update(prompt)
         for amount in BID_LABELS:
