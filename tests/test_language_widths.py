@@ -200,13 +200,16 @@ async def test_every_bid_button_shows_whole_at_40_columns_in_every_language() ->
     from client.widgets.bidbar import BID_LABELS
     from tests.pilot import screen_text, until
 
+    def on_table(app: PitchApp) -> bool:
+        return isinstance(app.screen, TableScreen)
+
     table, view, events = dealt_scene("first_bid")
     for lang in ("en", "tl", "lt", "te", "hr", "da"):
         app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
         async with app.run_test(size=(40, 15)) as pilot:
             app.game.seat = 0
             app.apply_state(1, table, view, events)
-            await until(pilot, lambda a=app: isinstance(a.screen, TableScreen), "the table")
+            await until(pilot, partial(on_table, app), "the table")
             await pilot.pause()
             row = next(line for line in screen_text(app).splitlines() if " ! " in line)
             for amount in view.legal_bids:
