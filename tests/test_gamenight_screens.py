@@ -10,8 +10,9 @@ import pytest
 
 from client.app import ClientOptions, PitchApp
 from client.screens.table import TableScreen
-from pitchnet.protocol import SeatKind
-from pitchnet.views import spectator_private
+from pitchnet.events import Event
+from pitchnet.protocol import SeatKind, TableInfo
+from pitchnet.views import SeatView, spectator_private
 from tests.pilot import dealt_scene, screen_text, tables_seen, until
 
 SIZES = [(40, 15), (60, 20), (80, 24), (200, 60)]
@@ -162,6 +163,19 @@ async def test_after_a_lost_connection_the_finder_tells_the_truth_about_the_seat
         await second.close()
 
 
+async def table_text(
+    table: TableInfo, view: SeatView, events: list[Event], size: tuple[int, int], lang: str = "en"
+) -> str:
+    """The screen of the seat `view` is for, at `size`, in `lang`."""
+    app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = view.seat
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        return screen_text(app)
+
+
 @pytest.mark.parametrize("size", [(40, 15), (60, 20), (44, 48)], ids=["40x15", "60x20", "phone"])
 async def test_a_ten_in_the_trick_shows_its_suit(size: tuple[int, int]) -> None:
     """Where the trick's cards are one line ("[K♠]"), a ten is a cell wider: it read
@@ -171,15 +185,9 @@ async def test_a_ten_in_the_trick_shows_its_suit(size: tuple[int, int]) -> None:
     table, view, events = dealt_scene("playing", seed=7)
     ten = next(card for card in ("TS", "TH", "TD", "TC") if card not in view.hand)
     led = dataclasses.replace(view, trick=[[(view.seat + 1) % len(table.seats), ten]])
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    async with app.run_test(size=size) as pilot:
-        app.game.seat = view.seat
-        app.apply_state(1, table, led, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
-        text = screen_text(app)
-        assert card_text(ten, False, dim=False).plain in text, text
-        assert "[10]" not in text, text
+    text = await table_text(table, led, events, size)
+    assert card_text(ten, False, dim=False).plain in text, text
+    assert "[10]" not in text, text
 
 
 @pytest.mark.parametrize(
@@ -198,12 +206,6 @@ async def test_a_leavers_seat_keeps_its_bot_mark_whole(
     seats = list(table.seats)
     seats[other] = dataclasses.replace(seats[other], name="Roberta (bot)", kind=SeatKind.BOT)
     left = dataclasses.replace(table, seats=seats)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
-    async with app.run_test(size=size) as pilot:
-        app.game.seat = view.seat
-        app.apply_state(1, left, view, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
-        text = screen_text(app)
-        assert mark in text, text
-        assert "(bot)" not in text or lang == "en", text
+    text = await table_text(left, view, events, size, lang)
+    assert mark in text, text
+    assert "(bot)" not in text or lang == "en", text
