@@ -280,14 +280,15 @@ class FinderScreen(PitchScreen[None]):
         return True
 
     def _lay_out_height(self, height: int) -> None:
-        short = height < SHORT_BELOW
-        self.query_one("#finder").set_class(short, "-short")
-        self.query_one("#address", Input).compact = short
+        short = height < SHORT_BELOW  # (a screen being taken down has no parts to lay out)
+        self.query("#finder").set_class(short, "-short")
+        for box in self.query("#address").results(Input):
+            box.compact = short
 
     def _lay_out_width(self, width: int) -> None:
         """Below HOST_BUTTON_FROM columns the host button goes (the footer's `h` says the
         same): beside it, the address box had room for one letter of "host:port"."""
-        self.query_one("#host", Button).display = width >= HOST_BUTTON_FROM
+        self.query("#host").set(display=width >= HOST_BUTTON_FROM)
 
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out_height(event.size.height)
