@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import textual_serve
 from aiohttp import WSMsgType, web
@@ -74,6 +74,9 @@ from pitchnet.i18n import (
 )
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
+
+if TYPE_CHECKING:
+    from host.server import HostServer
 
 log = logging.getLogger("pitchnet.web")
 
@@ -188,6 +191,33 @@ class WebConfig:
     """Where the identities and their seat files are kept across a restart of the host
     (host/web_keep.py: beside the table's journal); None: a temporary folder that goes
     with the server, so a restarted host asks every browser for its name again."""
+
+
+def table_web_join(
+    server: HostServer, port: int, interface: str | None, **options: Any
+) -> WebServer:
+    """The web join of `server`'s table, configured from the table itself: its id,
+    name and own password (a resumed table's comes from its journal, not the command
+    line), its referee's password limiter, the keep folder beside its journal, and
+    whether it was closed on purpose. `pitchnet host --web` and the window that hosts
+    (client/hosting.py) serve a table alike; `options` are the rest of `WebConfig`."""
+    from host.web_keep import keep_folder
+
+    journal = server.journal.path if server.journal is not None else None
+    return WebServer(
+        WebConfig(
+            port=port,
+            table_port=server.port,
+            table_id=server.table_id,
+            interface=interface,
+            table_name=server.name,
+            password=server.table.options.password,
+            guesses=server.referee.guesses,
+            keep_dir=keep_folder(journal) if journal is not None else None,
+            table_closed=lambda: server.closed_on_purpose,
+            **options,
+        )
+    )
 
 
 @dataclass(eq=False)
