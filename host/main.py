@@ -86,11 +86,6 @@ def resume_command(server: HostServer, interface: str | None, web_port: int | No
     return shown_command(command + (["--interface", interface] if interface else []))
 
 
-def resumable(server: HostServer) -> bool:
-    """The closed table can be carried on with `--resume` (a match started, not over)."""
-    return server.resumable
-
-
 async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
     server = HostServer(config)
     loop = asyncio.get_running_loop()

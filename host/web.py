@@ -47,8 +47,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from client.tokens import TokenStore
-from client.web_session import (
+from client.hosting import (
     AWAY_META,
     KEYBOARD_META,
     LANG_ENV,
@@ -58,8 +57,9 @@ from client.web_session import (
     SEATS_ENV,
     SPARE_FLAG,
     TABLE_ENV,
+    joining_marks,
+    seat_kept,
 )
-from client.widths import joining_marks
 from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from host.web_spare import SpareClient
@@ -619,8 +619,7 @@ class WebServer:
         that the table may still know): such an identity is never forgotten."""
         if identity.name is None or not identity.seats_file.exists():
             return False
-        store = TokenStore(identity.seats_file)
-        return store.find(identity.name, table_id=self.config.table_id, given_up=True) is not None
+        return seat_kept(identity.seats_file, identity.name, self.config.table_id, given_up=True)
 
     def _forgettable(self, address: str | None = None) -> list[Identity]:
         """Identities without a session or a seat (from `address` only, if given), oldest
@@ -969,8 +968,7 @@ class WebServer:
 
     def _seat_given_up(self, identity: Identity) -> bool:
         """The client left the table (its token is forgotten), rather than quitting."""
-        store = TokenStore(identity.seats_file)
-        return store.find(identity.name or "", table_id=self.config.table_id) is None
+        return not seat_kept(identity.seats_file, identity.name or "", self.config.table_id)
 
     async def _relay(self, websocket: web.WebSocketResponse, session: WebSession) -> None:
         """The browser's messages to the process; anything malformed is ignored. Every
