@@ -38,7 +38,7 @@ from client.messages import (
 )
 from client.model import GameState, describe_event, top_bid
 from client.reactions import reaction_label
-from client.screens.base import PitchModal, translate_bindings
+from client.screens.base import GameChanged, PitchModal, translate_bindings
 from client.screens.connecting import ConnectingScreen
 from client.settings import (
     DECKS,
@@ -1092,10 +1092,10 @@ class PitchApp(App[None]):
             prompt.dismiss(False)
 
     def redraw(self) -> None:
+        """Every screen of the stack that shows the game draws it again (`GameChanged`,
+        handled by `FirstShow`: the lobby, the table, the hand summary, the match end)."""
         for screen in self.screen_stack:
-            show = getattr(screen, "show", None)
-            if callable(show):
-                show(self.game)
+            screen.post_message(GameChanged(self.game))
 
     def _host_error(self, message: HostError) -> None:
         if message.fatal:

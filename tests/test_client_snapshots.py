@@ -234,6 +234,7 @@ def test_a_trick_in_motion(
         target = pilot.app
         assert isinstance(target, PilotApp)
         target.apply_state(2, table, view, events[len(before) :])  # only what is new
+        await pilot.pause()  # redrawn (GameChanged) as the card sets off
         moment[0] += PLAY_SECONDS / 3
         felt.refresh()
         await pilot.pause()
