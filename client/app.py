@@ -65,6 +65,7 @@ MAX_TOASTS = 3
 
 if TYPE_CHECKING:
     from client.hosting import HostedTable, WebServer
+    from client.older_tables import OlderTableWatch
     from client.screens.prompts import OfflineScreen
 
 
@@ -200,7 +201,8 @@ class PitchApp(App[None]):
         self.may_move = False
         """The table hosted here came from `play`: while its creator sits there alone, it
         yields to an older open table on the network (the creator moves there)."""
-        self._mover: Any = None
+        self._mover: OlderTableWatch | None = None
+        """Watching for an older open lobby, while the one hosted here is young."""
         self._offline: OfflineScreen | None = None
         self.background_pid: int | None = None
         """The detached host that keeps a table from this window running, if one does."""
@@ -364,7 +366,10 @@ class PitchApp(App[None]):
             password=hosted.facts().password,
         )
         if self.may_move or (settings and not resume):
-            self.run_worker(self._yield_to_older_tables(), group="mover", exclusive=True)
+            from client.older_tables import OlderTableWatch
+
+            self._mover = OlderTableWatch(self)
+            self.run_worker(self._mover.run(), group="mover", exclusive=True)
 
     def host_config(self, settings: dict[str, Any], resume: str | None) -> dict[str, Any]:
         """The `HostConfig` fields of a table hosted here: its name, this window's
@@ -391,121 +396,11 @@ class PitchApp(App[None]):
         elif not isinstance(self.screen, WebAddress):
             self.push_screen(WebAddress(self.web_urls))
 
-    # ---- two lone tables opened at once: the younger one yields ---------------------------
+    # ---- two lone tables opened at once: the younger one yields (client/older_tables.py) ----
 
-    def _alone_here(self) -> bool:
-        """Our hosted table (from `play`) is still a lobby nobody has started."""
-        return self.may_move and self._lobby_unstarted()
-
-    def _lobby_unstarted(self) -> bool:
-        """The table hosted here is still a lobby where no match has started."""
-        return self.hosted is not None and self.hosted.facts().lobby_unstarted
-
-    def _say_tables_beside(self, tables: list[Any], told: set[str]) -> None:
-        """Another lobby opened beside ours with other settings: both stay (nobody moves
-        between them), so say there are two tables and why, once per table."""
-        from client.screens.finder import settings_differ
-
-        if self.hosted is None:
-            return
-        facts = self.hosted.facts()
-        ours = {
-            "players": facts.players,
-            "target": facts.target,
-            "rules": facts.rules,
-            "bot_level": facts.bot_level,
-        }
-        for found in tables:
-            if found.table_id in told or found.table_id == facts.table_id:
-                continue
-            if found.state != TableState.LOBBY or found.password:
-                continue
-            differ = settings_differ(found, ours)
-            if differ:
-                told.add(found.table_id)
-                self.notify(
-                    _(
-                        "{table} is open too, with {differences}: two tables now, each with "
-                        "its own settings.",
-                        table=printable(found.name, MAX_NAME),
-                        differences=", ".join(differ),
-                    ),
-                    markup=False,
-                )
-
-    def older_open_table(self, tables: list[Any]) -> Any:
-        """An older open lobby on the network with a seat for everyone at ours (the
-        oldest): our lobby moves there. Only the younger of two tables ever moves, so
-        two tables never swap their people."""
-        from client.discovery import claimed_twice
-        from pitchnet.protocol import can_join
-
-        if self.hosted is None:
-            return None
-        facts = self.hosted.facts()
-        disputed = claimed_twice(tables)  # never move people to a table an impostor copies
-        ours = (facts.born, facts.table_id)
-        people = facts.people
-        older = [
-            t
-            for t in tables
-            if t.table_id != facts.table_id
-            and t.state == TableState.LOBBY
-            and t.open > 0
-            and t.born > 0
-            and not t.password
-            and can_join(t.version)
-            and t.table_id not in disputed
-            and t.open >= max(1, people)
-            and (t.born, t.table_id) < ours
-        ]
-        return min(older, key=lambda t: (t.born, t.table_id), default=None)
-
-    async def _yield_to_older_tables(self) -> None:
-        """While the lobby hosted here has not started, watch the network: if an older
-        table's lobby is open, offer to move there (naming it and its address), and on
-        the creator's key press close ours and sit down there, everyone with us. A lobby
-        beside ours with other settings is named, with how they differ."""
-        import asyncio
-        import contextlib
-
-        changed = asyncio.Event()
-        browser = self.browser_factory(self.options.interface, lambda _: changed.set())
-        self._mover = browser
-        try:
-            await browser.start()
-            declined: set[tuple[str, str, int]] = set()
-            told: set[str] = set()
-            while self._lobby_unstarted():
-                self._say_tables_beside(browser.tables, told)
-                seen = [t for t in browser.tables if (t.table_id, t.host, t.port) not in declined]
-                target = self.older_open_table(seen) if self._alone_here() else None
-                if target is not None and self.current_mode == "lobby":
-                    # Asked on the lobby's own screen (a question pushed while the
-                    # window still dials its table would stay behind the lobby).
-                    # Never without the creator's key press: any laptop can advertise an
-                    # "older open table", so the screen names it and its address first.
-                    from client.screens.prompts import MoveOffer
-
-                    offer = MoveOffer(target.name, f"{target.host}:{target.port}")
-                    if await self.push_screen_wait(offer) and self._alone_here():
-                        await self._move_to(target)
-                        return
-                    declined.add((target.table_id, target.host, target.port))
-                    continue
-                changed.clear()
-                # Woken by the network, or after half a second to look at our own table
-                # again (someone may have sat down, which ends the watch).
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), 0.5)
-        except Exception as exc:  # browsing is a nicety here; hosting goes on without it
-            log.warning("cannot look for older tables: %s", exc)
-        finally:
-            self._mover = None
-            await browser.close()
-
-    async def _move_to(self, target: Any) -> None:
-        """Close our lobby, telling everyone in it (us too) to join `target`."""
+    async def move_lobby_to(self, target: Any) -> None:
+        """Close our lobby, telling everyone in it (us too) to join `target` (an older
+        open table the creator chose to move to)."""
         hosted, self.hosted = self.hosted, None
         self.may_move = False
         log.info("an older open table %s exists: moving there", target.table_id)
