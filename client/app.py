@@ -9,7 +9,6 @@ screen changes.
 
 from __future__ import annotations
 
-import errno
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable
@@ -22,7 +21,7 @@ from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.notifications import Notify
+from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
@@ -39,7 +38,7 @@ from client.messages import (
 )
 from client.model import GameState, describe_event, top_bid
 from client.reactions import reaction_label
-from client.screens.base import PitchModal, translate_bindings
+from client.screens.base import GameChanged, PitchModal, translate_bindings
 from client.screens.connecting import ConnectingScreen
 from client.settings import (
     DECKS,
@@ -53,7 +52,7 @@ from client.tokens import SavedSeat, TokenStore
 from client.widths import count_spacing_marks
 from pitchnet.events import Event, TimedOut, TookOver
 from pitchnet.i18n import LANGUAGES, N_, _, current, use
-from pitchnet.protocol import MAX_NAME, ReclaimAsked, SeatKind, TableInfo, TableState
+from pitchnet.protocol import MAX_NAME, ReclaimAsked, TableInfo, TableState
 from pitchnet.reactions import Reaction
 from pitchnet.rules import Phase
 from pitchnet.text import printable
@@ -65,6 +64,8 @@ MAX_TOASTS = 3
 """Toasts shown at once on a screen 60 columns wide or more (fewer on a phone)."""
 
 if TYPE_CHECKING:
+    from client.hosting import HostedTable, WebServer
+    from client.older_tables import OlderTableWatch
     from client.screens.prompts import OfflineScreen
 
 
@@ -74,8 +75,6 @@ def _took_over(event: Event, seat: int | None) -> bool:
 
 BrowserFactory = Callable[[str | None, Callable[[list[Any]], None]], Any]
 """Makes a table browser (start/close/tables), as client.discovery.TableBrowser."""
-HostFactory = Callable[..., Any]
-"""Makes a HostServer from a HostConfig (injected so tests can set seed and bot delay)."""
 
 
 @dataclass
@@ -83,13 +82,13 @@ class ClientOptions:
     name: str
     ascii_only: bool = False
     interface: str | None = None
-    mode: str = "find"  # "join"/"watch" (address given), "find", "play"; "idle" (tests)
+    mode: str = "find"  # "join"/"watch" (address given), "find", "play"
     # "web": one table only, served to a browser by host/web.py (leaving ends the session)
     address: tuple[str, int] | None = None
     password: str | None = None
-    play_browse_seconds: float = 0.5  # client.screens.finder.PLAY_BROWSE_SECONDS
-    host_options: dict[str, Any] | None = None
-    """Extra HostConfig fields for a table hosted here (tests: seed, bot_delay...)."""
+    bot_level: str | None = None
+    """The level of the bots at a table hosted here (`--bot-level`), whatever the setup
+    screen chose; None: the setup screen's."""
     reactions: bool = True
     """False (`--no-reactions`): other people's reactions are not shown in this run,
     whatever the saved setting says (a player who wants quiet for one evening)."""
@@ -110,12 +109,6 @@ def _default_browser(interface: str | None, on_change: Callable[[list[Any]], Non
     from client.discovery import TableBrowser  # zeroconf loads only when browsing
 
     return TableBrowser(interface, on_change)
-
-
-def _default_host(config: Any) -> Any:
-    from host.server import HostServer
-
-    return HostServer(config)
 
 
 # Screens other than the first are imported when first shown: start-up time matters.
@@ -175,19 +168,22 @@ class PitchApp(App[None]):
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
+    play_browse_seconds = 0.5
+    """How long `pitchnet play` looks before its setup screen (the browser's first query goes
+    out at once and answers come within about 0.1 s; a table seen at any time is joined at
+    once, and one that opens while the setup screen shows is offered there)."""
+
     def __init__(
         self,
         options: ClientOptions,
         *,
         browser_factory: BrowserFactory | None = None,
-        host_factory: HostFactory | None = None,
     ) -> None:
         # The first screen is the default mode, not a switch: Textual's switch_mode holds
         # painting back 50 ms to mask the transition, which start-up cannot afford.
         # Textual reads DEFAULT_MODE, a class variable, in App.__init__; this app's first
         # mode depends on its options, so it is set on the instance just before that.
-        first = "connecting" if options.address is not None else "finder"
-        vars(self)["DEFAULT_MODE"] = "_default" if options.mode == "idle" else first
+        vars(self)["DEFAULT_MODE"] = self.first_mode(options)
         if options.lang is not None:
             use(options.lang)
         count_spacing_marks()  # widths as the terminal (or the browser's xterm.js) draws
@@ -195,20 +191,18 @@ class PitchApp(App[None]):
         translate_bindings(self)
         self.options = options
         self.browser_factory = browser_factory or _default_browser
-        self.host_factory = host_factory or _default_host
         self.game = GameState(ascii_only=options.ascii_only)
         self.connection: Connection | None = None
         self.tokens = TokenStore(options.seats_file)
         self._undialled: Connection | None = None
-        self.hosted: Any = None
-        self.web: Any = None
-        """The web join of the table hosted here (host/web.py's WebServer), if served."""
-        self.web_urls: list[str] = []
+        self.hosted: HostedTable | None = None
+        """The table this window hosts (client/hosting.py, the seam), if it hosts one."""
         self.connecting_to = "{}:{}".format(*options.address) if options.address else ""
         self.may_move = False
         """The table hosted here came from `play`: while its creator sits there alone, it
         yields to an older open table on the network (the creator moves there)."""
-        self._mover: Any = None
+        self._mover: OlderTableWatch | None = None
+        """Watching for an older open lobby, while the one hosted here is young."""
         self._offline: OfflineScreen | None = None
         self.background_pid: int | None = None
         """The detached host that keeps a table from this window running, if one does."""
@@ -216,8 +210,6 @@ class PitchApp(App[None]):
         """`play` should look for a table again when the finder next shows."""
         self.finder_note = ""
         """A sentence for the finder to show when it next appears (why we are back)."""
-        self.notices: list[str] = []
-        """Every notification shown, newest last (tests read it; so could a log)."""
         self.prefs: Preferences = (
             SessionPreferences() if options.mode == "web" else load_preferences()
         )
@@ -228,8 +220,6 @@ class PitchApp(App[None]):
         """(table id, seat) whose taking back was offered to us while watching: once."""
         self._vouching: dict[int, Any] = {}
         """Seat -> the open question whether a watcher asking for it is its player."""
-        self.screenshot_dir: str | None = None
-        """Where screenshots go (None: the state directory's screenshots/)."""
         if self.prefs.theme in self.available_themes:
             self.theme = self.prefs.theme
         self._use_colours()
@@ -237,6 +227,20 @@ class PitchApp(App[None]):
             self.add_class("-ascii")
         # Textual's hook for scrollbar glyphs is class-wide (one app runs per process).
         ScrollBar.renderer = AsciiScrollBarRender if options.ascii_only else ScrollBarRender
+
+    @property
+    def web(self) -> WebServer | None:
+        """The web join of the table hosted here, while it serves browsers."""
+        return self.hosted.web if self.hosted is not None else None
+
+    @property
+    def web_urls(self) -> list[str]:
+        """Where browsers join the table hosted here (none: it serves no browsers)."""
+        return self.hosted.web_urls if self.hosted is not None else []
+
+    def first_mode(self, options: ClientOptions) -> str:
+        """The screen shown first: connecting to the address given, else the finder."""
+        return "connecting" if options.address is not None else "finder"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`w` (the web address) only in a window that serves its table to browsers."""
@@ -337,121 +341,51 @@ class PitchApp(App[None]):
     async def _host_here(
         self, settings: dict[str, Any], resume: str | None, may_move: bool
     ) -> None:
-        from dataclasses import fields as dataclass_fields
-
-        from host.journal import JournalError
-        from host.server import HostConfig
-        from pitchnet.errors import describe_os_error
+        from client.hosting import HostedTable, HostingError
 
         if self.hosted is None:
-            name = printable(_("{name}'s table", name=self.options.name), MAX_NAME)
-            known = {f.name for f in dataclass_fields(HostConfig)}
-            chosen = {key: value for key, value in settings.items() if key in known}
-            fields: dict[str, Any] = {
-                "name": name,
-                "interface": self.options.interface,
-                "advertise": True,
-            }
-            fields.update(chosen)
-            if resume:
-                fields["resume"] = resume
-            config = HostConfig(**{**fields, **(self.options.host_options or {})})
             try:
-                server = self.host_factory(config)
-                await server.start()
-            except JournalError as exc:
-                self.notify(
-                    _("Could not host a table: {reason}", reason=str(exc)),
-                    severity="error",
-                    markup=False,
-                )
+                hosted = await HostedTable.open(self.host_config(settings, resume))
+            except HostingError as exc:
+                self.notify(str(exc), severity="error", markup=False)
                 return
-            except OSError as exc:
-                text = describe_os_error(exc, host=config.interface, port=config.port)
-                self.notify(
-                    _("Could not host a table. {reason}", reason=text),
-                    severity="error",
-                    markup=False,
-                )
-                return
-            self.hosted = server
+            self.hosted = hosted
             web_port = settings.get("web_port")
             if type(web_port) is int:
-                await self._serve_web(web_port)
-        self.may_move = may_move and not resume and self.web is None
+                refusal = await hosted.serve_web(web_port)
+                if refusal is not None:
+                    self.notify(refusal, severity="error", markup=False)
+        hosted = self.hosted
+        self.may_move = may_move and not resume and hosted.web is None
         self.join(
-            self._hosted_address,
-            self.hosted.port,
-            table_id=self.hosted.table_id,
-            password=self._hosted_password,
+            hosted.address,
+            hosted.port,
+            table_id=hosted.table_id,
+            # Its own window never asks for the table's password (a resumed table's
+            # comes from its journal).
+            password=hosted.facts().password,
         )
         if self.may_move or (settings and not resume):
-            self.run_worker(self._yield_to_older_tables(), group="mover", exclusive=True)
+            from client.older_tables import OlderTableWatch
 
-    @property
-    def _hosted_address(self) -> str:
-        """Where this window reaches the table it hosts: the interface it serves on."""
-        return self.options.interface or "127.0.0.1"
+            self._mover = OlderTableWatch(self)
+            self.run_worker(self._mover.run(), group="mover", exclusive=True)
 
-    @property
-    def _hosted_password(self) -> str | None:
-        """The password of the table hosted here, so that its own window never asks for
-        it: the table's own (a resumed table's comes from its journal)."""
-        return self.hosted.table.options.password if self.hosted is not None else None
-
-    async def _serve_web(self, port: int) -> None:
-        """Serve the table hosted here to browsers on the LAN (host/web.py), on this
-        window's interface, as `pitchnet host --web PORT` does; the lobby then shows
-        the address, and `w` its QR code. A port that cannot be had is said, and the
-        table stays open for terminals."""
-        from host.advertise import host_addresses
-        from host.web import WebConfig, WebServer
-        from host.web_keep import keep_folder
-        from pitchnet.errors import describe_os_error
-
-        hosted = self.hosted
-        interface = self.options.interface
-        journal = hosted.journal.path if hosted.journal is not None else None
-        web = WebServer(
-            WebConfig(
-                port=port,
-                table_port=hosted.port,
-                table_id=hosted.table_id,
-                interface=interface,
-                table_name=hosted.name,
-                password=self._hosted_password,
-                guesses=hosted.referee.guesses,
-                keep_dir=keep_folder(journal) if journal is not None else None,
-                table_closed=lambda: hosted.closed_on_purpose,
-            )
-        )
-        try:
-            await web.start()
-        except OSError as exc:  # the setup screen's port for browsers, not a --port option
-            if exc.errno == errno.EADDRINUSE:
-                text = _(
-                    "Port {port} is already in use on this computer, so browsers cannot "
-                    "join this table; choose another port for browsers on the setup screen.",
-                    port=str(port),
-                )
-            else:
-                text = describe_os_error(exc, host=interface, port=port, option="--web")
-            self.notify(
-                _("Could not serve browsers. {reason}", reason=text),
-                severity="error",
-                markup=False,
-            )
-            return
-        self.web = web
-        self.web_urls = web.urls(host_addresses(interface))
-
-    async def _close_web(self, *, ended: bool = True) -> None:
-        """Stop serving browsers; `ended`: the table is closed on purpose (the pages say
-        so), not handed to a background host (the pages reconnect)."""
-        web, self.web = self.web, None
-        self.web_urls = []
-        if web is not None:
-            await web.close(ended=ended)
+    def host_config(self, settings: dict[str, Any], resume: str | None) -> dict[str, Any]:
+        """The `HostConfig` fields of a table hosted here: its name, this window's
+        interface, the setup screen's `settings` (the fields it does not know are
+        ignored), the bots' level of `--bot-level`, the table to `resume`."""
+        config: dict[str, Any] = {
+            "name": printable(_("{name}'s table", name=self.options.name), MAX_NAME),
+            "interface": self.options.interface,
+            "advertise": True,
+            **settings,
+        }
+        if resume:
+            config["resume"] = resume
+        if self.options.bot_level:
+            config["bot_level"] = self.options.bot_level
+        return config
 
     def action_web_address(self) -> None:
         """Show the address browsers join at, with its QR code for a phone's camera."""
@@ -462,127 +396,11 @@ class PitchApp(App[None]):
         elif not isinstance(self.screen, WebAddress):
             self.push_screen(WebAddress(self.web_urls))
 
-    # ---- two lone tables opened at once: the younger one yields ---------------------------
+    # ---- two lone tables opened at once: the younger one yields (client/older_tables.py) ----
 
-    def _alone_here(self) -> bool:
-        """Our hosted table (from `play`) is still a lobby nobody has started."""
-        return self.may_move and self._lobby_unstarted()
-
-    def _lobby_unstarted(self) -> bool:
-        """The table hosted here is still a lobby where no match has started."""
-        hosted = self.hosted
-        if hosted is None:
-            return False
-        table = hosted.table
-        unstarted: bool = table.state == TableState.LOBBY and table.matches_started == 0
-        return unstarted
-
-    def _say_tables_beside(self, tables: list[Any], told: set[str]) -> None:
-        """Another lobby opened beside ours with other settings: both stay (nobody moves
-        between them), so say there are two tables and why, once per table."""
-        from client.screens.finder import settings_differ
-
-        hosted = self.hosted
-        if hosted is None:
-            return
-        config = hosted.config
-        ours = {
-            "players": config.players,
-            "target": config.target,
-            "rules": config.rules,
-            "bot_level": config.bot_level,
-        }
-        for found in tables:
-            if found.table_id in told or found.table_id == hosted.table_id:
-                continue
-            if found.state != TableState.LOBBY or found.password:
-                continue
-            differ = settings_differ(found, ours)
-            if differ:
-                told.add(found.table_id)
-                self.notify(
-                    _(
-                        "{table} is open too, with {differences}: two tables now, each with "
-                        "its own settings.",
-                        table=printable(found.name, MAX_NAME),
-                        differences=", ".join(differ),
-                    ),
-                    markup=False,
-                )
-
-    def older_open_table(self, tables: list[Any]) -> Any:
-        """An older open lobby on the network with a seat for everyone at ours (the
-        oldest): our lobby moves there. Only the younger of two tables ever moves, so
-        two tables never swap their people."""
-        from client.discovery import claimed_twice
-        from pitchnet.protocol import can_join
-
-        hosted = self.hosted
-        if hosted is None:
-            return None
-        disputed = claimed_twice(tables)  # never move people to a table an impostor copies
-        ours = (hosted.born, hosted.table_id)
-        people = sum(s.kind == SeatKind.HUMAN for s in hosted.table.seats)
-        older = [
-            t
-            for t in tables
-            if t.table_id != hosted.table_id
-            and t.state == TableState.LOBBY
-            and t.open > 0
-            and t.born > 0
-            and not t.password
-            and can_join(t.version)
-            and t.table_id not in disputed
-            and t.open >= max(1, people)
-            and (t.born, t.table_id) < ours
-        ]
-        return min(older, key=lambda t: (t.born, t.table_id), default=None)
-
-    async def _yield_to_older_tables(self) -> None:
-        """While the lobby hosted here has not started, watch the network: if an older
-        table's lobby is open, offer to move there (naming it and its address), and on
-        the creator's key press close ours and sit down there, everyone with us. A lobby
-        beside ours with other settings is named, with how they differ."""
-        import asyncio
-        import contextlib
-
-        changed = asyncio.Event()
-        browser = self.browser_factory(self.options.interface, lambda _: changed.set())
-        self._mover = browser
-        try:
-            await browser.start()
-            declined: set[tuple[str, str, int]] = set()
-            told: set[str] = set()
-            while self._lobby_unstarted():
-                self._say_tables_beside(browser.tables, told)
-                seen = [t for t in browser.tables if (t.table_id, t.host, t.port) not in declined]
-                target = self.older_open_table(seen) if self._alone_here() else None
-                if target is not None and self.current_mode == "lobby":
-                    # Asked on the lobby's own screen (a question pushed while the
-                    # window still dials its table would stay behind the lobby).
-                    # Never without the creator's key press: any laptop can advertise an
-                    # "older open table", so the screen names it and its address first.
-                    from client.screens.prompts import MoveOffer
-
-                    offer = MoveOffer(target.name, f"{target.host}:{target.port}")
-                    if await self.push_screen_wait(offer) and self._alone_here():
-                        await self._move_to(target)
-                        return
-                    declined.add((target.table_id, target.host, target.port))
-                    continue
-                changed.clear()
-                # Woken by the network, or after half a second to look at our own table
-                # again (someone may have sat down, which ends the watch).
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), 0.5)
-        except Exception as exc:  # browsing is a nicety here; hosting goes on without it
-            log.warning("cannot look for older tables: %s", exc)
-        finally:
-            self._mover = None
-            await browser.close()
-
-    async def _move_to(self, target: Any) -> None:
-        """Close our lobby, telling everyone in it (us too) to join `target`."""
+    async def move_lobby_to(self, target: Any) -> None:
+        """Close our lobby, telling everyone in it (us too) to join `target` (an older
+        open table the creator chose to move to)."""
         hosted, self.hosted = self.hosted, None
         self.may_move = False
         log.info("an older open table %s exists: moving there", target.table_id)
@@ -590,7 +408,7 @@ class PitchApp(App[None]):
             self.tokens.forget(self.game.table_id, self.options.name, self._seat_token())
         self._drop_connection()
         if hosted is not None:
-            await hosted.close(moved_to=(f"{target.host}:{target.port}", target.table_id))
+            await hosted.move_to(f"{target.host}:{target.port}", target.table_id)
         self.join(target.host, target.port, table_id=target.table_id, label=target.name)
 
     def _seat_token(self) -> str | None:
@@ -662,27 +480,16 @@ class PitchApp(App[None]):
     async def _keep_hosting_in_background(self) -> None:
         """Hand the table to a detached `pitchnet host --resume` on the same port: the
         clients see a short break and reconnect by themselves."""
-        from client.background import resume_in_background
-
         hosted, self.hosted = self.hosted, None
         if hosted is None:
             return
-        web_port = self.web.port if self.web is not None else None
         # This window's player goes on purpose: the background host has a bot play her
         # seat at once (she takes it back with `play`), not after the grace period.
         own_seat = self._playing_seat()
-        await self._close_web(ended=False)  # the browsers' pages reconnect to it
+        await hosted.close_web(ended=False)  # the browsers' pages reconnect to it
         await self.close_network()
-        await hosted.close(handing_over=True)  # "back in a moment": clients keep retrying
         try:
-            command, self.background_pid = resume_in_background(
-                hosted.table_id,
-                hosted.port,
-                self.options.interface,
-                web_port=web_port,
-                name=hosted.name,
-                stand_in=own_seat,
-            )
+            command, self.background_pid = await hosted.hand_over(own_seat)
         except OSError as exc:
             self.notify(
                 _("Could not keep the table running: {reason}.", reason=str(exc.strerror)),
@@ -713,18 +520,10 @@ class PitchApp(App[None]):
         await self._close_hosted()
 
     async def _close_hosted(self) -> None:
-        """End the table hosted here for everyone, and its web join (whose kept browsers
-        go with a table that cannot be resumed)."""
-        served = self.web is not None
-        await self._close_web()
+        """End the table hosted here for everyone, and its web join."""
         hosted, self.hosted = self.hosted, None
         if hosted is not None:
-            await hosted.close(on_purpose=True)  # every client: "The host closed the table"
-            if served and hosted.journal is not None:
-                from host.main import resumable
-                from host.web_keep import forget_if_done
-
-                forget_if_done(hosted.journal.path, resumable(hosted))
+            await hosted.end()  # every client: "The host closed the table"
 
     async def action_quit(self) -> None:
         """Ctrl+Q. The window that hosts asks what becomes of its table; a seated player
@@ -771,10 +570,6 @@ class PitchApp(App[None]):
             await (connection.leave() if connection.connected else connection.close())
         await self.close_network()
         self.exit()
-
-    def notify(self, message: str, **kwargs: Any) -> None:
-        self.notices.append(message)
-        super().notify(message, **kwargs)
 
     def _on_notify(self, event: Notify) -> None:
         """One toast per sentence, and few at once: the same refusal tapped five times
@@ -877,7 +672,7 @@ class PitchApp(App[None]):
             self.deliver_screenshot()
             return
 
-        folder = self.screenshot_dir or str(state_dir() / "screenshots")
+        folder = str(state_dir() / "screenshots")
         try:
             import os
 
@@ -1181,7 +976,7 @@ class PitchApp(App[None]):
         if message.status == "over":
             self._close_question(self._vouching.pop(message.seat, None))
             return
-        severity = "warning" if message.status == "refused" else "information"
+        severity: SeverityLevel = "warning" if message.status == "refused" else "information"
         self.notify(reclaim_words(message), severity=severity, markup=False, timeout=20)
 
     def _close_question(self, prompt: Any) -> None:
@@ -1192,20 +987,19 @@ class PitchApp(App[None]):
             prompt.dismiss(False)
 
     def redraw(self) -> None:
+        """Every screen of the stack that shows the game draws it again (`GameChanged`,
+        handled by `FirstShow`: the lobby, the table, the hand summary, the match end)."""
         for screen in self.screen_stack:
-            show = getattr(screen, "show", None)
-            if callable(show):
-                show(self.game)
+            screen.post_message(GameChanged(self.game))
 
     def _host_error(self, message: HostError) -> None:
         if message.fatal:
             return  # a fatal refusal ends the connection: the offline screen says it
         self.pitch_lead = None  # whatever was refused, a pending pitch lead is off
-        severity = "warning"
         self.notify(
             printable(message.message, 200),
             title=_("The host says"),
-            severity=severity,
+            severity="warning",
             markup=False,
         )
         self.redraw()

@@ -23,7 +23,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from host.journal import tables_dir
+from client.hosting import tables_dir
 from pitchnet.invocation import shown_command
 
 NOTE_SUFFIX = ".background.json"

@@ -50,7 +50,7 @@ def options_from_args(args: argparse.Namespace) -> ClientOptions:
         mode=mode,
         address=address,
         password=getattr(args, "password", None) or None,
-        host_options={"bot_level": level} if level else None,
+        bot_level=level or None,
         reactions=not getattr(args, "no_reactions", False),
     )
 

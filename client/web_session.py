@@ -19,19 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from client.app import ClientOptions
+from client.hosting import (
+    AWAY_META,
+    KEYBOARD_META,
+    LANG_ENV,
+    NAME_ENV,
+    PASSWORD_ENV,
+    REGIONS_ENV,
+    SEATS_ENV,
+    SPARE_FLAG,
+    TABLE_ENV,
+)
 from pitchnet.i18n import DEFAULT, normalise
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
-
-TABLE_ENV = "PITCHNET_WEB_TABLE"
-NAME_ENV = "PITCHNET_WEB_NAME"
-PASSWORD_ENV = "PITCHNET_WEB_PASSWORD"
-SEATS_ENV = "PITCHNET_WEB_SEATS"
-LANG_ENV = "PITCHNET_WEB_LANG"
-"""The language the browser's player reads (its Accept-Language, or the name page's choice)."""
-REGIONS_ENV = "PITCHNET_WEB_REGIONS"
-"""Tests only: a file this session keeps up to date with where its cards and buttons
-are on screen, in cells, so a browser test knows where to click on the canvas."""
 
 
 def options_from_environment(env: Mapping[str, str]) -> ClientOptions:
@@ -83,24 +84,12 @@ def watch_regions(app: Any, path: Path) -> None:
     app.set_interval(0.05, dump)
 
 
-KEYBOARD_META = "keyboard"
-"""The meta message (Textual's web driver to host/web.py, passed on to the page as
-["keyboard", wanted]) that says whether the screen asks for text: a phone's page keeps
-its on-screen keyboard shut for taps on cards and opens it only then."""
-
-
 def text_field(screen: Any) -> Any:
     """The screen's first text field (a password, a name), if it asks for text. Not
     the focus: a phone's page that has not been tapped yet has no focus at all."""
     from textual.widgets import Input
 
     return next((field for field in screen.query(Input) if field.focusable), None)
-
-
-AWAY_META = "away"
-"""The meta message (host/web.py to the session's process) that says its page was closed
-on purpose (or reloaded: a page cannot tell): the client tells the table `away`, so a bot
-plays the seat at once while its token stays in the seat file, then the session ends."""
 
 
 def web_driver_class() -> type[Any]:
@@ -180,12 +169,6 @@ async def _run(options: ClientOptions, regions: Path | None = None) -> None:
         await app.run_async()
     finally:
         await app.close_network()
-
-
-SPARE_FLAG = "--spare"
-"""Run as the web server's spare: import everything now, then wait on stdin for the
-session's environment (one line of JSON), so a browser that arrives does not wait for
-Python and Textual to load (host/web_spare.py)."""
 
 
 def wait_for_session() -> None:

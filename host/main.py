@@ -86,11 +86,6 @@ def resume_command(server: HostServer, interface: str | None, web_port: int | No
     return shown_command(command + (["--interface", interface] if interface else []))
 
 
-def resumable(server: HostServer) -> bool:
-    """The closed table can be carried on with `--resume` (a match started, not over)."""
-    return server.table.state != "over" and bool(server.table.matches_started)
-
-
 async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> int:
     server = HostServer(config)
     loop = asyncio.get_running_loop()
@@ -125,26 +120,15 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
     addresses = host_addresses(config.interface)
     web_server = None
     if web is not None and web.web is not None:
-        from host.web import WebConfig, WebServer
-        from host.web_keep import keep_folder
+        from host.web import table_web_join
 
-        web_server = WebServer(
-            WebConfig(
-                port=web.web,
-                table_port=server.port,
-                table_id=server.table_id,
-                interface=config.interface,
-                table_name=server.name,
-                # The table's own: a resumed table's comes from its journal, not the
-                # command line, and the web join asks for the same one.
-                password=server.table.options.password,
-                guesses=server.referee.guesses,
-                max_sessions=web.web_sessions,
-                max_per_address=web.web_per_address,
-                idle_seconds=web.web_idle,
-                keep_dir=keep_folder(server.journal.path) if server.journal else None,
-                table_closed=lambda: server.closed_on_purpose,
-            )
+        web_server = table_web_join(
+            server,
+            web.web,
+            config.interface,
+            max_sessions=web.web_sessions,
+            max_per_address=web.web_per_address,
+            idle_seconds=web.web_idle,
         )
         try:
             await web_server.start()
@@ -182,8 +166,8 @@ async def serve(config: HostConfig, web: argparse.Namespace | None = None) -> in
                 # a lobby, or a phone would come back a stranger to the seat it holds
                 # (its token is in its identity's seat file).
                 back = not server.closed_on_purpose
-                forget_if_done(server.journal.path, resumable(server) or back)
-    if resumable(server):
+                forget_if_done(server.journal.path, server.resumable or back)
+    if server.resumable:
         print(_("Table {name} closed. To carry on where it stopped, run:", name=name), flush=True)
         web_port = web_server.port if web_server is not None else None
         print(f"  {resume_command(server, config.interface, web_port)}", flush=True)

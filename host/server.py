@@ -45,6 +45,7 @@ from host.tables import new_table, resume_table
 from pitchnet.bots import DEFAULT_LEVEL, make_bot
 from pitchnet.errors import describe_os_error
 from pitchnet.events import Event
+from pitchnet.house_rules import HouseRules
 from pitchnet.protocol import (
     DEFAULT_PORT,
     MAX_CLIENT_CONTAINER,
@@ -52,6 +53,7 @@ from pitchnet.protocol import (
     MAX_HELLO_FRAME,
     FrameDecoder,
     SeatKind,
+    TableState,
 )
 
 if TYPE_CHECKING:
@@ -69,7 +71,7 @@ SHUTDOWN_WAIT = 1.0
 TRICK_PAUSE_FACTOR = 2.5
 """Unless set, a bot waits this many `bot_delay`s before leading after a finished trick."""
 
-__all__ = ["HEARTBEAT", "Connection", "HostConfig", "HostServer"]
+__all__ = ["HEARTBEAT", "Connection", "HostConfig", "HostServer", "HostedFacts"]
 
 
 @dataclass
@@ -99,6 +101,35 @@ class HostConfig(TableOptions):
     def table_options(self) -> TableOptions:
         """The table's part of this config, as a table (and its journal) keeps it."""
         return TableOptions(**{f.name: getattr(self, f.name) for f in fields(TableOptions)})
+
+
+@dataclass(frozen=True)
+class HostedFacts:
+    """What the window that hosts a table may know of it, as of now: the facts the
+    table shows anyone (its advert, its lobby) and the options it was opened with, so
+    that the window asks the table like any other reader and never reaches into it
+    (client/hosting.py, the one seam between client/ and host/)."""
+
+    table_id: str
+    name: str
+    port: int
+    born: int
+    """When the table opened (ms since the epoch): the younger of two lone lobbies yields."""
+    password: str | None
+    """The table's own password (a resumed table's from its journal): its window's player
+    never types it."""
+    lobby_unstarted: bool
+    """Still a lobby where no match has started."""
+    people: int
+    """Seats held by people (not bots, not empty)."""
+    players: int
+    target: int
+    rules: HouseRules
+    bot_level: str
+    journal: Path | None
+    """The table's journal (None: a table that keeps none)."""
+    resumable: bool
+    """Once closed, the table can be carried on with `--resume` (a match started, not over)."""
 
 
 def hello_decoder(limits: Limits, clock: Callable[[], float]) -> FrameDecoder:
@@ -257,6 +288,30 @@ class HostServer:
     def anonymous(self) -> set[Connection]:
         """Connections let in but not (yet) welcomed at a seat."""
         return {self.links[conn] for conn in self.referee.unseated() if conn in self.links}
+
+    @property
+    def resumable(self) -> bool:
+        """The table can be carried on with `--resume` (a match started, not over)."""
+        return self.table.state != TableState.OVER and bool(self.table.matches_started)
+
+    def facts(self) -> HostedFacts:
+        """What the window that hosts this table may know of it now (`HostedFacts`)."""
+        table, config = self.table, self.config
+        return HostedFacts(
+            table_id=self.table_id,
+            name=self.name,
+            port=self.port,
+            born=self.born,
+            password=table.options.password,
+            lobby_unstarted=table.state == TableState.LOBBY and table.matches_started == 0,
+            people=sum(seat.kind == SeatKind.HUMAN for seat in table.seats),
+            players=config.players,
+            target=config.target,
+            rules=config.rules,
+            bot_level=config.bot_level,
+            journal=self.journal.path if self.journal is not None else None,
+            resumable=self.resumable,
+        )
 
     # ---- phases: startup, serve, shutdown ----------------------------------------------------
 

@@ -40,15 +40,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import textual_serve
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from client.tokens import TokenStore
-from client.web_session import (
+from client.hosting import (
     AWAY_META,
     KEYBOARD_META,
     LANG_ENV,
@@ -58,8 +57,9 @@ from client.web_session import (
     SEATS_ENV,
     SPARE_FLAG,
     TABLE_ENV,
+    joining_marks,
+    seat_kept,
 )
-from client.widths import joining_marks
 from host.limits import Arrivals, Guesses, RateLimiter, RefusalLog, address_key
 from host.web_keep import password_proof, read_identities, write_identities
 from host.web_spare import SpareClient
@@ -74,6 +74,9 @@ from pitchnet.i18n import (
 )
 from pitchnet.protocol import MAX_NAME
 from pitchnet.text import printable
+
+if TYPE_CHECKING:
+    from host.server import HostServer
 
 log = logging.getLogger("pitchnet.web")
 
@@ -188,6 +191,33 @@ class WebConfig:
     """Where the identities and their seat files are kept across a restart of the host
     (host/web_keep.py: beside the table's journal); None: a temporary folder that goes
     with the server, so a restarted host asks every browser for its name again."""
+
+
+def table_web_join(
+    server: HostServer, port: int, interface: str | None, **options: Any
+) -> WebServer:
+    """The web join of `server`'s table, configured from the table itself: its id,
+    name and own password (a resumed table's comes from its journal, not the command
+    line), its referee's password limiter, the keep folder beside its journal, and
+    whether it was closed on purpose. `pitchnet host --web` and the window that hosts
+    (client/hosting.py) serve a table alike; `options` are the rest of `WebConfig`."""
+    from host.web_keep import keep_folder
+
+    journal = server.journal.path if server.journal is not None else None
+    return WebServer(
+        WebConfig(
+            port=port,
+            table_port=server.port,
+            table_id=server.table_id,
+            interface=interface,
+            table_name=server.name,
+            password=server.table.options.password,
+            guesses=server.referee.guesses,
+            keep_dir=keep_folder(journal) if journal is not None else None,
+            table_closed=lambda: server.closed_on_purpose,
+            **options,
+        )
+    )
 
 
 @dataclass(eq=False)
@@ -589,8 +619,7 @@ class WebServer:
         that the table may still know): such an identity is never forgotten."""
         if identity.name is None or not identity.seats_file.exists():
             return False
-        store = TokenStore(identity.seats_file)
-        return store.find(identity.name, table_id=self.config.table_id, given_up=True) is not None
+        return seat_kept(identity.seats_file, identity.name, self.config.table_id, given_up=True)
 
     def _forgettable(self, address: str | None = None) -> list[Identity]:
         """Identities without a session or a seat (from `address` only, if given), oldest
@@ -939,8 +968,7 @@ class WebServer:
 
     def _seat_given_up(self, identity: Identity) -> bool:
         """The client left the table (its token is forgotten), rather than quitting."""
-        store = TokenStore(identity.seats_file)
-        return store.find(identity.name or "", table_id=self.config.table_id) is None
+        return not seat_kept(identity.seats_file, identity.name or "", self.config.table_id)
 
     async def _relay(self, websocket: web.WebSocketResponse, session: WebSession) -> None:
         """The browser's messages to the process; anything malformed is ignored. Every

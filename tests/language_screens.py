@@ -36,13 +36,14 @@ VIEWBOX = r'viewBox="([0-9. ]+)"'
 async def terminal(lang: str, out: Path) -> Path:
     """The demo hand at 80x24 in `lang`, as PNG: Textual's SVG drawn by chromium, which
     keeps each run of text to its cells (rsvg-convert let Telugu runs drift)."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from client.demo import scene_with_events
     from client.widths import count_spacing_marks
     from tests.browser import browser
+    from tests.pilot_app import PilotApp
 
     count_spacing_marks()
-    app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
+    app = PilotApp(ClientOptions(name="Ann", lang=lang), idle=True)
     png = out / f"hand-{lang}-terminal.png"
     async with app.run_test(size=TERMINAL) as pilot:
         table, view, events = scene_with_events("playing", 7)

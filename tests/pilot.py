@@ -12,9 +12,11 @@ from textual.pilot import Pilot
 if TYPE_CHECKING:
     from client.app import PitchApp
     from client.model import GameState
+    from host.server import HostServer
     from pitchnet.events import Event
     from pitchnet.protocol import TableInfo
     from pitchnet.views import SeatView
+    from tests.pilot_app import PilotApp
 
 
 def setup_shown(app: Any) -> bool:
@@ -39,6 +41,13 @@ def dealt(holder: PitchApp | GameState) -> SeatView:
     view = (holder if isinstance(holder, GameState) else holder.game).view
     assert view is not None, "no hand dealt: the app has no view yet"
     return view
+
+
+def hosted_server(app: PitchApp) -> HostServer:
+    """The host of the table `app` hosts, for a test that looks inside it (the app
+    itself only asks it what `HostServer.facts()` says)."""
+    assert app.hosted is not None, "the app hosts no table"
+    return app.hosted.server
 
 
 def my_seat(app: PitchApp) -> int:
@@ -119,20 +128,14 @@ NoTables = tables_seen([])
 """A table browser on a LAN with no tables."""
 
 
-def play_on_an_empty_lan(seed: int | None = None, lang: str | None = None) -> PitchApp:
+def play_on_an_empty_lan(seed: int | None = None, lang: str | None = None) -> PilotApp:
     """`pitchnet play` as "Ann" on a LAN with no tables: it offers to host one here (on
     127.0.0.1, unadvertised, bots without delay, the deck seeded if `seed` is given)."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
+    from tests.pilot_app import PilotApp
 
-    host_options: dict[str, Any] = {"port": 0, "bot_delay": 0, "advertise": False}
+    host: dict[str, Any] = {"port": 0, "bot_delay": 0, "advertise": False}
     if seed is not None:
-        host_options["seed"] = seed
-    options = ClientOptions(
-        name="Ann",
-        mode="play",
-        interface="127.0.0.1",
-        play_browse_seconds=0.1,
-        host_options=host_options,
-        lang=lang,
-    )
-    return PitchApp(options, browser_factory=NoTables)
+        host["seed"] = seed
+    options = ClientOptions(name="Ann", mode="play", interface="127.0.0.1", lang=lang)
+    return PilotApp(options, browser_factory=NoTables, host=host, browse_seconds=0.1)

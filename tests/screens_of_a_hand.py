@@ -16,12 +16,14 @@ from pathlib import Path
 
 
 async def screens(out: Path, size: tuple[int, int], tag: str, mode: str) -> None:
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from client.demo import scene_with_events
     from client.widgets.felt import Felt
     from pitchnet.reactions import Reaction
+    from tests.pilot_app import PilotApp
 
-    app = PitchApp(ClientOptions(name="Ann", mode=mode))
+    idle = mode == "idle"  # no first screen: the scenes below are shown one by one
+    app = PilotApp(ClientOptions(name="Ann", mode="find" if idle else mode), idle=idle)
     moment = [1000.0]
     async with app.run_test(size=size) as pilot:
         app.game.seat = 0

@@ -118,7 +118,7 @@ def test_pitchnet_play_hosts_at_the_level_asked_for() -> None:
     from client.main import options_from_args
 
     args = build_parser().parse_args(["play", "--bot-level", "hard", "--name", "Ann"])
-    assert options_from_args(args).host_options == {"bot_level": "hard"}
+    assert options_from_args(args).bot_level == "hard"
 
 
 async def test_a_real_host_lets_a_hard_bot_think_in_a_worker_thread(

@@ -9,17 +9,18 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.demo import scene_with_events
 from client.screens.help import HelpScreen
 from client.screens.prompts import PasswordPrompt
 from tests.pilot import screen_text
+from tests.pilot_app import PilotApp
 from tests.test_client_snapshots import FixedBrowser
 
 PASSWORD_MASK = "\N{BULLET}"
 
 
-def unicode_in(app: PitchApp) -> set[str]:
+def unicode_in(app: PilotApp) -> set[str]:
     return {char for char in screen_text(app) if not char.isascii()}
 
 
@@ -33,7 +34,7 @@ async def test_the_table_and_its_screens(ascii_only: bool) -> None:
     """Each moment of a hand, with a log long enough to need its scrollbar."""
     seen: set[str] = set()
     for name in ("bidding", "playing", "hand_over", "match_over"):
-        app = PitchApp(ClientOptions(name="Ann", ascii_only=ascii_only, mode="idle"))
+        app = PilotApp(ClientOptions(name="Ann", ascii_only=ascii_only), idle=True)
         async with app.run_test(size=(80, 24)) as pilot:
             table, view, events = scene_with_events(name, 7)
             app.game.seat = 0
@@ -55,7 +56,7 @@ async def test_the_table_and_its_screens(ascii_only: bool) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (60, 12)])
 async def test_the_finder_and_the_password_prompt(size: tuple[int, int]) -> None:
     options = ClientOptions(name="Ann", ascii_only=True, mode="find")
-    app = PitchApp(options, browser_factory=FixedBrowser)
+    app = PilotApp(options, browser_factory=FixedBrowser)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         assert unicode_in(app) == set()

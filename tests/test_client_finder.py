@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.screens.finder import FinderScreen
 from client.screens.lobby import LobbyScreen
 from host.server import HostConfig, HostServer
 from tests.multicast import LOOPBACK
 from tests.pilot import screen_text, tables_seen, until
+from tests.pilot_app import PilotApp
 
 SIZE = (80, 24)
 
@@ -30,7 +31,7 @@ async def test_the_finder_shows_an_advertised_table_and_joins_it(multicast: None
     name = f"Finder {secrets.token_hex(3)}"
     config = HostConfig(name=name, port=0, interface=LOOPBACK, bot_delay=0, advertise=True)
     async with HostServer(config) as server:
-        app = PitchApp(ClientOptions(name="Ann", mode="find", interface=LOOPBACK))
+        app = PilotApp(ClientOptions(name="Ann", mode="find", interface=LOOPBACK))
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, FinderScreen), "the finder")
             finder = app.screen
@@ -121,7 +122,7 @@ async def test_the_finder_shows_two_adverts_of_one_table_as_a_conflict() -> None
 
     tables = [_found("t1", "10.0.0.5"), _found("t1", "10.0.0.9"), _found("t2", "10.0.0.7", "Den")]
 
-    app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=tables_seen(tables))
+    app = PilotApp(ClientOptions(name="Ann", mode="find"), browser_factory=tables_seen(tables))
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: DISPUTED_MARK in screen_text(app), "the conflict mark")
         text = screen_text(app)

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.discovery import FoundTable
 from client.screens.prompts import SeatOffer, WatchOffer
 from host.server import HostServer
 from pitchnet.protocol import PROTOCOL_VERSION
 from tests.netclient import RawClient, running_host, until_true
 from tests.pilot import screen_text, tables_seen, until
+from tests.pilot_app import PilotApp
 from tests.tmux import FRAMES
 
 SIZE = (80, 24)
@@ -35,15 +36,19 @@ def advert(host: HostServer, *, open_seats: int) -> FoundTable:
     )  # fmt: skip
 
 
-def _says(app: PitchApp, *phrases: str) -> bool:
+def _says(app: PilotApp, *phrases: str) -> bool:
     """The screen shows every phrase at once (one capture: a dialog may be redrawn)."""
     text = " ".join(screen_text(app).translate(FRAMES).split())  # a wrapped sentence reads on
     return all(phrase in text for phrase in phrases)
 
 
-def play(host: HostServer, open_seats: int) -> PitchApp:
-    options = ClientOptions(name="Dee", mode="play", play_browse_seconds=0.1)
-    return PitchApp(options, browser_factory=tables_seen([advert(host, open_seats=open_seats)]))
+def play(host: HostServer, open_seats: int) -> PilotApp:
+    options = ClientOptions(name="Dee", mode="play")
+    return PilotApp(
+        options,
+        browser_factory=tables_seen([advert(host, open_seats=open_seats)]),
+        browse_seconds=0.1,
+    )
 
 
 async def test_a_late_comer_at_a_table_of_people_is_offered_to_watch() -> None:

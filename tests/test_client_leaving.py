@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.screens.lobby import LobbyScreen
 from client.screens.prompts import BackgroundOffer, ConfirmQuit, HostQuit
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import SeatKind
 from tests.netclient import RawClient, until_true
-from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
+from tests.pilot import hosted_server, play_on_an_empty_lan, screen_text, setup_shown, until
+from tests.pilot_app import PilotApp
 
 SIZE = (80, 24)
 
@@ -40,8 +41,8 @@ async def host() -> AsyncIterator[HostServer]:
         yield server
 
 
-def join_app(port: int) -> PitchApp:
-    return PitchApp(ClientOptions(name="Ann", mode="join", address=("127.0.0.1", port)))
+def join_app(port: int) -> PilotApp:
+    return PilotApp(ClientOptions(name="Ann", mode="join", address=("127.0.0.1", port)))
 
 
 async def test_ctrl_q_mid_match_asks_then_a_bot_takes_the_seat_at_once(host: HostServer) -> None:
@@ -80,13 +81,13 @@ async def test_ctrl_q_in_the_lobby_frees_the_seat(host: HostServer) -> None:
     await until_true(lambda: host.table.seats[seat].kind == SeatKind.EMPTY, "the seat free")
 
 
-async def _keep_running_from_the_lobby(pilot: Any, app: PitchApp) -> tuple[str, int, str]:
+async def _keep_running_from_the_lobby(pilot: Any, app: PilotApp) -> tuple[str, int, str]:
     """Open a table from `play`'s setup screen, seat Bob, quit with "keep it running";
     returns the table id, its port and Bob's token."""
     await until(pilot, lambda: setup_shown(app), "the setup screen")
     await pilot.press("enter")
     await until(pilot, lambda: app.game.table is not None, "our lobby")
-    hosted = app.hosted
+    hosted = hosted_server(app)
     table_id, port = hosted.table_id, hosted.port
     bob = await RawClient.connect(hosted)
     welcome = await bob.hello("Bob")

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.screens.prompts import WatchOffer
 from client.screens.reclaim import ReclaimOffer
 from pitchnet.protocol import Leave, Vouch
 from tests.netclient import RawClient, running_host, until_true
 from tests.pilot import dealt, screen_text, until
+from tests.pilot_app import PilotApp
 
 SIZE = (100, 32)
 
@@ -44,7 +45,7 @@ async def test_carol_joining_again_watches_and_asks_instead_of_a_second_seat(
             address=("127.0.0.1", host.port),
             seats_file=tmp_path / "seats.json",
         )
-        app = PitchApp(options)
+        app = PilotApp(options)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, WatchOffer), "no seat offered")
             await until(

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import pytest
 from textual.widgets import DataTable, Input
 
-from client.app import ClientOptions, ConnectionNews, PitchApp
+from client.app import ClientOptions, ConnectionNews
 from client.messages import Disconnected, HostError, Welcomed
 from client.screens.lobby import LobbyScreen
 from client.screens.match_end import MatchEnd
@@ -33,6 +33,7 @@ from tests.pilot import (
     NoTables,
     dealt,
     dealt_scene,
+    hosted_server,
     moved_on,
     my_seat,
     play_on_an_empty_lan,
@@ -42,6 +43,7 @@ from tests.pilot import (
     tap,
     until,
 )
+from tests.pilot_app import PilotApp
 
 SEED = 5
 SIZE = (80, 24)
@@ -60,8 +62,8 @@ async def host() -> AsyncIterator[HostServer]:
         yield server
 
 
-def join_app(port: int, name: str = "Ann") -> PitchApp:
-    return PitchApp(ClientOptions(name=name, mode="join", address=("127.0.0.1", port)))
+def join_app(port: int, name: str = "Ann") -> PilotApp:
+    return PilotApp(ClientOptions(name=name, mode="join", address=("127.0.0.1", port)))
 
 
 async def test_play_a_whole_hand_through_the_ui(host: HostServer) -> None:
@@ -263,7 +265,7 @@ async def test_a_given_password_is_used_instead_of_asking() -> None:
             True,
         )
         options = ClientOptions(name="Ann", mode="find", password="sesame")
-        app = PitchApp(options, browser_factory=tables_seen([advert]))
+        app = PilotApp(options, browser_factory=tables_seen([advert]))
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.screen.query_one(DataTable).row_count, "the list")
             await pilot.press("enter")
@@ -283,7 +285,7 @@ async def test_a_wrong_given_password_asks_for_the_right_one() -> None:
         options = ClientOptions(
             name="Ann", mode="join", address=("127.0.0.1", server.port), password="open"
         )
-        app = PitchApp(options)
+        app = PilotApp(options)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, PasswordPrompt), "the prompt")
             prompt = app.screen
@@ -332,11 +334,11 @@ async def test_a_dropped_link_is_shown_then_healed_by_itself(host: HostServer) -
         assert drop.retrying
 
 
-def log_lines(app: PitchApp) -> list[str]:
+def log_lines(app: PilotApp) -> list[str]:
     return [line.plain for line in app.game.log]
 
 
-def drawn_log(app: PitchApp) -> str:
+def drawn_log(app: PilotApp) -> str:
     """What the log widget of the table screen holds (all of it, not just what fits)."""
     return "\n".join(strip.text for strip in app.screen.query_one(HandLog).lines)
 
@@ -368,7 +370,7 @@ async def test_the_log_outlasts_a_dropped_link(host: HostServer) -> None:
 async def test_rejoining_the_same_table_keeps_the_log(host: HostServer) -> None:
     """Leave for the finder and sit down at the same table again: its log carries on.
     Another table starts a log of its own."""
-    app = PitchApp(
+    app = PilotApp(
         ClientOptions(name="Ann", mode="join", address=("127.0.0.1", host.port)),
         browser_factory=NoTables,
     )
@@ -434,7 +436,7 @@ async def test_a_table_hosted_here_with_a_password_seats_its_own_window_without_
             app.screen.query_one("#setup-name").focus()
             await pilot.press("enter")
             await until(pilot, lambda: app.game.seat is not None, "seated at our own table")
-            assert app.hosted is not None and app.hosted.table.options.password == "kitchen"
+            assert hosted_server(app).table.options.password == "kitchen"
             assert isinstance(app.screen, LobbyScreen)
             assert not any(isinstance(s, PasswordPrompt) for s in app.screen_stack)
     finally:
@@ -514,8 +516,8 @@ async def test_play_looks_for_a_second_after_browsing_has_started(host: HostServ
         async def close(self) -> None:
             pass
 
-    options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.2)
-    app = PitchApp(options, browser_factory=SlowBrowser)
+    options = ClientOptions(name="Ann", mode="play")
+    app = PilotApp(options, browser_factory=SlowBrowser, browse_seconds=0.2)
     offered_setup = False
 
     def joined() -> bool:
@@ -571,7 +573,7 @@ async def test_a_number_key_picks_and_the_same_key_again_plays(
     """Keys against an engine-built view: one press only picks, wherever the cursor was."""
     table, view, events = dealt_scene("playing", seed=7)
     sent: list[str] = []
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     monkeypatch.setattr(app, "send_play", sent.append)
     async with app.run_test(size=SIZE) as pilot:
         app.game.seat = 0
@@ -628,7 +630,7 @@ async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyo
         await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: app.game.table is not None, "our lobby")
-        hosted = app.hosted
+        hosted = hosted_server(app)
         friend = await RawClient.connect(hosted)
         await friend.hello("Bob")
         await pilot.press("ctrl+q")
@@ -644,7 +646,7 @@ async def test_quitting_the_window_that_hosts_asks_and_ends_the_table_for_everyo
     assert app.hosted is None
 
 
-async def _act_for(pilot: Any, app: PitchApp) -> None:
+async def _act_for(pilot: Any, app: PilotApp) -> None:
     """One move of the app's player if it is their turn: the top bid or a pass, the first
     legal card, or ready on the summary."""
     view = app.game.view
@@ -704,7 +706,7 @@ async def test_keep_it_running_hands_the_same_table_to_a_background_host() -> No
         await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.press("enter")
         await until(pilot, lambda: app.game.table is not None, "our lobby")
-        hosted = app.hosted
+        hosted = hosted_server(app)
         table_id, port = hosted.table_id, hosted.port
         bob = await RawClient.connect(hosted)
         welcome = await bob.hello("Bob")
@@ -778,7 +780,7 @@ async def test_pitchnet_watch_shows_the_table_and_no_hand() -> None:
     )
     async with HostServer(config) as server:
         options = ClientOptions(name="Eve", mode="watch", address=("127.0.0.1", server.port))
-        app = PitchApp(options)
+        app = PilotApp(options)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.game.watching, "the spectator's welcome")
             ann = await RawClient.connect(server)
@@ -844,7 +846,7 @@ async def test_the_partnership_lobby_shows_the_teams_and_t_changes_sides() -> No
     the other team has none."""
     from tests.netclient import RawClient
 
-    def row_of(app: PitchApp, text: str) -> int:
+    def row_of(app: PilotApp, text: str) -> int:
         return next(n for n, line in enumerate(screen_text(app).splitlines()) if text in line)
 
     async def keep_reading(client: RawClient) -> None:
@@ -952,7 +954,7 @@ async def test_moves_before_our_takeover_in_one_snapshot_are_the_bots() -> None:
     s.deal()
     s.until(lambda m: m.phase is Phase.PLAYING and m.turn == 1)
     table = s.table()
-    app = PitchApp(ClientOptions(name="Dee", mode="idle"))
+    app = PilotApp(ClientOptions(name="Dee"), idle=True)
     async with app.run_test(size=SIZE) as pilot:
         app.game.seat = 1  # claimed: Bot 1 plays it until the next deal
         app.apply_state(1, table, spectator_view(s.match), [])
@@ -1058,8 +1060,8 @@ async def test_leaving_a_lobby_before_it_is_first_drawn_crashes_nothing(host: Ho
     await until_true(lambda: host.table.seats[0].kind == "empty", "the seat free again")
 
 
-def watch_app(port: int) -> PitchApp:
-    return PitchApp(ClientOptions(name="Eve", mode="watch", address=("127.0.0.1", port)))
+def watch_app(port: int) -> PilotApp:
+    return PilotApp(ClientOptions(name="Eve", mode="watch", address=("127.0.0.1", port)))
 
 
 async def test_watching_an_address_with_no_table_says_so_and_stops() -> None:
@@ -1098,7 +1100,7 @@ async def test_the_host_closing_the_table_speaks_of_a_seat_only_to_a_player(
 ) -> None:
     """A player is told the table is remembered and the seat comes back; a spectator,
     who had no seat, only that the table shows in the finder again if it returns."""
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=SIZE):
         app.game.table_name, app.game.watching = "Den", watching
         app.host_closed()
@@ -1173,4 +1175,4 @@ async def test_a_lobby_moves_to_an_older_table_only_on_its_creators_key_press() 
                 assert app.hosted is None
         finally:
             if app.hosted is not None:
-                await app.hosted.close()
+                await app.hosted.server.close()

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.screens.reclaim import ReclaimOffer, VouchPrompt
 from client.tokens import TokenStore
 from host.server import HostServer
 from pitchnet.protocol import Reclaim, Vouch
 from tests.netclient import RawClient, running_host, until_true
 from tests.pilot import dealt, screen_text, tap, until
+from tests.pilot_app import PilotApp
 
 SIZE = (100, 32)
 
@@ -26,7 +27,7 @@ def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
-def _says(app: PitchApp, *phrases: str) -> bool:
+def _says(app: PilotApp, *phrases: str) -> bool:
     text = " ".join(screen_text(app).split())
     notices = " ".join(app.notices)
     return all(phrase in text or phrase in notices for phrase in phrases)
@@ -43,11 +44,11 @@ async def _carol_gone(host: HostServer) -> tuple[RawClient, str]:
     return ann, token
 
 
-def watching_as(name: str, host: HostServer, seats: Path) -> PitchApp:
+def watching_as(name: str, host: HostServer, seats: Path) -> PilotApp:
     options = ClientOptions(
         name=name, mode="watch", address=("127.0.0.1", host.port), seats_file=seats
     )
-    return PitchApp(options)
+    return PilotApp(options)
 
 
 async def test_carol_on_a_new_device_gets_her_own_seat_back_once_ann_vouches(
@@ -101,7 +102,7 @@ async def test_the_player_asked_answers_in_a_dialog(tmp_path: Path) -> None:
             address=("127.0.0.1", host.port),
             seats_file=tmp_path / "seats.json",
         )
-        app = PitchApp(options)
+        app = PilotApp(options)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.game.seat == 0, "Ann seated")
             await carol.hello("Carol")
@@ -135,7 +136,7 @@ async def test_in_a_browser_carol_taps_to_ask_and_the_seat_file_keeps_her_new_to
         options = ClientOptions(
             name="Carol", mode="web", address=("127.0.0.1", host.port), seats_file=seats
         )
-        app = PitchApp(options)
+        app = PilotApp(options)
         async with app.run_test(size=(40, 30)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ReclaimOffer), "the offer")
             assert app.game.watching and _says(app, "So you are watching")

@@ -12,13 +12,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.demo import scene_with_events, table_info
 from client.discovery import FoundTable
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from pitchnet.protocol import PROTOCOL_VERSION, SeatKind, TableState
 from tests.pilot import tables_seen
+from tests.pilot_app import PilotApp
 
 SIZE = (80, 24)
 SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]
@@ -41,9 +42,11 @@ FixedBrowser = tables_seen(FOUND)
 
 def app(
     ascii_only: bool = False, mode: str = "idle", theme: str = "", one_press: bool = False
-) -> PitchApp:
-    options = ClientOptions(name="Ann", ascii_only=ascii_only, mode=mode)
-    made = PitchApp(options, browser_factory=FixedBrowser)
+) -> PilotApp:
+    """The app for a snapshot; mode "idle": no first screen (the test shows one)."""
+    idle = mode == "idle"
+    options = ClientOptions(name="Ann", ascii_only=ascii_only, mode="find" if idle else mode)
+    made = PilotApp(options, browser_factory=FixedBrowser, idle=idle)
     if theme:
         made.theme = theme  # remembered in the test's own settings directory
     made.prefs.one_press = one_press
@@ -58,7 +61,7 @@ def showing(
     async def run_before(pilot: Pilot[Any]) -> None:
         table, view, events = scene_with_events(name, SEED, partnership=partnership)
         target = pilot.app
-        assert isinstance(target, PitchApp)
+        assert isinstance(target, PilotApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, view, events)
         await pilot.pause()
@@ -93,7 +96,7 @@ def test_partnership_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
         kinds = [SeatKind.HUMAN, SeatKind.HUMAN, SeatKind.EMPTY, SeatKind.EMPTY]
         table = table_info(TableState.LOBBY, ["Ann", "Cat", "", ""], kinds, partnership=True)
         target = pilot.app
-        assert isinstance(target, PitchApp)
+        assert isinstance(target, PilotApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, None, [])
         await pilot.pause()
@@ -188,7 +191,7 @@ def test_seven_players_fit_at_60x20(snap_compare: Any, players: int) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         table, view, events = scene_with_events("playing", SEED, players)
         target = pilot.app
-        assert isinstance(target, PitchApp)
+        assert isinstance(target, PilotApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, view, events)
         await pilot.pause()
@@ -201,7 +204,7 @@ def test_seven_players_fit_at_80x24(snap_compare: Any, players: int) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         table, view, events = scene_with_events("playing", SEED, players)
         target = pilot.app
-        assert isinstance(target, PitchApp)
+        assert isinstance(target, PilotApp)
         target.game.seat, target.game.table_name = 0, table.name
         target.apply_state(1, table, view, events)
         await pilot.pause()
@@ -229,8 +232,9 @@ def test_a_trick_in_motion(
         before = scene_with_events("trick_won", SEED)[2]
         assert events[: len(before)] == before
         target = pilot.app
-        assert isinstance(target, PitchApp)
+        assert isinstance(target, PilotApp)
         target.apply_state(2, table, view, events[len(before) :])  # only what is new
+        await pilot.pause()  # redrawn (GameChanged) as the card sets off
         moment[0] += PLAY_SECONDS / 3
         felt.refresh()
         await pilot.pause()
@@ -247,7 +251,7 @@ def test_reactions_shown(snap_compare: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await showing("playing")(pilot)
         target = pilot.app
-        assert isinstance(target, PitchApp)
+        assert isinstance(target, PilotApp)
         target.game.clock = lambda: 50.0
         target.show_reaction(Reaction.NICE, 1, "")
         target.show_reaction(Reaction.HURRY, 2, "")

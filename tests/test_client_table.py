@@ -18,18 +18,20 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Button
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.model import GameState, top_bid
 from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.screens.table import TableScreen
 from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
 from pitchnet.cards import Card
+from pitchnet.dirs import state_dir
 from pitchnet.events import Event
 from pitchnet.protocol import SeatKind, TableInfo
 from pitchnet.rules import Trick
 from pitchnet.views import SeatView, running_tally
 from tests.pilot import dealt, dealt_scene, screen_text, until
+from tests.pilot_app import PilotApp
 
 SIZES = [(60, 14), (80, 18), (120, 34), (200, 54)]
 """Felt sizes left by the 60x20, 80x24, 120x40 and 200x60 terminals."""
@@ -37,7 +39,7 @@ SIZES = [(60, 14), (80, 18), (120, 34), (200, 54)]
 
 @contextlib.asynccontextmanager
 async def at_the_table(
-    app: PitchApp, scene: tuple[TableInfo, SeatView | None, list[Event]], size: tuple[int, int]
+    app: PilotApp, scene: tuple[TableInfo, SeatView | None, list[Event]], size: tuple[int, int]
 ) -> AsyncIterator[Pilot[Any]]:
     """Run `app` at `size`, seated in seat 0, with the scene's snapshot drawn on its
     table screen."""
@@ -123,7 +125,7 @@ def test_the_tally_is_public_and_adds_up() -> None:
 async def test_a_bid_is_picked_then_confirmed(monkeypatch: pytest.MonkeyPatch) -> None:
     table, view, events = dealt_scene("bidding", seed=7)
     sent: list[object] = []
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     monkeypatch.setattr(app, "send_bid", sent.append)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         assert view is not None
@@ -137,7 +139,7 @@ async def test_a_bid_is_picked_then_confirmed(monkeypatch: pytest.MonkeyPatch) -
 async def test_one_press_bids_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     table, view, events = dealt_scene("bidding", seed=7)
     sent: list[object] = []
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     monkeypatch.setattr(app, "send_bid", sent.append)
     app.prefs.one_press = True
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
@@ -147,7 +149,7 @@ async def test_one_press_bids_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def test_at_60x20_every_card_and_the_prompt_are_on_screen() -> None:
     table, view, events = dealt_scene("playing", seed=7, players=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(60, 20)) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, view, events * 3)
@@ -164,7 +166,7 @@ async def test_at_60x20_every_card_and_the_prompt_are_on_screen() -> None:
 
 async def test_resizing_live_keeps_the_hand_and_prompt_on_screen() -> None:
     table, view, events = dealt_scene("playing", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (200, 60)) as pilot:
         hand = app.screen.query_one("#hand")
         assert hand.has_class("-huge")  # bigger cards on a huge terminal
@@ -196,7 +198,7 @@ async def test_the_bell_rings_on_our_turn_only_when_asked_for(
 ) -> None:
     table, view, events = dealt_scene("playing", seed=7)
     for wanted in (False, True):
-        app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+        app = PilotApp(ClientOptions(name="Ann"), idle=True)
         rung: list[bool] = []
         monkeypatch.setattr(app, "bell", partial(rung.append, True))
         app.prefs.bell = wanted
@@ -211,15 +213,15 @@ async def test_the_bell_rings_on_our_turn_only_when_asked_for(
 
 async def test_a_screenshot_is_saved_and_the_place_said(tmp_path: Path) -> None:
     table, view, events = dealt_scene("playing", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    app.screenshot_dir = str(tmp_path)
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
+    shots = state_dir() / "screenshots"  # the test's own (tests/conftest.py)
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, view, events)
         await pilot.pause()
         await pilot.press("ctrl+s")
         await pilot.pause()
-    saved = list(tmp_path.glob("*.svg"))
+    saved = list(shots.glob("*.svg"))
     assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
     assert any(str(saved[0]) in notice for notice in app.notices)
 
@@ -234,13 +236,13 @@ async def test_a_screenshot_and_the_rules_work_over_the_summary_and_match_end(
     from client.screens.help import RulesScreen
 
     table, view, events = dealt_scene(scene, seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
-    app.screenshot_dir = str(tmp_path)
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
+    shots = state_dir() / "screenshots"  # the test's own (tests/conftest.py)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, (HandSummary, MatchEnd)), scene)
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert len(list(tmp_path.glob("*.svg"))) == 1
+        assert len(list(shots.glob("*.svg"))) == 1
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, RulesScreen)
@@ -248,7 +250,7 @@ async def test_a_screenshot_and_the_rules_work_over_the_summary_and_match_end(
 
 async def test_the_command_palette_offers_pitchnets_commands() -> None:
     table, view, events = dealt_scene("playing", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, view, events)
@@ -261,14 +263,14 @@ async def test_the_command_palette_offers_pitchnets_commands() -> None:
 async def test_the_theme_and_deck_are_remembered() -> None:
     from client.settings import load_preferences
 
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(80, 24)) as pilot:
         app.theme = "textual-light"
         app.set_deck("two")
         await pilot.pause()
     prefs = load_preferences()
     assert prefs.theme == "textual-light" and prefs.deck == "two"
-    again = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    again = PilotApp(ClientOptions(name="Ann"), idle=True)
     assert again.theme == "textual-light"
 
 
@@ -299,7 +301,7 @@ async def test_every_bid_button_and_the_pitch_show_whole(size: tuple[int, int]) 
 
     table, view, events = dealt_scene("first_bid", seed=7)
     assert view is not None and len(view.legal_bids) >= 5
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), size):
         shown = [
             b for b in app.screen.query(Button) if b.display and (b.id or "").startswith("bid-")
@@ -321,7 +323,7 @@ async def test_a_player_away_shows_in_the_smallest_seats() -> None:
     seats = list(table.seats)
     seats[2] = dataclasses.replace(seats[2], kind=SeatKind.HUMAN, connected=False, away=12.0)
     table = dataclasses.replace(table, seats=seats)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (60, 20)):
         # Counted on once a second from the snapshot's 12 s: a busy machine may show 13.
         # Beside the name, or beside the points under it (Bot 2 is the only one away).
@@ -339,7 +341,7 @@ async def test_the_match_ends_keys_offer_the_rotation_in_partnership_play_only(
     from client.screens.match_end import MatchEnd
 
     table, view, events = dealt_scene("match_over", 7, partnership=partnership)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, view, events)
@@ -354,7 +356,7 @@ async def test_the_log_rewraps_to_its_width_when_shown_or_resized() -> None:
     again at the log's width once it shows (a wider terminal, or `l`), not left wrapped
     at RichLog's ten-column minimum."""
     table, view, events = dealt_scene("playing", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, []), (120, 40)) as pilot:
         log = app.screen.query_one("#log")
         assert log.display
@@ -427,7 +429,7 @@ async def test_the_pitch_buttons_card_takes_the_new_themes_colour() -> None:
     from client.text import card_text
 
     table, view, events = dealt_scene("bidding", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         pitch = app.screen.query_one("#bid-pitch", Button)
         assert pitch.display
@@ -460,7 +462,7 @@ async def test_one_point_is_one_pt_in_the_seat_panels() -> None:
     table, view, events = dealt_scene("bidding", seed=7)
     assert view is not None
     view = dataclasses.replace(view, scores=[1, -1, 2, 0][: len(view.scores)])
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (80, 24)):
         text = screen_text(app)
         assert re.search(r"(?<![\d-])1 pt\b", text) and "-1 pt " in text, text
@@ -471,7 +473,7 @@ async def test_one_point_is_one_pt_in_the_seat_panels() -> None:
 async def test_the_footer_offers_to_play_a_card_only_to_a_player(watching: bool) -> None:
     """A spectator has no hand: its footer has no "Play card" key."""
     table, view, events = dealt_scene("playing", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat, app.game.watching = 0, watching
         app.apply_state(1, table, view, events)
@@ -492,7 +494,7 @@ async def test_the_pitch_key_offers_the_tables_top_bid(
     table, view, events = dealt_scene("first_bid", seed=7)
     assert view is not None
     view = dataclasses.replace(view, rules={**view.rules, "joker": joker}, legal_bids=legal)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (80, 24)):
         assert app.game.view is not None and dealt(app).turn == app.game.me
         assert app.screen.check_action("pitch", ()) is pitch
@@ -538,7 +540,7 @@ async def test_the_other_seats_show_the_backs_of_the_cards_they_hold(
     """Issue 28: a seat's cards face down, one back each, beside or under its name (or
     their count where a row does not fit); never our own, which the hand shows."""
     table, view, events = dealt_scene("playing", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), size):
         text = screen_text(app)
         others = [n for seat, n in enumerate(view.hand_counts) if seat != view.seat]
@@ -551,7 +553,7 @@ async def test_the_other_seats_show_the_backs_of_the_cards_they_hold(
 async def test_the_hand_summary_heads_its_rows_team_or_player(partnership: bool) -> None:
     """Issue 28: partnership rows are teams, under a "Team" heading (not "Player")."""
     table, view, events = dealt_scene("hand_over", 7, partnership=partnership)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(80, 40)) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, view, events)
@@ -571,7 +573,7 @@ async def test_the_match_end_shows_no_rotation_outside_partnerships_and_no_play_
     from client.screens.match_end import MatchEnd
 
     table, view, events = dealt_scene("match_over", 7, partnership=False)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat = 0
         app.game.watching = watching

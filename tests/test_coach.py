@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.demo import scene_with_events
 from pitchnet.bots import SearchBot, make_bot
 from pitchnet.cards import shuffled_deck
@@ -17,6 +17,7 @@ from pitchnet.rules import Action, Match, Phase, Settings
 from pitchnet.search import Budget
 from pitchnet.views import SeatView, seat_view
 from tests.pilot import until
+from tests.pilot_app import PilotApp
 from tests.test_client_table import at_the_table
 from tests.test_search import same_view_pairs
 
@@ -129,7 +130,7 @@ async def test_c_at_the_table_shows_the_coachs_line_once_per_decision(
     monkeypatch.setattr(pitchnet.coach, "advise", counted)
     table, view, events = scene_with_events(scene_name, seed=7)
     assert view is not None and view.turn == view.seat
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         await pilot.press("c")
         await until(
@@ -152,12 +153,12 @@ async def test_c_says_why_there_is_no_coach_when_watching_or_turned_off() -> Non
     table, view, events = scene_with_events("bidding", seed=7)
     assert view is not None
     off = dataclasses.replace(table, coach=False)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (off, view, events), (80, 24)) as pilot:
         await pilot.press("c")
         await until(pilot, lambda: _notices(app), "a sentence")
         assert _notices(app) == ["This table's host has turned the coach off."]
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     watching = dataclasses.replace(view, spectator=True, hand=[], legal_bids=[], legal_plays=[])
     async with at_the_table(app, (table, watching, events), (80, 24)) as pilot:
         await pilot.press("c")

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.screens.table import TableScreen
 from pitchnet.events import Event
 from pitchnet.protocol import SeatKind, TableInfo
 from pitchnet.views import SeatView, spectator_private
 from tests.pilot import dealt_scene, screen_text, tables_seen, until
+from tests.pilot_app import PilotApp
 
 SIZES = [(40, 15), (60, 20), (80, 24), (200, 60)]
 
@@ -24,7 +25,7 @@ async def test_a_watcher_sees_they_are_watching_at_every_size(size: tuple[int, i
     40x15 as at 200x60, so nobody wonders why no card can be played."""
     table, view, events = dealt_scene("playing", seed=7)
     watched = dataclasses.replace(view, **spectator_private())
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=size) as pilot:
         app.game.seat, app.game.watching = None, True
         app.apply_state(1, table, watched, events)
@@ -44,7 +45,7 @@ async def test_a_slim_ten_has_no_number_on_its_frame(size: tuple[int, int]) -> N
 
     table, view, events = dealt_scene("first_bid", seed=2)
     ten = next(card for card in view.hand if card.startswith("T"))
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=size) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, view, events)
@@ -81,7 +82,7 @@ async def test_the_finder_says_which_table_holds_your_seat(
         )  # fmt: skip
 
     tables = [match("t1", "Kitchen"), match("t2", "Den")]
-    app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=tables_seen(tables))
+    app = PilotApp(ClientOptions(name="Ann", mode="find"), browser_factory=tables_seen(tables))
     app.tokens.remember(SavedSeat("t1", "Ann", "10.0.0.5", 7373, "tok-ann"))
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: "Kitchen" in screen_text(app), "the tables listed")
@@ -119,7 +120,7 @@ async def test_after_a_lost_connection_the_finder_tells_the_truth_about_the_seat
     await first.start()
     await second.start()
     options = ClientOptions(name="Ann", mode="join", address=("127.0.0.1", first.port))
-    app = PitchApp(options, browser_factory=tables_seen(listed))
+    app = PilotApp(options, browser_factory=tables_seen(listed))
     try:
         async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the first lobby")

@@ -170,13 +170,14 @@ def test_the_lobby_points_at_the_key_that_lists_the_rules() -> None:
 async def test_f2_in_the_lobby_lists_the_tables_house_rules() -> None:
     """The lobby says "F2 lists them": before the first deal there is no view, and the
     rules page reads the table's advertised rules instead."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from client.screens.help import RulesScreen
     from tests.pilot import screen_text, until
+    from tests.pilot_app import PilotApp
 
     table, _ = scene("lobby")
     table = dataclasses.replace(table, rules={"low": "dealt"})
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(100, 40)) as pilot:
         app.game.seat = 0
         app.apply_state(1, table, None, [])

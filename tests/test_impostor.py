@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.connection import Connection
 from client.messages import Disconnected, StateReceived, Welcomed
 from client.screens.lobby import LobbyScreen
@@ -41,6 +41,7 @@ from pitchnet.protocol import (
 from pitchnet.views import seat_view
 from tests.netclient import RawClient, running_host, until_true
 from tests.pilot import NoTables, dealt, my_seat, screen_text, until
+from tests.pilot_app import PilotApp
 from tests.test_client_connection import (
     Frames,
     Inbox,
@@ -318,7 +319,7 @@ async def test_a_fresh_start_at_an_impostor_keeps_the_real_token_for_the_real_ta
         await until_true(lambda: not server.table.seats[seat].connected, "Ann to be away")
         table_id = server.table_id
         TokenStore().remember(SavedSeat(table_id, "Ann", "127.0.0.1", server.port, token))
-        app = PitchApp(ClientOptions(name="Ann", mode="find"), browser_factory=NoTables)
+        app = PilotApp(ClientOptions(name="Ann", mode="find"), browser_factory=NoTables)
         async with (
             refusing_impostor(table_id) as (impostor_port, hellos),
             app.run_test(size=SIZE) as pilot,

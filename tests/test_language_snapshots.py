@@ -14,18 +14,19 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.demo import scene_with_events
 from client.widths import count_spacing_marks
+from tests.pilot_app import PilotApp
 
 SIZE = (80, 24)
 LANGS = ["lt", "te"]
 NAMES = {"te": ["అన్నా", "రాజు", "సీత", "కృష్ణ"], "lt": ["Šarūnė", "Žygimantas", "Ąžuolas", "Ėglė"]}
 
 
-def app(lang: str) -> PitchApp:
+def app(lang: str) -> PilotApp:
     count_spacing_marks()
-    return PitchApp(ClientOptions(name=NAMES[lang][0], mode="idle", lang=lang))
+    return PilotApp(ClientOptions(name=NAMES[lang][0], lang=lang), idle=True)
 
 
 def showing(name: str, lang: str) -> Callable[[Pilot[Any]], Any]:
@@ -35,7 +36,7 @@ def showing(name: str, lang: str) -> Callable[[Pilot[Any]], Any]:
         table, view, events = scene_with_events(name, 7)
         seats = [replace(seat, name=NAMES[lang][i]) for i, seat in enumerate(table.seats)]
         target = pilot.app
-        assert isinstance(target, PitchApp)
+        assert isinstance(target, PilotApp)
         target.game.seat, target.game.table_name = 0, "Kitchen"
         target.apply_state(1, replace(table, seats=seats), view, events)
         await pilot.pause()

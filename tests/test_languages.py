@@ -232,7 +232,7 @@ async def test_a_browser_is_asked_its_name_in_its_language_and_may_choose_anothe
     environment), and the play page's own sentences follow it."""
     import aiohttp
 
-    from client.web_session import LANG_ENV
+    from client.hosting import LANG_ENV
     from tests.browser import url, web_table
 
     pseudo.update({"lt", "hr"})

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.demo import scene_with_events
 from client.screens.table import TableScreen
 from client.widgets.felt import Felt
 from client.widgets.motion import SWEEP_SECONDS
 from tests.pilot import dealt, screen_text, until
+from tests.pilot_app import PilotApp
 
 SIZE = (80, 24)
 
@@ -35,13 +36,13 @@ def motion_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PITCHNET_MOTION", raising=False)
 
 
-async def show(app: PitchApp, pilot: Pilot[Any], seq: int, name: str) -> None:
+async def show(app: PilotApp, pilot: Pilot[Any], seq: int, name: str) -> None:
     app.apply_state(seq, *scene_with_events(name, seed=7))
     await pilot.pause()
 
 
 async def won_then_led(
-    app: PitchApp, pilot: Pilot[Any], clock: Clock | None = None
+    app: PilotApp, pilot: Pilot[Any], clock: Clock | None = None
 ) -> tuple[Felt, Any]:
     """Seat 0 sees the first trick won, then the next lead (only the new events, as a
     host sends them); returns the felt (its clock set first) and the won trick's view."""
@@ -62,7 +63,7 @@ async def won_then_led(
 
 async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None) -> None:
     clock = Clock()
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=SIZE) as pilot:
         felt, won = await won_then_led(app, pilot, clock)
         assert won is not None and won.tricks
@@ -85,7 +86,7 @@ async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None)
         assert felt.motion.flights == []
         assert halfway != landed
     # Drawn without motion, the same state gives the landed screen.
-    still = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    still = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with still.run_test(size=SIZE) as pilot:
         still.animation_level = "none"
         felt, _ = await won_then_led(still, pilot)
@@ -95,7 +96,7 @@ async def test_the_next_lead_sweeps_the_won_trick_to_its_winner(motion_on: None)
 
 @pytest.mark.parametrize("why", ["TEXTUAL_ANIMATIONS=none", "setting off", "ascii"])
 async def test_no_motion_when_it_is_off(motion_on: None, why: str) -> None:
-    app = PitchApp(ClientOptions(name="Ann", mode="idle", ascii_only=why == "ascii"))
+    app = PilotApp(ClientOptions(name="Ann", ascii_only=why == "ascii"), idle=True)
     async with app.run_test(size=SIZE) as pilot:
         if why == "TEXTUAL_ANIMATIONS=none":
             app.animation_level = "none"
@@ -107,14 +108,14 @@ async def test_no_motion_when_it_is_off(motion_on: None, why: str) -> None:
 
 async def test_the_test_suite_runs_without_motion() -> None:
     """PITCHNET_MOTION=off (tests/conftest.py) keeps every other test's screens still."""
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=SIZE) as pilot:
         felt, _ = await won_then_led(app, pilot)
         assert felt.motion.flights == []
 
 
 async def test_a_new_hand_is_dealt_from_the_dealer(motion_on: None) -> None:
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=SIZE) as pilot:
         app.game.seat = 0
         await show(app, pilot, 1, "playing")

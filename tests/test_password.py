@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 import pitchnet.network
-from client.app import ClientOptions, PitchApp
+from client.app import ClientOptions
 from client.discovery import FoundTable, find_table
 from client.screens.finder import FinderScreen
 from client.screens.lobby import LobbyScreen
@@ -33,6 +33,7 @@ from tests.fakes_zeroconf import FakeFactory
 from tests.multicast import LOOPBACK
 from tests.netclient import RawClient, running_host
 from tests.pilot import screen_text, tables_seen, until
+from tests.pilot_app import PilotApp
 
 PASSWORD = "Corn-Flakes 42"
 SIZE = (80, 24)
@@ -246,7 +247,7 @@ def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def join_through_the_prompt(
-    pilot: Pilot[Any], app: PitchApp, server: HostServer, lock: str
+    pilot: Pilot[Any], app: PilotApp, server: HostServer, lock: str
 ) -> None:
     """From the finder: the row shows a lock; Enter asks for the password; a wrong one
     asks again saying so; the right one seats us in the lobby."""
@@ -299,7 +300,7 @@ async def test_the_finder_shows_a_lock_and_asks_for_the_password() -> None:
             True,
         )
         options = ClientOptions(name="Ann", mode="find", ascii_only=True)
-        app = PitchApp(options, browser_factory=tables_seen([found]))
+        app = PilotApp(options, browser_factory=tables_seen([found]))
         try:
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, FinderScreen), "the finder")
@@ -316,7 +317,7 @@ async def test_the_finder_shows_a_real_advertised_locked_table_and_joins_it(
         name=name, port=0, interface=LOOPBACK, password=PASSWORD, bot_delay=0, advertise=True
     )
     async with HostServer(config) as server:
-        app = PitchApp(ClientOptions(name="Ann", mode="find", interface=LOOPBACK))
+        app = PilotApp(ClientOptions(name="Ann", mode="find", interface=LOOPBACK))
         try:
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, FinderScreen), "the finder")

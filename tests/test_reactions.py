@@ -112,9 +112,10 @@ async def test_watchers_see_reactions_but_send_none_unless_the_table_allows() ->
 
 
 async def shown_app(reactions: bool = True) -> Any:
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
+    from tests.pilot_app import PilotApp
 
-    app = PitchApp(ClientOptions(name="Ann"))
+    app = PilotApp(ClientOptions(name="Ann"))
     app.prefs.reactions = reactions
     return app
 
@@ -160,12 +161,13 @@ async def test_reactions_off_means_none_shown() -> None:
 
 
 async def test_r_then_a_number_sends_that_reaction_to_the_table() -> None:
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from tests.pilot import screen_text, until
+    from tests.pilot_app import PilotApp
 
     async with running_host(players=2, bots=1) as host:
         options = ClientOptions(name="Ann", mode="join", address=("127.0.0.1", host.port))
-        app = PitchApp(options)
+        app = PilotApp(options)
         async with app.run_test(size=(120, 40)) as pilot:
             await until(pilot, lambda: app.game.view is not None, "the table")
             await pilot.press("r")
@@ -208,10 +210,11 @@ async def test_the_setup_screens_tick_box_turns_a_hosted_tables_reactions_off() 
 async def test_on_a_phone_the_picker_takes_a_tap() -> None:
     """A browser has no `r` on a phone keyboard: the palette's React opens the picker,
     and each reaction is a button on screen at 40x20."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from client.screens.react import ReactPicker
+    from tests.pilot_app import PilotApp
 
-    app = PitchApp(ClientOptions(name="Ann", mode="web"))
+    app = PilotApp(ClientOptions(name="Ann", mode="web"))
     chosen: list[Reaction | None] = []
     async with app.run_test(size=(40, 20)) as pilot:
         app.push_screen(ReactPicker(), chosen.append)
@@ -235,14 +238,14 @@ def test_a_label_fits_its_room_with_whole_words_and_plain_ascii() -> None:
 
 
 async def test_play_no_reactions_means_none_shown_whatever_the_setting() -> None:
-    from client.app import PitchApp
     from client.main import options_from_args
     from pitchnet.cli import build_parser
+    from tests.pilot_app import PilotApp
 
     for command in (["play", "--no-reactions"], ["join", "--no-reactions", "127.0.0.1:1"]):
         options = options_from_args(build_parser().parse_args([*command, "--name", "Ann"]))
         assert options.reactions is False
-        app = PitchApp(options)
+        app = PilotApp(options)
         app.prefs.reactions = True  # the saved setting says show them; the flag wins
         app.show_reaction(Reaction.LAUGH, 1, "")  # off: returns before drawing anything
         assert app.game.log == [] and app.game.reactions == {}

@@ -62,9 +62,10 @@ async def test_enter_on_a_list_opens_the_table() -> None:
 async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> None:
     """The finder keeps looking while the setup screen shows: a lobby that opens on the
     network is offered there, and Ctrl+T joins it instead of hosting a second table."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from tests.latecomer_fakes import LiveBrowser, lobby_of
     from tests.netclient import RawClient, running_host
+    from tests.pilot_app import PilotApp
 
     async with running_host(players=3) as host:
         alice = await RawClient.connect(host)
@@ -75,8 +76,8 @@ async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> 
             browsers.append(LiveBrowser(on_change))
             return browsers[-1]
 
-        options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
-        app = PitchApp(options, browser_factory=factory)
+        options = ClientOptions(name="Ann", mode="play")
+        app = PilotApp(options, browser_factory=factory, browse_seconds=0.1)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("tab")  # Ann is setting hers up
@@ -105,9 +106,10 @@ class Entered:
 async def _enter_while_a_table_opened(players: int) -> Entered:
     """Ann's setup screen shows (defaults: 4 players, to 7, standard rules); Alice's lobby
     of `players` seats opens meanwhile; Ann presses Enter. Returns where she sat."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from tests.latecomer_fakes import LiveBrowser, lobby_of
     from tests.netclient import RawClient, running_host
+    from tests.pilot_app import PilotApp
 
     async with running_host(players=players) as host:
         alice = await RawClient.connect(host)
@@ -118,8 +120,8 @@ async def _enter_while_a_table_opened(players: int) -> Entered:
             browsers.append(LiveBrowser(on_change))
             return browsers[-1]
 
-        options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
-        app = PitchApp(options, browser_factory=factory)
+        options = ClientOptions(name="Ann", mode="play")
+        app = PilotApp(options, browser_factory=factory, browse_seconds=0.1)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.press("tab")  # Ann is setting hers up
@@ -158,10 +160,11 @@ async def test_enter_with_other_settings_opens_a_second_table_and_says_why() -> 
 async def test_the_first_window_says_a_second_table_opened_with_other_settings() -> None:
     """Ann opened hers (4 players); Bob's lobby of 3 opens beside it: both stay, and
     Ann's window says there are two tables and why."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from client.discovery import FoundTable
     from pitchnet.protocol import PROTOCOL_VERSION
     from tests.latecomer_fakes import LiveBrowser
+    from tests.pilot_app import PilotApp
 
     browsers: list[LiveBrowser] = []
 
@@ -169,10 +172,8 @@ async def test_the_first_window_says_a_second_table_opened_with_other_settings()
         browsers.append(LiveBrowser(on_change))
         return browsers[-1]
 
-    options = ClientOptions(
-        name="Ann", mode="play", play_browse_seconds=0.1, host_options={"advertise": False}
-    )
-    app = PitchApp(options, browser_factory=factory)
+    options = ClientOptions(name="Ann", mode="play")
+    app = PilotApp(options, browser_factory=factory, host={"advertise": False}, browse_seconds=0.1)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: setup_shown(app), "the setup screen")
         await pilot.press("enter")
@@ -196,9 +197,10 @@ async def test_the_first_window_says_a_second_table_opened_with_other_settings()
 async def test_a_table_seen_while_the_setup_screen_is_untouched_is_joined_at_once() -> None:
     """`play` looked half a second and found nothing; the table it would have joined
     answers a moment later, before any key on the setup screen: Ann sits there."""
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from tests.latecomer_fakes import LiveBrowser, lobby_of
     from tests.netclient import RawClient, running_host
+    from tests.pilot_app import PilotApp
 
     async with running_host(players=3) as host:
         alice = await RawClient.connect(host)
@@ -209,8 +211,8 @@ async def test_a_table_seen_while_the_setup_screen_is_untouched_is_joined_at_onc
             browsers.append(LiveBrowser(on_change))
             return browsers[-1]
 
-        options = ClientOptions(name="Ann", mode="play", play_browse_seconds=0.1)
-        app = PitchApp(options, browser_factory=factory)
+        options = ClientOptions(name="Ann", mode="play")
+        app = PilotApp(options, browser_factory=factory, browse_seconds=0.1)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
             await pilot.pause()

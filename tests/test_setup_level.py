@@ -6,7 +6,7 @@ from textual.widgets import Select
 
 from client.screens.lobby import LobbyScreen
 from pitchnet.bots import SearchBot
-from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
+from tests.pilot import hosted_server, play_on_an_empty_lan, screen_text, setup_shown, until
 
 SIZE = (80, 24)
 
@@ -28,11 +28,11 @@ async def test_the_level_chosen_on_the_setup_screen_is_the_tables() -> None:
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "our lobby")
             await until(pilot, lambda: app.game.table is not None, "the lobby's seats")
-            assert app.hosted.table.options.bot_level == "hard"
+            assert hosted_server(app).table.options.bot_level == "hard"
             await until(pilot, lambda: "hard bots" in screen_text(app), "the level shown")
             await pilot.press("s")
             await until(pilot, lambda: app.game.view is not None, "a hand at our own table")
-            table = app.hosted.table
+            table = hosted_server(app).table
             await until(pilot, lambda: bool(table._bots), "a bot has played")
             assert all(isinstance(bot, SearchBot) for bot in table._bots.values())
     finally:

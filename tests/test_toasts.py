@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from client.app import MAX_TOASTS, ClientOptions, PitchApp
+from client.app import MAX_TOASTS, ClientOptions
 from tests.pilot import until
+from tests.pilot_app import PilotApp
 
 
 @pytest.mark.parametrize(("width", "most"), [(40, 2), (100, MAX_TOASTS)])
 async def test_a_repeated_sentence_is_one_toast_and_few_show_at_once(width: int, most: int) -> None:
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(width, 24)) as pilot:
         await pilot.pause()
         app.clear_notifications()

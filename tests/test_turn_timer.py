@@ -106,13 +106,14 @@ def test_an_away_person_is_not_timed_until_they_are_back() -> None:
 async def test_the_player_whose_time_ran_out_is_told_on_screen() -> None:
     import dataclasses
 
-    from client.app import ClientOptions, PitchApp
+    from client.app import ClientOptions
     from client.demo import scene_with_events
     from pitchnet.events import TimedOut
+    from tests.pilot_app import PilotApp
     from tests.test_client_table import at_the_table
 
     table, view, events = scene_with_events("bidding", seed=7)
-    app = PitchApp(ClientOptions(name="Ann", mode="idle"))
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
         assert view is not None
         app.apply_state(2, dataclasses.replace(table), view, [TimedOut(0)])

@@ -9,26 +9,25 @@ from pathlib import Path
 import pytest
 from textual.widget import Widget
 
-from client.app import ClientOptions, PitchApp
-from client.screens.lobby import LobbyScreen
-from client.screens.table import TableScreen
-from client.tokens import TokenStore
-from client.web_session import (
+from client.app import ClientOptions
+from client.hosting import (
     AWAY_META,
     NAME_ENV,
     PASSWORD_ENV,
     SEATS_ENV,
     TABLE_ENV,
-    options_from_environment,
-    web_app_class,
-    web_driver_class,
 )
+from client.screens.lobby import LobbyScreen
+from client.screens.table import TableScreen
+from client.tokens import TokenStore
+from client.web_session import options_from_environment, web_app_class, web_driver_class
 from client.widgets.cards import CardFace
 from host.server import HostConfig, HostServer
 from pitchnet.i18n import LANGUAGES
 from pitchnet.views import SeatView
 from tests.netclient import until_true
 from tests.pilot import dealt, tap, until
+from tests.pilot_app import PilotApp
 
 SIZE = (80, 24)
 
@@ -40,9 +39,9 @@ async def host() -> AsyncIterator[HostServer]:
         yield server
 
 
-def web_app(port: int, seats: Path) -> PitchApp:
+def web_app(port: int, seats: Path) -> PilotApp:
     options = ClientOptions(name="Ann", mode="web", address=("127.0.0.1", port), seats_file=seats)
-    return PitchApp(options)
+    return PilotApp(options)
 
 
 def test_the_options_come_from_the_environment(tmp_path: Path) -> None:
@@ -59,7 +58,7 @@ def test_the_options_come_from_the_environment(tmp_path: Path) -> None:
     assert options.seats_file == tmp_path / "seats.json"
 
 
-def replaced(app: PitchApp, view: SeatView) -> bool:
+def replaced(app: PilotApp, view: SeatView) -> bool:
     """The app holds a newer view than `view`."""
     return app.game.view is not view
 
@@ -148,7 +147,7 @@ async def test_a_phone_screen_keeps_its_buttons_on_screen(scene: str, players: i
     from client.screens.summary import HandSummary
 
     options = ClientOptions(name="Ann", mode="web")
-    app = PitchApp(options)
+    app = PilotApp(options)
     async with app.run_test(size=PHONE) as pilot:
         table, view, events = scene_with_events(scene, 7, players)
         app.game.seat, app.game.table_name = 0, table.name
@@ -172,7 +171,7 @@ async def test_a_browser_sessions_palette_offers_only_pitchnets_commands() -> No
     Textual's system commands, and its screenshot goes to the browser, not the host's disk."""
     from client.demo import scene_with_events
 
-    app = PitchApp(ClientOptions(name="Ann", mode="web"))
+    app = PilotApp(ClientOptions(name="Ann", mode="web"))
     async with app.run_test(size=PHONE) as pilot:
         table, view, events = scene_with_events("playing", 7, 4)
         app.game.seat, app.game.table_name = 0, table.name

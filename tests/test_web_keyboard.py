@@ -8,9 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from client.app import ClientOptions
+import pytest
+
+from client.app import ClientOptions, PitchApp
+from client.hosting import KEYBOARD_META
 from client.screens.prompts import ConfirmLeave, PasswordPrompt
-from client.web_session import KEYBOARD_META, text_field, web_app_class
+from client.web_session import text_field, web_app_class
 from host.web import Identity, WebSession
 
 
@@ -54,8 +57,11 @@ async def test_the_keyboard_meta_reaches_the_page_and_an_open_url_does_not(
     assert socket.sent == [[KEYBOARD_META, True], [KEYBOARD_META, False]]
 
 
-async def test_a_password_prompt_asks_for_text_and_a_yes_no_question_does_not() -> None:
-    app = web_app_class()(ClientOptions(name="Ann", mode="idle"))
+async def test_a_password_prompt_asks_for_text_and_a_yes_no_question_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(PitchApp, "first_mode", lambda self, options: "_default")  # no screen
+    app = web_app_class()(ClientOptions(name="Ann"))
     async with app.run_test(size=(40, 20)) as pilot:
         assert text_field(app.screen) is None
         app.push_screen(PasswordPrompt("Attic"))

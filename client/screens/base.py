@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 
 from pitchnet.i18n import _
@@ -81,6 +82,19 @@ class PitchModal(ModalScreen[ResultType]):
             self.dismiss()
 
 
+class GameChanged(Message):
+    """The game state changed (a snapshot, a reaction, a setting): a screen that shows
+    the game draws it again. The app posts one to each screen of its stack
+    (`PitchApp.redraw`), so it knows no screen's drawing methods; it stays with the
+    screen it was posted to."""
+
+    bubble = False
+
+    def __init__(self, game: GameState) -> None:
+        super().__init__()
+        self.game = game
+
+
 class _Shows(Protocol):
     """What `FirstShow` needs of the screen it is mixed into."""
 
@@ -122,3 +136,7 @@ class FirstShow:
     def first_show(self) -> None:
         screen = cast(_Shows, self)
         screen.show(screen.app.game)
+
+    def on_game_changed(self, message: GameChanged) -> None:
+        """Draw the game as it is now (nothing before the first show: `show`)."""
+        cast(_Shows, self).show(message.game)

@@ -30,11 +30,6 @@ from pitchnet.text import printable
 
 log = logging.getLogger(__name__)
 
-PLAY_BROWSE_SECONDS = 0.5
-"""How long `pitchnet play` looks before its setup screen (the browser's first query goes
-out at once and answers come within about 0.1 s; a table seen at any time is joined at
-once, and one that opens while the setup screen shows is offered there)."""
-
 
 def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
     """The table `pitchnet play` offers first: one where this player still holds a seat
@@ -97,7 +92,7 @@ ENTER_JOINS = N_("Enter joins the highlighted table, w watches; h hosts your own
 
 def _unfinished_table() -> Any:
     """The most recent table hosted on this machine whose match never finished."""
-    from host.journal import unfinished_tables
+    from client.hosting import unfinished_tables
 
     try:
         return next(unfinished_tables(), None)
@@ -358,7 +353,7 @@ class FinderScreen(PitchScreen[None]):
     def _start_first_look(self) -> None:
         if self._auto_host_pending and not self._first_look_started:
             self._first_look_started = True
-            self.set_timer(self.app_options.play_browse_seconds, self._look_again)
+            self.set_timer(self.app.play_browse_seconds, self._look_again)
 
     def _tables_changed(self, tables: list[Any]) -> None:
         self.post_message(TablesChanged(list(tables)))

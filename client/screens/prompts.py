@@ -501,7 +501,7 @@ class WebAddress(PitchModal[None]):
         self.urls = urls
 
     def compose(self) -> ComposeResult:
-        from host.web_qr import qr_text
+        from client.hosting import qr_text
 
         with Vertical(classes="dialog web-address"):
             yield Static(_("Phones and browsers join at"), classes="dialog-title")

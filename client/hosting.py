@@ -1,0 +1,252 @@
+"""The one seam between client/ and host/: the window that hosts a table.
+
+A `pitchnet play` window may host a table in its own process (and serve it to
+browsers); `pitchnet host --web` starts a client process per browser. Both need the
+other side, and this module is the only place where they meet (ARCHITECTURE.md, "The
+seam"; tests/test_architecture.py keeps it so):
+
+- no module of client/ but this one imports host/; this one imports it lazily, when
+  a table is hosted, its web join served or a journal looked up, so a window that
+  only joins loads none of the host (start-up time: benchmarks/gamenight.py);
+- host/ imports nothing of client/ but this module (host/web.py: the browser
+  session's environment, its seat file, the page's joining marks).
+
+The window asks its table what it may know through `HostServer.facts()` (a
+`HostedFacts`: what anyone at the table could see, and the options it was opened
+with), never by reading the table or its referee.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from client.tokens import TokenStore
+from client.widths import joining_marks
+from pitchnet.i18n import _
+
+if TYPE_CHECKING:
+    from host.journal import TableRecord
+    from host.server import HostedFacts as HostedFacts
+    from host.server import HostServer
+    from host.web import WebServer as WebServer
+
+__all__ = [
+    "AWAY_META",
+    "KEYBOARD_META",
+    "LANG_ENV",
+    "NAME_ENV",
+    "PASSWORD_ENV",
+    "REGIONS_ENV",
+    "SEATS_ENV",
+    "SPARE_FLAG",
+    "TABLE_ENV",
+    "HostedFacts",
+    "HostedTable",
+    "HostingError",
+    "joining_marks",
+    "qr_text",
+    "seat_kept",
+    "tables_dir",
+    "unfinished_tables",
+]
+
+log = logging.getLogger(__name__)
+
+# ---- a browser's session: what host/web.py and client/web_session.py agree on ----------
+
+TABLE_ENV = "PITCHNET_WEB_TABLE"
+NAME_ENV = "PITCHNET_WEB_NAME"
+PASSWORD_ENV = "PITCHNET_WEB_PASSWORD"
+SEATS_ENV = "PITCHNET_WEB_SEATS"
+LANG_ENV = "PITCHNET_WEB_LANG"
+"""The language the browser's player reads (its Accept-Language, or the name page's choice)."""
+REGIONS_ENV = "PITCHNET_WEB_REGIONS"
+"""Tests only: a file this session keeps up to date with where its cards and buttons
+are on screen, in cells, so a browser test knows where to click on the canvas."""
+
+KEYBOARD_META = "keyboard"
+"""The meta message (Textual's web driver to host/web.py, passed on to the page as
+["keyboard", wanted]) that says whether the screen asks for text: a phone's page keeps
+its on-screen keyboard shut for taps on cards and opens it only then."""
+AWAY_META = "away"
+"""The meta message (host/web.py to the session's process) that says its page was closed
+on purpose (or reloaded: a page cannot tell): the client tells the table `away`, so a bot
+plays the seat at once while its token stays in the seat file, then the session ends."""
+SPARE_FLAG = "--spare"
+"""Run as the web server's spare: import everything now, then wait on stdin for the
+session's environment (one line of JSON), so a browser that arrives does not wait for
+Python and Textual to load (host/web_spare.py)."""
+
+
+def seat_kept(seats_file: Path, name: str, table_id: str, *, given_up: bool = False) -> bool:
+    """A browser session's seat file holds a token of `name`'s for that table (with
+    `given_up`, a seat it gave up counts too: the table may still know its older
+    tokens). The web server reads the file its session's client writes."""
+    store = TokenStore(seats_file)
+    return store.find(name, table_id=table_id, given_up=given_up) is not None
+
+
+# ---- this laptop's tables, for the finder and the background host ------------------------
+
+
+def tables_dir() -> Path:
+    """The folder of this laptop's table journals (and of background hosts' notes)."""
+    from host.journal import tables_dir as journals
+
+    return journals()
+
+
+def unfinished_tables() -> Iterator[TableRecord]:
+    """The tables this laptop hosted whose match never finished, newest first."""
+    from host.journal import unfinished_tables as unfinished
+
+    return unfinished()
+
+
+def qr_text(url: str) -> str:
+    """The QR code of a web address, in half blocks (the `w` window's)."""
+    from host.web_qr import qr_text as qr
+
+    return qr(url)
+
+
+# ---- a table hosted in this window --------------------------------------------------------
+
+
+class HostingError(Exception):
+    """The table could not be hosted; the message is the sentence the window shows."""
+
+
+class HostedTable:
+    """The table this window hosts, and its web join if it serves one: started with
+    `open`, then ended (`end`), handed to a background host (`hand_over`) or moved to
+    an older table's lobby (`move_to`). What the window may know of the table it asks
+    with `facts()`; `server` is there for tests, which may look inside."""
+
+    def __init__(self, server: HostServer, interface: str | None) -> None:
+        self.server = server
+        self.interface = interface
+        self.web: WebServer | None = None
+        """The web join (host/web.py's WebServer), while browsers are served."""
+        self.web_urls: list[str] = []
+        """Where browsers join, while they are served."""
+        self.web_port: int | None = None
+        """The port browsers were served on (kept once closed, for the hand-over)."""
+
+    @classmethod
+    async def open(cls, config: dict[str, Any]) -> HostedTable:
+        """Open a table on the network from `config` (`HostConfig` fields; others are
+        ignored: the setup screen's choices include the browsers' port). Raises
+        `HostingError` with the sentence to show if it cannot be opened."""
+        from host.journal import JournalError
+        from host.server import HostConfig, HostServer
+        from pitchnet.errors import describe_os_error
+
+        known = {f.name for f in fields(HostConfig)}
+        host_config = HostConfig(**{k: v for k, v in config.items() if k in known})
+        try:
+            server = HostServer(host_config)
+            await server.start()
+        except JournalError as exc:
+            raise HostingError(_("Could not host a table: {reason}", reason=str(exc))) from exc
+        except OSError as exc:
+            interface, port = host_config.interface, host_config.port
+            text = describe_os_error(exc, host=interface, port=port)
+            raise HostingError(_("Could not host a table. {reason}", reason=text)) from exc
+        return cls(server, host_config.interface)
+
+    def facts(self) -> HostedFacts:
+        """What the window may know of its table now (see `HostedFacts`)."""
+        return self.server.facts()
+
+    @property
+    def table_id(self) -> str:
+        return self.server.table_id
+
+    @property
+    def name(self) -> str:
+        return self.server.name
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def address(self) -> str:
+        """Where this window reaches the table it hosts: the interface it serves on."""
+        return self.interface or "127.0.0.1"
+
+    async def serve_web(self, port: int) -> str | None:
+        """Serve the table to browsers on the LAN (host/web.py), on this window's
+        interface, as `pitchnet host --web` does. None once served; else the sentence
+        that says why not (the table stays open for terminals)."""
+        import errno
+
+        from host.advertise import host_addresses
+        from host.web import table_web_join
+        from pitchnet.errors import describe_os_error
+
+        web = table_web_join(self.server, port, self.interface)
+        try:
+            await web.start()
+        except OSError as exc:  # the setup screen's port for browsers, not a --port option
+            if exc.errno == errno.EADDRINUSE:
+                text = _(
+                    "Port {port} is already in use on this computer, so browsers cannot "
+                    "join this table; choose another port for browsers on the setup screen.",
+                    port=str(port),
+                )
+            else:
+                text = describe_os_error(exc, host=self.interface, port=port, option="--web")
+            return _("Could not serve browsers. {reason}", reason=text)
+        self.web, self.web_port = web, web.port
+        self.web_urls = web.urls(host_addresses(self.interface))
+        return None
+
+    async def close_web(self, *, ended: bool = True) -> None:
+        """Stop serving browsers; `ended`: the table is closed on purpose (the pages say
+        so), not handed to a background host (the pages reconnect)."""
+        web, self.web = self.web, None
+        self.web_urls = []
+        if web is not None:
+            await web.close(ended=ended)
+
+    async def end(self) -> None:
+        """End the table for everyone ("The host closed the table"), and its web join,
+        whose kept browsers go with a table that cannot be resumed."""
+        served = self.web is not None
+        await self.close_web()
+        await self.server.close(on_purpose=True)
+        facts = self.server.facts()
+        if served and facts.journal is not None:
+            from host.web_keep import forget_if_done
+
+            forget_if_done(facts.journal, facts.resumable)
+
+    async def hand_over(self, stand_in: int | None) -> tuple[str, int]:
+        """Close the table "back in a moment" (the clients keep retrying) and start a
+        detached `pitchnet host --resume` of it on the same port (and web port): the
+        command as a person would type it, with where its log goes, and its process id.
+        `stand_in`: the window's own seat, which a bot plays at once. Raises OSError if
+        the background host cannot be started."""
+        from client.background import resume_in_background
+
+        await self.close_web(ended=False)  # the browsers' pages reconnect to it
+        await self.server.close(handing_over=True)
+        return resume_in_background(
+            self.table_id,
+            self.port,
+            self.interface,
+            web_port=self.web_port,
+            name=self.name,
+            stand_in=stand_in,
+        )
+
+    async def move_to(self, address: str, table_id: str) -> None:
+        """Close this lobby, telling everyone in it to join the table at `address`."""
+        await self.close_web()
+        await self.server.close(moved_to=(address, table_id))
