@@ -168,7 +168,7 @@ async def table_text(
     table: TableInfo, view: SeatView, events: list[Event], size: tuple[int, int], lang: str = "en"
 ) -> str:
     """The screen of the seat `view` is for, at `size`, in `lang`."""
-    app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
+    app = PilotApp(ClientOptions(name="Ann", lang=lang), idle=True)
     async with app.run_test(size=size) as pilot:
         app.game.seat = view.seat
         app.apply_state(1, table, view, events)

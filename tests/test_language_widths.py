@@ -199,13 +199,14 @@ async def test_every_bid_button_shows_whole_at_40_columns_in_every_language() ->
     from client.text import card_text
     from client.widgets.bidbar import BID_LABELS
     from tests.pilot import screen_text, until
+    from tests.pilot_app import PilotApp
 
     def on_table(app: PitchApp) -> bool:
         return isinstance(app.screen, TableScreen)
 
     table, view, events = dealt_scene("first_bid")
     for lang in ("en", "tl", "lt", "te", "hr", "da"):
-        app = PitchApp(ClientOptions(name="Ann", mode="idle", lang=lang))
+        app = PilotApp(ClientOptions(name="Ann", lang=lang), idle=True)
         async with app.run_test(size=(40, 15)) as pilot:
             app.game.seat = 0
             app.apply_state(1, table, view, events)
