@@ -46,6 +46,7 @@ from typing import Any
 from host import reclaims
 from host.journal import JournalError
 from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
+from host.snapshots import Snapshots
 from host.strikes import is_strike
 from host.table import BotTurn, Table
 from pitchnet.events import Dealt, MatchWon, TrickWon
@@ -286,6 +287,8 @@ class Referee:
         journal: Any = None,
     ) -> None:
         self.table = table
+        self.snapshots = Snapshots(table)
+        """The table's state in the wire's form, packed for every broadcast."""
         self.limits = limits or Limits()
         self.pacing = pacing or Pacing()
         self.journal = journal
@@ -1212,7 +1215,7 @@ class Referee:
         if dealt_or_won:
             self._grace_for_the_away(now)
         if self.holders or table.spectators:
-            frames = table.state_frames(events, spectators=table.spectators > 0)
+            frames = self.snapshots.frames(events, spectators=table.spectators > 0)
             for seat, peer in self.holders.items():
                 if peer.phase is Phase.CLOSING:
                     continue

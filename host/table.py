@@ -13,7 +13,6 @@ referee always agree on what time it is, and a test's clock is the only one.
 from __future__ import annotations
 
 import functools
-import operator
 import secrets
 import string
 from collections.abc import Callable, Iterator
@@ -68,20 +67,15 @@ from pitchnet.protocol import (
     Hello,
     Leave,
     Message,
-    PackedEntries,
     PlayMsg,
     ProtocolError,
     Purpose,
     Ready,
-    SeatInfo,
     SeatKind,
     Sit,
     Start,
-    TableInfo,
     TableState,
-    pack_map,
     proves,
-    state_frames,
 )
 from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
@@ -89,9 +83,7 @@ from pitchnet.text import display_name, look_alike, player_name
 from pitchnet.views import (
     SeatView,
     seat_view,
-    spectator_private,
     spectator_view,
-    split_views,
 )
 
 P = ParamSpec("P")
@@ -192,14 +184,6 @@ class Seat:
         match started, or its player left) and nobody has claimed it yet. A seat whose
         player is only away is not: their token alone gets it back."""
         return self.kind == "bot" and not self.claim_token
-
-
-_SEAT_SHOWN = operator.attrgetter(
-    "name", "kind", "token", "connected", "substitute", "ready", "rotate", "claim_name"
-)
-"""What of a seat the table's `info()` shows, or picks its `starter` by (the token): a
-change to any of these rebuilds the packed table. Not `last_id`, which every action
-moves on, nor `claim_token` (unseen); `away_since` is checked apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,11 +304,6 @@ class Table:
         """What a roll-back needs that the journal does not hold: how many events there
         were, and each seat's presence, when the change under way recorded its first
         entry (nothing is changed before a change's first entry is recorded)."""
-        self._wire_key: tuple[Any, ...] = ()
-        self._wire = b""
-        """The table's packed `info()` and what it was built from (see `_packed_table`)."""
-        self._packed_views = PackedEntries()
-        """Each seat's private part of the view, packed, while it stays the same."""
         self.creator_token = ""
         self.void_tokens: list[str] = []
         """Tokens of seats taken back on another device (`reclaim`): their old device
@@ -525,10 +504,11 @@ class Table:
         s = self.seats[seat]
         s.claim_name, s.claim_token = name, token
         self._event(Claimed(seat, name))
-        if self._between_hands():
+        if self.between_hands():
             self._sit_claimants()
 
-    def _between_hands(self) -> bool:
+    def between_hands(self) -> bool:
+        """No hand is under way: before the first deal, or after a hand or match ended."""
         return self.match is None or self.match.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
 
     def _sit_claimants(self) -> None:
@@ -898,7 +878,7 @@ class Table:
 
     def waiting_for(self) -> list[int]:
         """The seats the table waits for between hands: people here, not yet ready."""
-        if self.match is None or not self._between_hands():
+        if self.match is None or not self.between_hands():
             return []
         return [
             i for i, s in enumerate(self.seats) if s.kind == "human" and s.connected and not s.ready
@@ -1172,86 +1152,3 @@ class Table:
         events, self.events = self.events, []
         self.seq += 1
         return events
-
-    def info(self) -> TableInfo:
-        now = self.now
-        deadline = self.ready_deadline()
-        waits = self.state == "lobby" or self._between_hands()
-        return TableInfo(
-            id=self.id,
-            name=self.name,
-            state=self.state,
-            players=self.settings.players,
-            partnership=self.settings.partnership,
-            target=self.settings.target,
-            rules=self.settings.rules.to_wire(),
-            bot_level=self.options.bot_level,
-            coach=self.options.coach,
-            turn_timer=self.options.turn_timer,
-            reactions=self.options.reactions,
-            spectator_reactions=self.options.spectator_reactions,
-            seats=[
-                SeatInfo(
-                    name=s.name,
-                    kind=s.kind,
-                    connected=s.connected,
-                    substitute=s.substitute,
-                    away=round(now - s.away_since, 1) if s.away_since is not None else 0.0,
-                    ready=s.ready,
-                    claimed_by=s.claim_name,
-                    rotate=s.rotate,
-                )
-                for s in self.seats
-            ],
-            starter=self.starter,
-            password=self.options.password is not None,
-            grace=self.options.grace,
-            substitute=self.options.substitute,
-            waiting_for=self.waiting_for(),
-            waiting=round(now - self.waiting_since, 1) if waits else 0.0,
-            ready_left=None if deadline is None else round(max(0.0, deadline - now), 1),
-            spectators=self.spectators,
-            match=self.matches_started,
-        )
-
-    def _packed_table(self) -> bytes:
-        """`info().to_wire()`, packed (msgpack), rebuilt only when something it shows has
-        changed since the last broadcast (most moves change nothing in it), or while the
-        table waits or someone is away (the clocks it shows move on)."""
-        if self.state == "lobby" or self._between_hands():
-            return pack_map(self.info().to_wire())
-        if any(seat.away_since is not None for seat in self.seats):
-            return pack_map(self.info().to_wire())
-        key = (
-            self.state,
-            self.spectators,
-            self.matches_started,
-            self.creator_token,
-            *map(_SEAT_SHOWN, self.seats),
-        )
-        if key != self._wire_key:
-            self._wire_key, self._wire = key, pack_map(self.info().to_wire())
-        return self._wire
-
-    def state_frames(self, events: list[Event], *, spectators: bool = True) -> list[bytes]:
-        """Every seat's encoded snapshot for one broadcast, then one more: the
-        spectators' (also what a newcomer waiting for the next hand gets in place of the
-        bot's cards), left out with `spectators=False` (nobody watches). The table, the
-        events and the public part of the views are built and packed once, not once per
-        seat: this runs after every change."""
-        table, wire = self._packed_table(), [event.to_wire() for event in events]
-        count = len(self.seats) + (1 if spectators else 0)
-        if self.match is None:
-            return state_frames(self.seq, table, wire, None, [{}] * count)
-        settled, public, private = split_views(self.match)
-        watching = spectator_private()
-        private = [
-            watching if s.claim_token else p for s, p in zip(self.seats, private, strict=True)
-        ]
-        if spectators:
-            private.append(watching)
-        return state_frames(self.seq, table, wire, public, private, self._packed_views, settled)
-
-    def spectator_view(self) -> SeatView | None:
-        """What a spectator sees now (None before the first deal)."""
-        return spectator_view(self.match) if self.match is not None else None

@@ -15,6 +15,7 @@ import pytest
 from host.advertise import Advert
 from host.history import describe
 from host.main import config_from_args
+from host.snapshots import table_info
 from host.table import Table, TableOptions
 from host.tables import new_table, resume_table
 from pitchnet.cards import Card, shuffled_deck
@@ -165,7 +166,7 @@ def test_the_advert_and_the_finder_label_carry_the_rules() -> None:
 
 def test_the_table_info_carries_the_rules_and_reads_back() -> None:
     table = _strict_table()
-    wire = msgpack.unpackb(msgpack.packb(table.info().to_wire()))  # as a client receives it
+    wire = msgpack.unpackb(msgpack.packb(table_info(table).to_wire()))  # as a client receives it
     assert wire["rules"] == PRESETS["strict"].rules.to_wire()
     info = TableInfo.from_wire(wire)
     assert info.house_rules == PRESETS["strict"].rules

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from host.snapshots import Snapshots
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
@@ -99,12 +100,13 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
     options = TableOptions(players=players, partnership=partnership, target=7, bots=bots)
     deal = lambda key: shuffled_deck(random.Random(key))  # noqa: E731
     table = Table("t1", "Test", options, deal)
+    snapshots = Snapshots(table)  # one per table, as the referee keeps it
     checked = 0
 
     def check() -> None:
         nonlocal checked
         events = table.take_events()
-        frames = table.state_frames(events)
+        frames = snapshots.frames(events)
         assert len(frames) == players + 1  # and the spectators'
         for seat, data in enumerate(frames):
             [got] = FrameDecoder().feed(data)
@@ -130,9 +132,10 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
     """The table part of the snapshot is reused between broadcasts; a seat that leaves,
     comes back or gets a stand-in must still show in the very next one."""
     table, tokens = _table(players=2)
+    snapshots = Snapshots(table)
 
     def table_part() -> dict[str, Any]:
-        [payload, _, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
+        [payload, _, _] = [next(FrameDecoder().feed(f)) for f in snapshots.frames([])]
         part: dict[str, Any] = payload["table"]
         assert part == state_for(table, 0, []).table.to_wire()
         return part

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from host.entries import Entry
+from host.snapshots import Snapshots, table_info
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import (
@@ -120,10 +121,10 @@ def test_a_newcomer_takes_a_bot_seat_at_the_next_hand_with_its_score() -> None:
     assert table.match is not None and table.match.hand is not None
     seat = table.join(hello("Dee"))  # mid-hand
     assert table.seats[seat].kind == "bot" and table.claimed(seat)
-    assert table.info().seats[seat].claimed_by == "Dee"
+    assert table_info(table).seats[seat].claimed_by == "Dee"
     assert table.open_seats() == 1  # one of the two bot seats is still free to take
     # The newcomer is a spectator until the hand is over: no hand in its frame.
-    frame = next(FrameDecoder().feed(table.state_frames([])[seat]))
+    frame = next(FrameDecoder().feed(Snapshots(table).frames([])[seat]))
     assert frame["view"]["hand"] == [] and frame["view"]["spectator"] is True
     with pytest.raises(RulesError):
         table.handle(seat, BidMsg(id=1, bid=None))
@@ -194,11 +195,11 @@ def test_the_ready_limit_deals_on_and_says_whom_it_waits_for() -> None:
     assert table.match is not None and table.match.phase is Phase.HAND_OVER
     table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
     assert table.waiting_for() == [bob]
-    info = table.info()
+    info = table_info(table)
     assert info.waiting_for == [bob] and info.ready_left == 20.0
     table.now += 19.0
     assert not table.ready_expired() and table.match.phase is Phase.HAND_OVER
-    assert table.info().ready_left == 1.0 and table.info().waiting == 19.0
+    assert table_info(table).ready_left == 1.0 and table_info(table).waiting == 19.0
     table.now += 1.0
     assert table.ready_expired()
     assert match_of(table).phase is Phase.BIDDING  # dealt: Bob simply sees the new hand
@@ -252,7 +253,7 @@ def test_the_ready_limit_never_starts_a_new_match() -> None:
             table.now += 20.0  # nobody says ready: the limit deals the next hand
             assert table.ready_expired()
     assert table.waiting_for() == [ann, bob]
-    assert table.ready_deadline() is None and table.info().ready_left is None
+    assert table.ready_deadline() is None and table_info(table).ready_left is None
     table.now += 10_000
     assert not table.ready_expired() and table.match.phase is Phase.MATCH_OVER
     table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
