@@ -14,11 +14,11 @@ One action, end to end (`host/server.py` is the adapter that carries it out):
    bad frame into its `ProtocolError` rather than raising.
 2. The adapter calls `referee.handle(conn, Received(items, pending), now)` once per read.
 3. The referee checks each item against the connection's phase (`Phase`): before the
-   handshake only `hello`, `ping` and `pong`; once seated, actions go to
-   `Table.handle` after the rate limit. A refusal becomes an `error` frame (and a
-   strike, or a close); an applied action becomes the sender's `ack` plus one
-   broadcast: a `state` frame for every seated connection, the ack riding in the
-   sender's write.
+   handshake only `hello`, `ping` and `pong`; once seated, actions go to the table's
+   command (`dispatch.act`, host/dispatch.py) after the rate limit. A refusal becomes
+   an `error` frame (and a strike, or a close); an applied action becomes the sender's
+   `ack` plus one broadcast: a `state` frame for every seated connection (packed by
+   host/snapshots.py), the ack riding in the sender's write.
 4. It returns a list of effects (`Send`, `Close`, `Abort`, `Changed`), in order; the
    adapter writes, closes or aborts exactly as told, and tells its listeners and the
    advert about a `Changed`.
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from host import reclaims
+from host import dispatch, reclaims
 from host.journal import JournalError
 from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
 from host.snapshots import Snapshots
@@ -691,7 +691,7 @@ class Referee:
         password limiter), seated nowhere."""
         table = self.table
         try:
-            table.check_watcher(hello, peer.nonce)
+            dispatch.check_watcher(table, hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -743,7 +743,7 @@ class Referee:
             self._watch(peer, hello, now, guessing)
             return
         try:
-            seat = table.join(hello, peer.nonce)
+            seat = dispatch.join(table, hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -846,7 +846,7 @@ class Referee:
         seat = peer.seat
         assert seat is not None
         try:
-            applied = self.table.handle(seat, message)
+            applied = dispatch.act(self.table, seat, message)
         except (RulesError, ProtocolError) as exc:
             self._refused(peer, exc.code, exc.message, now, action_id, exc.params)
             return

@@ -1,9 +1,11 @@
-"""One table: its seats, players, tokens and match. Messages in, state changes out.
+"""One table: its seats, players, tokens and match. Domain commands in (`sit_down`,
+`bid`, `play`, `ready`, `leave`, ...), journal entries and events out.
 
-The table is synchronous and knows nothing of sockets or timers: the server
-calls it and then sends every connected seat its snapshot (`states`). That keeps the
-referee's decisions testable without a network and makes the order of effects
-plain: validate, journal, apply, then broadcast.
+The table is synchronous and knows nothing of sockets, timers or the wire: the
+referee turns a message into one of its commands (host/dispatch.py), then packs what
+each seat may see (host/snapshots.py). That keeps the game's decisions testable
+without a network and makes the order of effects plain: validate, journal, apply,
+then broadcast.
 
 Nor does it read a clock (h11's rule): the referee, which is handed the host's time
 with every event, sets `Table.now` before it calls the table, so the table and the
@@ -60,22 +62,10 @@ from pitchnet.events import (
 )
 from pitchnet.protocol import (
     MAX_NAME,
-    PROTOCOL_VERSION,
     ROTATION,
     SEAT_KEY_BYTES,
-    BidMsg,
-    Hello,
-    Leave,
-    Message,
-    PlayMsg,
-    ProtocolError,
-    Purpose,
-    Ready,
     SeatKind,
-    Sit,
-    Start,
     TableState,
-    proves,
 )
 from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
@@ -88,6 +78,8 @@ from pitchnet.views import (
 
 P = ParamSpec("P")
 R = TypeVar("R")
+Turn = tuple[int | None, int | None] | None
+"""The turn a move was meant for, (hand number, step), as the client saw it (None: any)."""
 
 TOKEN_BYTES = SEAT_KEY_BYTES  # the same size as a newcomer's own seat_key
 TOKEN_CHARS = len(secrets.token_urlsafe(TOKEN_BYTES))
@@ -186,6 +178,16 @@ class Seat:
         return self.kind == "bot" and not self.claim_token
 
 
+class NoSeat(Exception):
+    """A newcomer the table cannot seat (`code` and `params` as a `RulesError`'s): not a
+    refused move but a refused arrival, which the referee answers by closing their
+    connection (host/dispatch.py `join`)."""
+
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.params = code, message, params
+
+
 @dataclass(frozen=True, slots=True)
 class BotTurn:
     """One bot's turn: the seat, the turn it was asked at, the view it decides from."""
@@ -197,28 +199,6 @@ class BotTurn:
     bot: Bot
     overdue: bool = False
     """A person's turn whose timer ran out: the bot makes this one move for them."""
-
-
-def check_version(version: int) -> None:
-    """Refuse a `hello` of another protocol version with a sentence its player can act on.
-    Raises ProtocolError("version", fatal)."""
-    if version < PROTOCOL_VERSION:
-        raise ProtocolError(
-            "version",
-            f"This table speaks protocol {PROTOCOL_VERSION} and your pitchnet speaks "
-            f"{version}, which would send your seat token and password in clear: "
-            "update pitchnet to sit here.",
-            fatal=True,
-            params={"why": "old", "table": PROTOCOL_VERSION, "yours": version},
-        )
-    if version > PROTOCOL_VERSION:
-        raise ProtocolError(
-            "version",
-            f"This table speaks protocol {PROTOCOL_VERSION}, you sent {version}: "
-            "the host needs a newer pitchnet.",
-            fatal=True,
-            params={"why": "new", "table": PROTOCOL_VERSION, "yours": version},
-        )
 
 
 @dataclass
@@ -272,9 +252,6 @@ class Table:
         self.name = name
         self.options = options
         self.settings = options.settings
-        self.version = PROTOCOL_VERSION
-        """Every table speaks this pitchnet's protocol: an older client would send its
-        secrets in clear, so it is refused with a sentence (`check_version`)."""
         if options.bot_level not in LEVELS:
             raise ValueError(f"unknown bot level {options.bot_level!r}")
         self.seats = [Seat() for _ in range(options.players)]
@@ -402,31 +379,18 @@ class Table:
         return candidate
 
     @one_change
-    def join(self, hello: Hello, nonce: str = "") -> int:
-        """Seat the sender of `hello` (a new seat, or its own back by proving its token
-        over `nonce`, the challenge this connection was sent). Raises ProtocolError
-        (fatal) when it may not sit."""
-        check_version(hello.version)
-        if hello.table_id and hello.table_id != self.id:
-            raise ProtocolError(
-                "wrong_table",
-                "That seat belongs to another table.",
-                fatal=True,
-                params={"why": "seat"},
-            )
-        if hello.seat_proof:
-            return self._rejoin(hello.seat_proof, nonce)
-        if self.options.password is not None and not proves(
-            hello.password_proof, self.options.password, nonce, self.id, Purpose.PASSWORD
-        ):
-            raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
+    def sit_down(self, name: str, seat_key: str | None = None) -> int:
+        """Seat a newcomer called `name`: in the lobby at the first free seat (the match
+        starts when the last one is taken), during a match in a bot-played seat
+        (`_take_over`). `seat_key` is the token they would like (`_new_token`). Returns
+        the seat; raises NoSeat when they may not sit."""
         if self.state != "lobby":
-            return self._take_over(hello)
+            return self._take_over(name, seat_key)
         seat = self._free_seat()
         if seat is None:
-            raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
-        name = self._unique(player_name(hello.name, f"Player {seat + 1}"), seat)
-        token = self._new_token(hello.seat_key)
+            raise NoSeat("table_full", "Every seat at this table is taken.")
+        name = self._unique(player_name(name, f"Player {seat + 1}"), seat)
+        token = self._new_token(seat_key)
         self._record(HumanSeated(seat, name, token))
         self._seat_human(seat, name, token, connected=True)
         if self._free_seat() is None:
@@ -434,25 +398,20 @@ class Table:
             self._deal()
         return seat
 
-    def _take_over(self, hello: Hello) -> int:
+    def _take_over(self, name: str, seat_key: str | None) -> int:
         """A newcomer while a match is on takes a bot-played seat, with its score: at
         once between hands, else at the next deal (the bot finishes this hand). A
         player who left finds their own old seat first."""
-        wanted = player_name(hello.name, "Player")
+        wanted = player_name(name, "Player")
         self._refuse_namesake(wanted)
         free = [i for i, s in enumerate(self.seats) if s.takeable]
         if not free:
             away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
-            raise ProtocolError(
-                "table_full",
-                self._full_sentence(),
-                fatal=True,
-                params={"why": "people", "away": away},
-            )
+            raise NoSeat("table_full", self._full_sentence(), {"why": "people", "away": away})
         own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
         seat = (own or free)[0]
         name = self._unique(wanted, seat)
-        token = self._new_token(hello.seat_key)
+        token = self._new_token(seat_key)
         self._record(SeatClaimed(seat, name, token))
         self._claim(seat, name, token)
         return seat
@@ -479,13 +438,12 @@ class Table:
         too: a second seat under a look-alike name would confuse the table as much."""
         for s in self.seats:
             if s.kind == SeatKind.HUMAN and not s.connected and look_alike(s.name, wanted):
-                raise ProtocolError(
+                raise NoSeat(
                     "table_full",
                     f"{s.name}'s seat is kept for its player, who lost the connection. If it "
                     "is yours, watch and ask for it back (another player confirms it); to "
                     "sit in a free seat instead, join with another name.",
-                    fatal=True,
-                    params={"why": "kept", "name": s.name},
+                    {"why": "kept", "name": s.name},
                 )
 
     def _full_sentence(self) -> str:
@@ -528,9 +486,13 @@ class Table:
             self._record(ClaimDropped(seat))
             s.claim_name, s.claim_token = "", ""
 
-    def move(self, seat: int, to: int) -> None:
+    @one_change
+    def move(self, seat: int, to: int, action_id: int | None = None) -> bool:
         """In the lobby a player moves to another open seat (in partnership play, that
-        is how they choose a side: seats 1 and 3 are team A, 2 and 4 team B)."""
+        is how they choose a side: seats 1 and 3 are team A, 2 and 4 team B). False for
+        a repeated action id (nothing to do)."""
+        if not self.admits(seat, action_id):
+            return False
         if self.state != "lobby":
             raise RulesError("not_in_lobby", "Seats can only be changed in the lobby.")
         if not 0 <= to < len(self.seats) or to == seat:
@@ -539,6 +501,8 @@ class Table:
             raise RulesError("seat_taken", f"Seat {to + 1} is taken.", {"seat": to})
         self._record(SeatMoved(seat, to))
         self._move(seat, to)
+        self._applied(to, action_id)
+        return True
 
     def _move(self, seat: int, to: int) -> None:
         self.seats[to], self.seats[seat] = self.seats[seat], Seat()
@@ -550,28 +514,14 @@ class Table:
             self.creator_token = token
         self._event(Joined(seat, name))
 
-    def _rejoin(self, seat_proof: str, nonce: str) -> int:
-        for index, seat in enumerate(self.seats):
-            if seat.claim_token and proves(
-                seat_proof, seat.claim_token, nonce, self.id, Purpose.SEAT
-            ):
-                return index  # a newcomer waiting for the next hand, back again
-            if seat.kind == SeatKind.HUMAN and proves(
-                seat_proof, seat.token, nonce, self.id, Purpose.SEAT
-            ):
-                if seat.substitute:
-                    seat.ready = False  # the stand-in was ready for them; they decide now
-                seat.connected, seat.substitute, seat.away_since = True, False, None
-                self._event(Reconnected(index))
-                return index
-        if any(proves(seat_proof, old, nonce, self.id, Purpose.SEAT) for old in self.void_tokens):
-            raise ProtocolError(
-                "reclaimed",
-                "Your seat was taken back on another device (another player vouched for "
-                "it); this device no longer holds it. You can watch instead.",
-                fatal=True,
-            )
-        raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
+    def come_back(self, seat: int) -> None:
+        """The player of `seat` is back on a connection that proved their token (or, with
+        `reclaim`, a new token): the seat is theirs again, no bot stands in for them."""
+        s = self.seats[seat]
+        if s.substitute:
+            s.ready = False  # the stand-in was ready for them; they decide now
+        s.connected, s.substitute, s.away_since = True, False, None
+        self._event(Reconnected(seat))
 
     def reclaimable(self, seat: int) -> bool:
         """`seat` is a person's whose player is away (lost the connection, in the grace
@@ -592,11 +542,7 @@ class Table:
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self._record(SeatReclaimed(seat, token))
         self._reclaim(seat, token)
-        s = self.seats[seat]
-        if s.substitute:
-            s.ready = False  # the stand-in was ready for them; they decide now
-        s.connected, s.substitute, s.away_since = True, False, None
-        self._event(Reconnected(seat))
+        self.come_back(seat)
         return token
 
     def _reclaim(self, seat: int, token: str) -> None:
@@ -642,19 +588,6 @@ class Table:
         s = self.seats[seat]
         return s.claim_name or s.name
 
-    def check_watcher(self, hello: Hello, nonce: str = "") -> None:
-        """May the sender of `hello` watch? Same checks as a player, minus a seat (the
-        password proven over `nonce`). Raises ProtocolError (fatal) if not."""
-        check_version(hello.version)
-        if hello.table_id and hello.table_id != self.id:
-            raise ProtocolError("wrong_table", "That is another table.", fatal=True)
-        if not self.options.spectators:
-            raise ProtocolError("no_spectators", "This table does not take spectators.", fatal=True)
-        if self.options.password is not None and not proves(
-            hello.password_proof, self.options.password, nonce, self.id, Purpose.PASSWORD
-        ):
-            raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
-
     @one_change
     def disconnected(self, seat: int) -> None:
         s = self.seats[seat]
@@ -697,49 +630,74 @@ class Table:
 
     # ---- actions ---------------------------------------------------------------------------
 
-    @one_change
-    def handle(self, seat: int, msg: Message) -> bool:
-        """Apply one client message from `seat`. Returns False if nothing changed: a
-        duplicate (an id already applied), or a `start` or `ready` that has nothing left
-        to do (the match has started, the seat is ready already), which is then neither
-        journaled nor broadcast. Raises RulesError or ProtocolError, changing nothing."""
-        action_id = getattr(msg, "id", None)
+    def admits(self, seat: int, action_id: int | None) -> bool:
+        """May `seat` act now? False for an action id already applied (a duplicate: the
+        referee acks it, nothing changes). Raises RulesError for a newcomer who has not
+        sat down yet: their seat is the bot's until the next hand."""
         if self.seats[seat].claim_token:
-            if isinstance(msg, Leave):
-                self._unclaim(seat)
-                return True
             raise RulesError(
                 "not_yet", "You take this seat when the next hand is dealt; a bot plays this one."
             )
-        if action_id is not None and action_id <= self.seats[seat].last_id:
+        return action_id is None or action_id > self.seats[seat].last_id
+
+    @one_change
+    def start(self, seat: int, action_id: int | None = None) -> bool:
+        """The starter starts the match early: bots fill the empty seats. False if it has
+        started already (a repeated start: nothing to do, nothing journaled)."""
+        if not self.admits(seat, action_id):
             return False
-        if isinstance(msg, Sit):
-            self.move(seat, msg.seat)
-            self._applied(msg.seat, action_id)
-            return True
-        if isinstance(msg, Start):
-            return self._start_requested(seat, action_id)
-        elif isinstance(msg, BidMsg):
-            self._check_turn(msg.hand, msg.step)
-            self._apply(seat, "bid", msg.bid, action_id)
-        elif isinstance(msg, PlayMsg):
-            try:
-                card = Card.parse(msg.card)
-            except CardParseError as exc:
-                raise ProtocolError("bad_card", str(exc), params={"card": msg.card}) from None
-            self._check_turn(msg.hand, msg.step)
-            self._apply(seat, "play", card, action_id)
-        elif isinstance(msg, Ready):
-            return self._ready(seat, action_id, msg.rotate)
-        elif isinstance(msg, Leave):
-            self._leave(seat)
-        else:
-            raise ProtocolError("unexpected", f"{msg.TYPE!r} is not an action")
+        return self._start_requested(seat, action_id)
+
+    @one_change
+    def bid(
+        self, seat: int, amount: int | None, action_id: int | None = None, turn: Turn = None
+    ) -> bool:
+        """`seat` bids `amount` (None: passes) at the `turn` it saw, (hand number, step),
+        if given. Raises RulesError if the rules refuse it. False for a duplicate."""
+        if not self.admits(seat, action_id):
+            return False
+        self._check_turn(turn)
+        self._apply(seat, "bid", amount, action_id)
         return True
 
-    def _check_turn(self, hand_number: int | None, step: int | None) -> None:
+    @one_change
+    def play(self, seat: int, card: str, action_id: int | None = None, turn: Turn = None) -> bool:
+        """`seat` plays `card` (its text, "QS", as the journal keeps it) at the `turn` it
+        saw, if given. Raises RulesError if the rules refuse it. False for a duplicate."""
+        if not self.admits(seat, action_id):
+            return False
+        try:
+            parsed = Card.parse(card)
+        except CardParseError as exc:
+            raise RulesError("bad_card", str(exc), {"card": card}) from None
+        self._check_turn(turn)
+        self._apply(seat, "play", parsed, action_id)
+        return True
+
+    @one_change
+    def ready(self, seat: int, action_id: int | None = None, rotate: bool = False) -> bool:
+        """`seat` is ready for the next hand (after a partnership match, `rotate` asks for
+        partners rotated). False if that changes nothing (ready already, or a duplicate)."""
+        if not self.admits(seat, action_id):
+            return False
+        return self._ready(seat, action_id, rotate)
+
+    @one_change
+    def leave(self, seat: int) -> bool:
+        """`seat`'s player gives it up: in the lobby it empties, in a match a bot takes it.
+        A newcomer waiting for the next hand gives up their claim (the bot plays on)."""
+        if self.seats[seat].claim_token:
+            self._unclaim(seat)
+        else:
+            self._leave(seat)
+        return True
+
+    def _check_turn(self, turn: Turn) -> None:
         """Refuse a move meant for another turn (one resent after a bot stood in, say)."""
-        if hand_number is None or step is None or self.match is None:
+        if turn is None or self.match is None:
+            return
+        hand_number, step = turn
+        if hand_number is None or step is None:
             return
         hand = self.match.hand
         if hand is None or (hand_number, step) != (self.match.hand_number, hand.step):
@@ -753,7 +711,7 @@ class Table:
         if self.state != TableState.LOBBY:
             return False  # started already (a resent or repeated start): nothing to do
         if seat != self.starter:
-            raise ProtocolError("not_starter", "Only the first player to sit can start early.")
+            raise RulesError("not_starter", "Only the first player to sit can start early.")
         self._record(StartAsked(seat, action_id))
         self._applied(seat, action_id)
         self._fill_with_bots()
@@ -833,7 +791,7 @@ class Table:
 
     def _ready(self, seat: int, action_id: int | None, rotate: bool = False) -> bool:
         if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
-            raise ProtocolError("not_now", "There is nothing to be ready for yet.")
+            raise RulesError("not_now", "There is nothing to be ready for yet.")
         # Partners rotate only between partnership matches; anywhere else it is plain ready.
         rotate = rotate and self.settings.partnership and self.match.phase is Phase.MATCH_OVER
         s = self.seats[seat]

@@ -14,7 +14,7 @@ from pitchnet.views import seat_view, spectator_view
 
 def hello_at(table: Table, name: str, nonce: str = "", **secrets: Any) -> Hello:
     """The `hello` a client would answer `table`'s challenge `nonce` with (`token`,
-    `password` as `protocol.answer` takes them): for `table.join(hello, nonce)`."""
+    `password` as `protocol.answer` takes them): for `dispatch.join(table, hello, nonce)`."""
     return answer(Challenge(PROTOCOL_VERSION, nonce, table.id), name, **secrets)
 
 

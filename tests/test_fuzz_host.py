@@ -2,7 +2,7 @@
 
 Most cases drive the real referee (host/referee.py) without sockets, through the pair of
 tests/pair.py: bytes -> the connection's FrameDecoder -> parse_client_message (the
-adapter's `read_frames`) -> `Referee.handle` -> Table.handle, and the frames it answers
+adapter's `read_frames`) -> `Referee.handle` -> the table's command, and the frames it answers
 with, decoded as a client decodes them. That is fast enough for tens of thousands of
 messages. Every message must end as an ack (applied or duplicate), an error (a rules
 error or a strike), a pong, or a close (fatal); nothing else may escape, and a refused
