@@ -11,7 +11,8 @@ one command a message stands for. A refusal is a `ProtocolError` or the table's
 
 from __future__ import annotations
 
-from host.table import NoSeat, Table
+from host.seats import NoSeat
+from host.table import Table
 from pitchnet.protocol import (
     PROTOCOL_VERSION,
     BidMsg,

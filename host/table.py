@@ -15,12 +15,11 @@ referee always agree on what time it is, and a test's clock is the only one.
 from __future__ import annotations
 
 import functools
-import secrets
-import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
+from host import seats
 from host.entries import (
     BidMade,
     BotSeated,
@@ -38,6 +37,7 @@ from host.entries import (
     SeatReclaimed,
     StartAsked,
 )
+from host.seats import NoSeat, Seat
 from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
@@ -61,15 +61,13 @@ from pitchnet.events import (
     TrickWon,
 )
 from pitchnet.protocol import (
-    MAX_NAME,
     ROTATION,
-    SEAT_KEY_BYTES,
     SeatKind,
     TableState,
 )
 from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
-from pitchnet.text import display_name, look_alike, player_name
+from pitchnet.text import display_name, player_name
 from pitchnet.views import (
     SeatView,
     seat_view,
@@ -80,12 +78,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 Turn = tuple[int | None, int | None] | None
 """The turn a move was meant for, (hand number, step), as the client saw it (None: any)."""
-
-TOKEN_BYTES = SEAT_KEY_BYTES  # the same size as a newcomer's own seat_key
-TOKEN_CHARS = len(secrets.token_urlsafe(TOKEN_BYTES))
-TOKEN_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
-"""A seat token's length and alphabet (URL-safe base64): what a `seat_key` must be."""
-"""Seat tokens carry 192 random bits from `secrets`."""
 
 
 class Journal(Protocol):
@@ -145,47 +137,6 @@ def one_change(method: Callable[Concatenate[Table, P], R]) -> Callable[Concatena
         return result
 
     return wrapper
-
-
-@dataclass
-class Seat:
-    """A seat and whoever holds it. A human's seat is kept while they are away."""
-
-    name: str = ""
-    kind: SeatKind = SeatKind.EMPTY
-    token: str = ""
-    connected: bool = False
-    substitute: bool = False
-    ready: bool = False
-    rotate: bool = False
-    """Said ready at a partnership match's end asking for partners rotated."""
-    last_id: int = 0
-    away_since: float | None = None
-    claim_name: str = ""
-    """A newcomer who takes this bot-played seat at the next hand (their name)..."""
-    claim_token: str = ""
-    """...and the token they were given for it. Until then the bot plays on."""
-
-    @property
-    def played_by_bot(self) -> bool:
-        return self.kind == SeatKind.BOT or self.substitute
-
-    @property
-    def takeable(self) -> bool:
-        """A seat a newcomer may take: a bot plays it for nobody (it was empty when the
-        match started, or its player left) and nobody has claimed it yet. A seat whose
-        player is only away is not: their token alone gets it back."""
-        return self.kind == "bot" and not self.claim_token
-
-
-class NoSeat(Exception):
-    """A newcomer the table cannot seat (`code` and `params` as a `RulesError`'s): not a
-    refused move but a refused arrival, which the referee answers by closing their
-    connection (host/dispatch.py `join`)."""
-
-    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.params = code, message, params
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,13 +293,8 @@ class Table:
 
     @property
     def starter(self) -> int | None:
-        """The table's creator may start early (bots fill the rest); if they have left,
-        the first person seated."""
-        humans = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
-        for index in humans:
-            if self.creator_token and self.seats[index].token == self.creator_token:
-                return index
-        return humans[0] if humans else None
+        """The seat that may start early (host/seats.py `starter`)."""
+        return seats.starter(self.seats, self.creator_token)
 
     def open_seats(self) -> int:
         """Seats a newcomer can sit in now or at the next hand (what the advert offers)."""
@@ -360,103 +306,42 @@ class Table:
         """`seat` is bot-played until the next hand, when the newcomer who claimed it sits."""
         return bool(self.seats[seat].claim_token)
 
-    def _free_seat(self) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY), None)
-
     def _seat_bot(self, seat: int) -> None:
         name = f"Bot {sum(s.kind == SeatKind.BOT for s in self.seats) + 1}"
         self._record(BotSeated(seat, name))  # the name, for `history`
         self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
 
-    def _unique(self, name: str, seat: int) -> str:
-        """`name`, numbered if it is, or looks like (a Unicode skeleton in common),
-        another seat's: no player can pass for another on screen."""
-        taken = [s.name for i, s in enumerate(self.seats) if i != seat and s.kind != SeatKind.EMPTY]
-        candidate, n = name, 2
-        while any(look_alike(candidate, other) for other in taken):
-            suffix = f" {n}"
-            candidate, n = name[: MAX_NAME - len(suffix)] + suffix, n + 1
-        return candidate
-
     @one_change
     def sit_down(self, name: str, seat_key: str | None = None) -> int:
         """Seat a newcomer called `name`: in the lobby at the first free seat (the match
         starts when the last one is taken), during a match in a bot-played seat
-        (`_take_over`). `seat_key` is the token they would like (`_new_token`). Returns
+        (`_take_over`). `seat_key` is the token they would like (`seats.new_token`). Returns
         the seat; raises NoSeat when they may not sit."""
         if self.state != "lobby":
             return self._take_over(name, seat_key)
-        seat = self._free_seat()
+        seat = seats.free_seat(self.seats)
         if seat is None:
             raise NoSeat("table_full", "Every seat at this table is taken.")
-        name = self._unique(player_name(name, f"Player {seat + 1}"), seat)
-        token = self._new_token(seat_key)
+        name = seats.unique_name(player_name(name, f"Player {seat + 1}"), seat, self.seats)
+        token = seats.new_token(seat_key, self.seats)
         self._record(HumanSeated(seat, name, token))
         self._seat_human(seat, name, token, connected=True)
-        if self._free_seat() is None:
+        if seats.free_seat(self.seats) is None:
             self._start_match()
             self._deal()
         return seat
 
     def _take_over(self, name: str, seat_key: str | None) -> int:
-        """A newcomer while a match is on takes a bot-played seat, with its score: at
-        once between hands, else at the next deal (the bot finishes this hand). A
-        player who left finds their own old seat first."""
+        """A newcomer while a match is on takes a bot-played seat (`seats.seat_to_take`),
+        with its score: at once between hands, else at the next deal (the bot finishes
+        this hand)."""
         wanted = player_name(name, "Player")
-        self._refuse_namesake(wanted)
-        free = [i for i, s in enumerate(self.seats) if s.takeable]
-        if not free:
-            away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
-            raise NoSeat("table_full", self._full_sentence(), {"why": "people", "away": away})
-        own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
-        seat = (own or free)[0]
-        name = self._unique(wanted, seat)
-        token = self._new_token(seat_key)
+        seat = seats.seat_to_take(wanted, self.seats)
+        name = seats.unique_name(wanted, seat, self.seats)
+        token = seats.new_token(seat_key, self.seats)
         self._record(SeatClaimed(seat, name, token))
         self._claim(seat, name, token)
         return seat
-
-    def _new_token(self, seat_key: str | None) -> str:
-        """A new seat's token: the newcomer's own `seat_key` when it is one (the length
-        and alphabet of ours, and no other seat's), so a host that dies before its
-        welcome arrives has seated it with a token it holds; else a fresh one."""
-        if (
-            isinstance(seat_key, str)
-            and len(seat_key) == TOKEN_CHARS
-            and TOKEN_ALPHABET.issuperset(seat_key)
-            and all(seat_key not in (s.token, s.claim_token) for s in self.seats)
-        ):
-            return seat_key
-        return secrets.token_urlsafe(TOKEN_BYTES)
-
-    def _refuse_namesake(self, wanted: str) -> None:
-        """A newcomer with the name of a player who lost the connection is most likely
-        that player on another device: a free seat given to her would be a second seat
-        ("Carol 2") beside her own, played by a bot. So she watches, and may ask for her
-        own seat back (`reclaim`, vouched for by another person: host/reclaims.py). A
-        name that only looks like hers ("Cаrol" with a Cyrillic "а", "CAROL") counts
-        too: a second seat under a look-alike name would confuse the table as much."""
-        for s in self.seats:
-            if s.kind == SeatKind.HUMAN and not s.connected and look_alike(s.name, wanted):
-                raise NoSeat(
-                    "table_full",
-                    f"{s.name}'s seat is kept for its player, who lost the connection. If it "
-                    "is yours, watch and ask for it back (another player confirms it); to "
-                    "sit in a free seat instead, join with another name.",
-                    {"why": "kept", "name": s.name},
-                )
-
-    def _full_sentence(self) -> str:
-        """Why a newcomer cannot sit mid-match, truthfully: every seat is a person's,
-        some perhaps kept for a player who lost the connection (the grace period)."""
-        away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
-        if not away:
-            return "Every seat at this table is taken by people; you can watch instead."
-        kept = "one is kept" if away == 1 else f"{away} are kept"
-        return (
-            f"Every seat at this table is a person's ({kept} for a player who lost the "
-            "connection and may come back); you can watch instead."
-        )
 
     def _claim(self, seat: int, name: str, token: str) -> None:
         s = self.seats[seat]
@@ -539,7 +424,7 @@ class Table:
         ValueError if the seat is not `reclaimable` (the referee checked it just before)."""
         if not self.reclaimable(seat):
             raise ValueError(f"seat {seat}'s player is not away")
-        token = secrets.token_urlsafe(TOKEN_BYTES)
+        token = seats.fresh_token()
         self._record(SeatReclaimed(seat, token))
         self._reclaim(seat, token)
         self.come_back(seat)
@@ -956,7 +841,7 @@ class Table:
                 self._start_match()
                 self._deal()
                 return True
-            if self._free_seat() is None:
+            if seats.free_seat(self.seats) is None:
                 self._start_match()
                 self._deal()
                 return True
