@@ -7,6 +7,12 @@ each seat may see (host/snapshots.py). That keeps the game's decisions testable
 without a network and makes the order of effects plain: validate, journal, apply,
 then broadcast.
 
+A command checks what it was asked and changes nothing itself: it makes the journal
+entries that say what happens (`_commit`), and each entry is applied by `apply`, the
+same function that replays a journal on `--resume` (and that `pitchnet history` and a
+rolled-back change replay through). Only what no entry holds is changed beside it:
+who is connected, who is stood in for, and the events that say so.
+
 Nor does it read a clock (h11's rule): the referee, which is handed the host's time
 with every event, sets `Table.now` before it calls the table, so the table and the
 referee always agree on what time it is, and a test's clock is the only one.
@@ -102,13 +108,6 @@ class NoJournal:
 
     def entries(self) -> list[Entry]:
         return list(self._entries)
-
-
-class _Discard(NoJournal):
-    """What a replay writes to: nothing (the entries are already in the journal)."""
-
-    def record_all(self, entries: list[Entry]) -> None:
-        pass
 
 
 def one_change(method: Callable[Concatenate[Table, P], R]) -> Callable[Concatenate[Table, P], R]:
@@ -218,7 +217,6 @@ class Table:
         self.events: list[Event] = []
         self.matches_started = 0
         self._bots: dict[int, Bot] = {}
-        self._replaying = False
         self.writes = 0
         """Changes written to the journal (each one transaction)."""
         self.loss: str | None = None
@@ -249,10 +247,17 @@ class Table:
 
     @one_change
     def _seat_first_bots(self, count: int) -> None:
-        for seat in range(count):
-            self._seat_bot(seat)  # the seats are all empty yet: bots take the first ones
+        for seat in range(count):  # the seats are all empty yet: bots take the first ones
+            self._commit(BotSeated(seat, self._bot_name()))
 
     # ---- the journal: one change, one transaction ----------------------------------------
+
+    def _commit(self, entry: Entry) -> None:
+        """Journal `entry` as part of the change under way (written when the change ends)
+        and apply it with `apply`, the very function a replay runs: what live play does
+        to the journaled state is exactly what its journal does on `--resume`."""
+        self._record(entry)
+        self.apply(entry)
 
     def _record(self, entry: Entry) -> None:
         """Journal `entry` as part of the change under way (written when it ends)."""
@@ -306,10 +311,9 @@ class Table:
         """`seat` is bot-played until the next hand, when the newcomer who claimed it sits."""
         return bool(self.seats[seat].claim_token)
 
-    def _seat_bot(self, seat: int) -> None:
-        name = f"Bot {sum(s.kind == SeatKind.BOT for s in self.seats) + 1}"
-        self._record(BotSeated(seat, name))  # the name, for `history`
-        self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
+    def _bot_name(self) -> str:
+        """The next bot's name ("Bot 2"); its `BotSeated` entry keeps it, for `history`."""
+        return f"Bot {sum(s.kind == SeatKind.BOT for s in self.seats) + 1}"
 
     @one_change
     def sit_down(self, name: str, seat_key: str | None = None) -> int:
@@ -324,8 +328,8 @@ class Table:
             raise NoSeat("table_full", "Every seat at this table is taken.")
         name = seats.unique_name(player_name(name, f"Player {seat + 1}"), seat, self.seats)
         token = seats.new_token(seat_key, self.seats)
-        self._record(HumanSeated(seat, name, token))
-        self._seat_human(seat, name, token, connected=True)
+        self._commit(HumanSeated(seat, name, token))
+        self.seats[seat].connected = True  # here now (the journal keeps no presence)
         if seats.free_seat(self.seats) is None:
             self._start_match()
             self._deal()
@@ -339,37 +343,17 @@ class Table:
         seat = seats.seat_to_take(wanted, self.seats)
         name = seats.unique_name(wanted, seat, self.seats)
         token = seats.new_token(seat_key, self.seats)
-        self._record(SeatClaimed(seat, name, token))
-        self._claim(seat, name, token)
+        self._commit(SeatClaimed(seat, name, token))
         return seat
-
-    def _claim(self, seat: int, name: str, token: str) -> None:
-        s = self.seats[seat]
-        s.claim_name, s.claim_token = name, token
-        self._event(Claimed(seat, name))
-        if self.between_hands():
-            self._sit_claimants()
 
     def between_hands(self) -> bool:
         """No hand is under way: before the first deal, or after a hand or match ended."""
         return self.match is None or self.match.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
 
-    def _sit_claimants(self) -> None:
-        """Newcomers who claimed a bot-played seat sit in it now (a hand boundary)."""
-        for index, s in enumerate(self.seats):
-            if s.claim_token:
-                was = s.name
-                self.seats[index] = Seat(
-                    name=s.claim_name, kind=SeatKind.HUMAN, token=s.claim_token, connected=True
-                )
-                self._bots.pop(index, None)
-                self._event(TookOver(index, s.claim_name, was))
-
-    def _unclaim(self, seat: int) -> None:
-        s = self.seats[seat]
-        if s.claim_token:
-            self._record(ClaimDropped(seat))
-            s.claim_name, s.claim_token = "", ""
+    def _drop_claim(self, seat: int) -> None:
+        """The newcomer who claimed `seat` is gone before sitting down: the bot plays on."""
+        if self.seats[seat].claim_token:
+            self._commit(ClaimDropped(seat))
 
     @one_change
     def move(self, seat: int, to: int, action_id: int | None = None) -> bool:
@@ -384,20 +368,9 @@ class Table:
             raise RulesError("bad_seat", "There is no such other seat at this table.")
         if self.seats[to].kind != "empty":
             raise RulesError("seat_taken", f"Seat {to + 1} is taken.", {"seat": to})
-        self._record(SeatMoved(seat, to))
-        self._move(seat, to)
-        self._applied(to, action_id)
+        self._commit(SeatMoved(seat, to))
+        self._applied(to, action_id)  # not in the entry: a replayed move keeps the old id
         return True
-
-    def _move(self, seat: int, to: int) -> None:
-        self.seats[to], self.seats[seat] = self.seats[seat], Seat()
-        self._event(SeatChanged(to, seat))
-
-    def _seat_human(self, seat: int, name: str, token: str, connected: bool) -> None:
-        self.seats[seat] = Seat(name=name, kind=SeatKind.HUMAN, token=token, connected=connected)
-        if not self.creator_token:
-            self.creator_token = token
-        self._event(Joined(seat, name))
 
     def come_back(self, seat: int) -> None:
         """The player of `seat` is back on a connection that proved their token (or, with
@@ -425,19 +398,9 @@ class Table:
         if not self.reclaimable(seat):
             raise ValueError(f"seat {seat}'s player is not away")
         token = seats.fresh_token()
-        self._record(SeatReclaimed(seat, token))
-        self._reclaim(seat, token)
+        self._commit(SeatReclaimed(seat, token))
         self.come_back(seat)
         return token
-
-    def _reclaim(self, seat: int, token: str) -> None:
-        s = self.seats[seat]
-        if s.kind != SeatKind.HUMAN:
-            raise ValueError(f"seat {seat} is not a person's to reclaim")
-        if self.creator_token == s.token:
-            self.creator_token = token  # the creator, back on a new device, still starts
-        self.void_tokens.append(s.token)
-        s.token = token
 
     def progress(self) -> tuple[int, int, int, int]:
         """How far the game has got here, as a returning client reports what it saw
@@ -477,16 +440,14 @@ class Table:
     def disconnected(self, seat: int) -> None:
         s = self.seats[seat]
         if s.claim_token:  # a newcomer who had not sat down yet: the seat stays free
-            self._unclaim(seat)
+            self._drop_claim(seat)
             return
         if s.kind != SeatKind.HUMAN or not s.connected:
             return
         s.connected, s.away_since = False, self.now
         self._event(Disconnected(seat))
         if self.state == TableState.LOBBY:
-            self._record(SeatLeft(seat))
-            self.seats[seat] = Seat()
-            self._event(Left(seat))
+            self._commit(SeatLeft(seat))
         self._advance_if_all_ready()
 
     @one_change
@@ -498,9 +459,7 @@ class Table:
         freed = False
         for seat, s in enumerate(self.seats):
             if s.kind == SeatKind.HUMAN and not s.connected:
-                self._record(SeatLeft(seat))
-                self.seats[seat] = Seat()
-                self._event(Left(seat))
+                self._commit(SeatLeft(seat))
                 freed = True
         return freed
 
@@ -542,7 +501,7 @@ class Table:
         if not self.admits(seat, action_id):
             return False
         self._check_turn(turn)
-        self._apply(seat, "bid", amount, action_id)
+        self._move_in_hand(seat, "bid", amount, action_id)
         return True
 
     @one_change
@@ -556,7 +515,7 @@ class Table:
         except CardParseError as exc:
             raise RulesError("bad_card", str(exc), {"card": card}) from None
         self._check_turn(turn)
-        self._apply(seat, "play", parsed, action_id)
+        self._move_in_hand(seat, "play", parsed, action_id)
         return True
 
     @one_change
@@ -572,9 +531,10 @@ class Table:
         """`seat`'s player gives it up: in the lobby it empties, in a match a bot takes it.
         A newcomer waiting for the next hand gives up their claim (the bot plays on)."""
         if self.seats[seat].claim_token:
-            self._unclaim(seat)
+            self._drop_claim(seat)
         else:
-            self._leave(seat)
+            self._commit(SeatLeft(seat))
+            self._advance_if_all_ready()
         return True
 
     def _check_turn(self, turn: Turn) -> None:
@@ -597,8 +557,7 @@ class Table:
             return False  # started already (a resent or repeated start): nothing to do
         if seat != self.starter:
             raise RulesError("not_starter", "Only the first player to sit can start early.")
-        self._record(StartAsked(seat, action_id))
-        self._applied(seat, action_id)
+        self._commit(StartAsked(seat, action_id))
         self._fill_with_bots()
         self._start_match()
         self._deal()
@@ -607,87 +566,54 @@ class Table:
     def _fill_with_bots(self) -> None:
         for index, s in enumerate(self.seats):
             if s.kind == SeatKind.EMPTY:
-                self._seat_bot(index)
+                self._commit(BotSeated(index, self._bot_name()))
                 self._event(Joined(index, self.seats[index].name))
 
-    def _start_match(self, dealer: int | None = None) -> None:
+    def _start_match(self) -> None:
         """A new match at this table; the first dealer moves round from match to match."""
-        if dealer is None:
-            dealer = self.matches_started % self.settings.players
-        self._record(MatchBegun(dealer))
-        self._start_pending = False
-        self.match = Match(self.settings, dealer=dealer)
-        self.matches_started += 1
-        self.state = TableState.PLAYING
+        self._commit(MatchBegun(self.matches_started % self.settings.players))
 
-    def _deal(self, deck_text: list[str] | None = None) -> None:
-        assert self.match is not None
-        if deck_text is None:
-            deck = self.deal_deck(f"{self.matches_started}.{self.match.hand_number + 1}")
-        else:
-            deck = [Card.parse(text) for text in deck_text]
-        dealer = self.match.dealer if self.match.hand is None else self.match.dealer + 1
-        self._record(
+    def _deal(self) -> None:
+        """The next hand, from the table's deck source (the journal keeps the deck)."""
+        match = self.match
+        assert match is not None
+        deck = self.deal_deck(f"{self.matches_started}.{match.hand_number + 1}")
+        dealer = match.dealer if match.hand is None else match.dealer + 1
+        self._commit(
             HandDealt(
                 deck=[str(c) for c in deck],
-                hand=self.match.hand_number + 1,
+                hand=match.hand_number + 1,
                 dealer=dealer % self.settings.players,
             )
         )
-        self._sit_claimants()
-        hand = self.match.deal(deck)
-        for s in self.seats:
-            s.ready, s.rotate = s.played_by_bot, False
-        self._event(Dealt(self.match.hand_number, hand.dealer))
 
-    def _apply(self, seat: int, kind: str, value: Any, action_id: int | None = None) -> None:
-        if self.match is None:
-            raise RulesError("no_hand", "The match has not started yet.", {"why": "not_started"})
-        # Check first: a refused action must leave no trace, in the journal least of all.
+    def _move_in_hand(self, seat: int, kind: str, value: Any, action_id: int | None) -> None:
+        """A bid or a card, checked first: a refused action must leave no trace, in the
+        journal least of all."""
+        match = self._current_match()
         if kind == "bid":
-            self.match.check_bid(seat, value)
+            match.check_bid(seat, value)
+            self._commit(BidMade(seat, value, action_id))
         else:
-            self.match.check_play(seat, value)
-        self._record(
-            BidMade(seat, value, action_id)
-            if kind == "bid"
-            else CardPlayed(seat, str(value), action_id)
-        )
-        self._applied(seat, action_id)
-        hand = self.match.hand
-        assert hand is not None
-        if kind == "bid":
-            self.match.bid(seat, value)
-            self._event(Bid(seat, value))
-        else:
-            trick = self.match.play(seat, value)
-            self._event(Played(seat, str(value)))
-            if trick is not None:
-                plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
-                self._event(TrickWon(trick.winner, plays))
-        if hand.complete:  # six tricks played, or (after a bid) thrown in
-            self.waiting_since = self.now
-            result = self.match.last_result
-            assert result is not None
-            self._event(HandScored.of(result))
-            if self.match.winner is not None:
-                self.state = TableState.OVER
-                self._event(MatchWon(self.match.winner))
+            match.check_play(seat, value)
+            self._commit(CardPlayed(seat, str(value), action_id))
 
     def _ready(self, seat: int, action_id: int | None, rotate: bool = False) -> bool:
-        if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
-            raise RulesError("not_now", "There is nothing to be ready for yet.")
-        # Partners rotate only between partnership matches; anywhere else it is plain ready.
-        rotate = rotate and self.settings.partnership and self.match.phase is Phase.MATCH_OVER
+        rotate = self._ready_rotates(rotate)
         s = self.seats[seat]
         if s.ready and s.rotate == rotate and self._advance_due() is None:
             return False  # ready already: a repeat changes nothing, costs no journal entry
-        self._record(ReadySaid(seat, action_id, rotate))
-        self._applied(seat, action_id)
-        s.ready, s.rotate = True, rotate
-        self._event(SeatReady(seat))
+        self._commit(ReadySaid(seat, action_id, rotate))
         self._advance_if_all_ready()
         return True
+
+    def _ready_rotates(self, rotate: bool) -> bool:
+        """Whether a `ready` now asks for partners rotated: only between partnership
+        matches (anywhere else it is plain ready). Raises RulesError during a hand."""
+        match = self.match
+        if match is None or match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            raise RulesError("not_now", "There is nothing to be ready for yet.")
+        return rotate and self.settings.partnership and match.phase is Phase.MATCH_OVER
 
     def rotation_wanted(self) -> bool:
         """Play the next match with partners rotated: in partnership play, when more of
@@ -701,18 +627,9 @@ class Table:
     def _next_match(self) -> None:
         """After a match: the next one, with partners rotated if the players asked."""
         if self.rotation_wanted():
-            self._record(PartnersRotated(list(ROTATION)))
-            self._rotate(list(ROTATION))
+            self._commit(PartnersRotated(list(ROTATION)))
+            self.rotation = list(ROTATION)  # for the referee, to move its connections
         self._start_match()
-
-    def _rotate(self, order: list[int]) -> None:
-        if sorted(order) != list(range(len(self.seats))):
-            raise ValueError(f"{order!r} is not an order of this table's seats")
-        self.seats = [self.seats[i] for i in order]
-        self._bots.clear()  # each bot is made for its seat; they are made again
-        if not self._replaying:
-            self.rotation = list(order)
-        self._event(Rotated(list(order)))
 
     def take_rotation(self) -> list[int] | None:
         """The seats' rotation since the last call (None if none), for the referee."""
@@ -759,8 +676,8 @@ class Table:
 
     def _advance_due(self) -> str | None:
         """What `_advance_if_all_ready` would do now: "deal", "match" or None."""
-        if self._replaying or self.match is None:
-            return None  # a replay deals exactly where the journal says it dealt
+        if self.match is None:
+            return None
         if self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             return None
         if self.waiting_for():
@@ -772,17 +689,6 @@ class Table:
                 return "match"
             return None
         return "deal"
-
-    def _leave(self, seat: int) -> None:
-        s = self.seats[seat]
-        self._record(SeatLeft(seat))
-        if self.state == TableState.LOBBY:
-            self.seats[seat] = Seat()
-        else:
-            s.kind, s.token, s.connected, s.ready = SeatKind.BOT, "", True, True
-            s.name = display_name(f"{s.name} (bot)", "Bot")
-        self._event(Left(seat))
-        self._advance_if_all_ready()
 
     def open(self, now: float) -> None:
         """The host starts serving the table at `now` (the referee's `start`): it waits
@@ -818,16 +724,16 @@ class Table:
         names players exactly as the table did (lobby moves, takeovers at the next deal,
         a leaver's bot, partners rotated) without a second copy of those rules. Raises
         ValueError (or RulesError) at an entry that does not fit."""
-        saved = self._replaying, self.journal, self._pending, self._before
-        self._replaying, self.journal, self._pending, self._before = True, _Discard(), [], None
+        saved = self._pending, self._before
+        self._pending, self._before = None, None  # `apply` journals nothing: it would raise
         try:
             for entry in entries:
-                self._replay_one(entry)
+                self.apply(entry)
                 yield entry
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"journal entry does not fit: {exc!r}") from None
         finally:
-            self._replaying, self.journal, self._pending, self._before = saved
+            self._pending, self._before = saved
 
     @one_change
     def settle(self) -> bool:
@@ -859,43 +765,165 @@ class Table:
         self._deal()
         return True
 
-    def _replay_one(self, entry: Entry) -> None:
+    # ---- applying entries: the one path of live play and of replay -----------------------
+
+    def apply(self, entry: Entry) -> None:
+        """Apply one journal entry: the only way the journaled state changes. A live
+        command checks what it was asked, journals the entry and applies it here
+        (`_commit`); a replay applies the journal's entries here one by one, so the two
+        cannot drift apart. It does only what the entry says (no deal follows a `ready`
+        here: if one did, the journal's next entry is that deal), and raises ValueError
+        (or RulesError) for an entry that does not fit this table."""
         seat = getattr(entry, "seat", None)
         if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.seats)):
             raise ValueError(f"journal entry names seat {seat!r}, not one of this table's")
         match entry:
             case BotSeated(seat=seat):
-                self._seat_bot(seat)
+                name = self._bot_name()  # journals before 2026-11-29 kept none
+                self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
             case HumanSeated(seat=seat, name=name, token=token):
                 name = player_name(name, f"Player {seat + 1}")  # cleaned again
-                self._seat_human(seat, name, token, connected=False)
+                self._seat_human(seat, name, token)
             case StartAsked(seat=seat, id=action_id):
                 self._applied(seat, action_id)
                 self._start_pending = self.state == TableState.LOBBY  # bots and match follow
             case MatchBegun(dealer=dealer):
-                self._start_match(dealer)
+                self._begin_match(dealer)
             case HandDealt(deck=deck):
-                self._deal(deck)
+                self._deal_hand([Card.parse(text) for text in deck])
             case BidMade(seat=seat, value=value, id=action_id):
-                self._apply(seat, "bid", value, action_id)
+                self._bid_made(seat, value, action_id)
             case CardPlayed(seat=seat, value=card, id=action_id):
-                self._apply(seat, "play", Card.parse(card), action_id)
+                self._card_played(seat, Card.parse(card), action_id)
             case ReadySaid(seat=seat, id=action_id, rotate=rotate):
-                self._ready(seat, action_id, rotate)
+                self._ready_said(seat, action_id, rotate)
             case PartnersRotated(order=order):
                 self._rotate(order)
             case SeatLeft(seat=seat):
-                self._leave(seat)
+                self._seat_left(seat)
             case SeatClaimed(seat=seat, name=name, token=token):
                 self._claim(seat, name, token)
             case ClaimDropped(seat=seat):
-                self._unclaim(seat)
+                self.seats[seat].claim_name, self.seats[seat].claim_token = "", ""
             case SeatMoved(seat=seat, to=to):
                 self._move(seat, to)
             case SeatReclaimed(seat=seat, token=token):
                 self._reclaim(seat, token)
             case _:
                 raise ValueError(f"unknown journal entry {entry!r}")
+
+    def _begin_match(self, dealer: int) -> None:
+        self._start_pending = False
+        self.match = Match(self.settings, dealer=dealer)
+        self.matches_started += 1
+        self.state = TableState.PLAYING
+
+    def _deal_hand(self, deck: list[Card]) -> None:
+        """Deal `deck`: newcomers who claimed a seat sit first; bots are ready at once."""
+        match = self.match
+        if match is None:
+            raise ValueError("a hand dealt before any match began")
+        self._sit_claimants()
+        hand = match.deal(deck)
+        for s in self.seats:
+            s.ready, s.rotate = s.played_by_bot, False
+        self._event(Dealt(match.hand_number, hand.dealer))
+
+    def _current_match(self) -> Match:
+        if self.match is None:
+            raise RulesError("no_hand", "The match has not started yet.", {"why": "not_started"})
+        return self.match
+
+    def _bid_made(self, seat: int, value: int | None, action_id: int | None) -> None:
+        match = self._current_match()
+        match.bid(seat, value)  # checks it again: a replayed bid that does not fit raises
+        self._applied(seat, action_id)
+        self._event(Bid(seat, value))
+        self._after_move(match)
+
+    def _card_played(self, seat: int, card: Card, action_id: int | None) -> None:
+        match = self._current_match()
+        trick = match.play(seat, card)  # checks it again, as `_bid_made` does
+        self._applied(seat, action_id)
+        self._event(Played(seat, str(card)))
+        if trick is not None:
+            plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
+            self._event(TrickWon(trick.winner, plays))
+        self._after_move(match)
+
+    def _after_move(self, match: Match) -> None:
+        """A hand over (six tricks played, or thrown in after a bid): scored, and the
+        match perhaps won. The table waits for people from now."""
+        hand = match.hand
+        if hand is None or not hand.complete:
+            return
+        self.waiting_since = self.now
+        result = match.last_result
+        assert result is not None
+        self._event(HandScored.of(result))
+        if match.winner is not None:
+            self.state = TableState.OVER
+            self._event(MatchWon(match.winner))
+
+    def _ready_said(self, seat: int, action_id: int | None, rotate: bool) -> None:
+        s = self.seats[seat]
+        s.ready, s.rotate = True, self._ready_rotates(rotate)
+        self._applied(seat, action_id)
+        self._event(SeatReady(seat))
+
+    def _rotate(self, order: list[int]) -> None:
+        if sorted(order) != list(range(len(self.seats))):
+            raise ValueError(f"{order!r} is not an order of this table's seats")
+        self.seats = [self.seats[i] for i in order]
+        self._bots.clear()  # each bot is made for its seat; they are made again
+        self._event(Rotated(list(order)))
+
+    def _seat_left(self, seat: int) -> None:
+        """In the lobby the seat empties; in a match a bot takes it, with its score."""
+        s = self.seats[seat]
+        if self.state == TableState.LOBBY:
+            self.seats[seat] = Seat()
+        else:
+            s.kind, s.token, s.connected, s.ready = SeatKind.BOT, "", True, True
+            s.name = display_name(f"{s.name} (bot)", "Bot")
+        self._event(Left(seat))
+
+    def _seat_human(self, seat: int, name: str, token: str) -> None:
+        self.seats[seat] = Seat(name=name, kind=SeatKind.HUMAN, token=token)
+        if not self.creator_token:
+            self.creator_token = token
+        self._event(Joined(seat, name))
+
+    def _claim(self, seat: int, name: str, token: str) -> None:
+        s = self.seats[seat]
+        s.claim_name, s.claim_token = name, token
+        self._event(Claimed(seat, name))
+        if self.between_hands():
+            self._sit_claimants()
+
+    def _sit_claimants(self) -> None:
+        """Newcomers who claimed a bot-played seat sit in it now (a hand boundary)."""
+        for index, s in enumerate(self.seats):
+            if s.claim_token:
+                was = s.name
+                self.seats[index] = Seat(
+                    name=s.claim_name, kind=SeatKind.HUMAN, token=s.claim_token, connected=True
+                )
+                self._bots.pop(index, None)
+                self._event(TookOver(index, s.claim_name, was))
+
+    def _move(self, seat: int, to: int) -> None:
+        self.seats[to], self.seats[seat] = self.seats[seat], Seat()
+        self._event(SeatChanged(to, seat))
+
+    def _reclaim(self, seat: int, token: str) -> None:
+        s = self.seats[seat]
+        if s.kind != SeatKind.HUMAN:
+            raise ValueError(f"seat {seat} is not a person's to reclaim")
+        if self.creator_token == s.token:
+            self.creator_token = token  # the creator, back on a new device, still starts
+        self.void_tokens.append(s.token)
+        s.token = token
 
     # ---- bots -------------------------------------------------------------------------------
 
@@ -962,7 +990,8 @@ class Table:
         if self.bot_turn_is_current(turn):
             if turn.overdue:
                 self._event(TimedOut(turn.seat))
-            self._apply(turn.seat, action.kind, action.bid if action.kind == "bid" else action.card)
+            value = action.bid if action.kind == "bid" else action.card
+            self._move_in_hand(turn.seat, action.kind, value, None)
             return True
         return False
 
