@@ -260,7 +260,8 @@ class Table:
         self.apply(entry)
 
     def _record(self, entry: Entry) -> None:
-        """Journal `entry` as part of the change under way (written when it ends)."""
+        """Add `entry` to the change under way's one transaction (only `_commit` calls
+        this: an entry is never journaled without being applied)."""
         if self._pending is None:
             raise RuntimeError("a table change must be made inside a one_change method")
         if self._before is None:
