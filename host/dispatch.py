@@ -124,7 +124,7 @@ def act(table: Table, seat: int, message: Message) -> bool:
     if isinstance(message, Ready):
         return table.ready(seat, message.id, message.rotate)
     if isinstance(message, Sit):
-        return table.move(seat, message.seat, message.id)
+        return table.change_seat(seat, message.seat, message.id)
     if isinstance(message, Start):
         return table.start(seat, message.id)
     if isinstance(message, Leave):

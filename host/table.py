@@ -357,7 +357,7 @@ class Table:
             self._commit(ClaimDropped(seat))
 
     @one_change
-    def move(self, seat: int, to: int, action_id: int | None = None) -> bool:
+    def change_seat(self, seat: int, to: int, action_id: int | None = None) -> bool:
         """In the lobby a player moves to another open seat (in partnership play, that
         is how they choose a side: seats 1 and 3 are team A, 2 and 4 team B). False for
         a repeated action id (nothing to do)."""
@@ -807,7 +807,7 @@ class Table:
             case ClaimDropped(seat=seat):
                 self.seats[seat].claim_name, self.seats[seat].claim_token = "", ""
             case SeatMoved(seat=seat, to=to):
-                self._move(seat, to)
+                self._seat_moved(seat, to)
             case SeatReclaimed(seat=seat, token=token):
                 self._reclaim(seat, token)
             case _:
@@ -913,7 +913,7 @@ class Table:
                 self._bots.pop(index, None)
                 self._event(TookOver(index, s.claim_name, was))
 
-    def _move(self, seat: int, to: int) -> None:
+    def _seat_moved(self, seat: int, to: int) -> None:
         self.seats[to], self.seats[seat] = self.seats[seat], Seat()
         self._event(SeatChanged(to, seat))
 

@@ -143,8 +143,8 @@ def test_a_lobby_move_replays_to_the_same_seats() -> None:
     options = TableOptions(players=4, partnership=True)
     table = Table("t", "Live", options, deck_source(3), journal)
     ann = table.sit_down("Ann")
-    assert table.move(ann, 2, 1)
-    assert not table.move(2, 3, 1)  # the same id again: a duplicate, nothing journaled
+    assert table.change_seat(ann, 2, 1)
+    assert not table.change_seat(2, 3, 1)  # the same id again: a duplicate, nothing journaled
     replayed = Table("t", "Replayed", options, deck_source(None), seat_bots=False)
     replayed.replay(journal.written)
     assert [s.name for s in replayed.seats] == ["", "", "Ann", ""]
