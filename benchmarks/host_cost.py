@@ -4,9 +4,10 @@ latency.py says how much CPU the host spends per applied action; this says on wh
 runs the same part (b) (`latency.measure_throughput("host", ...)`: tables on loopback,
 bot clients in another process) with a timer around each part of the host's path: the
 whole of `Connection.data_received` (one action, read to sent), the table's change
-(`Table.handle`, journal write included), the journal write alone and its pieces (the
-SQLite statements, the JSON text, the checksum link, the mark file, checkpoints), and
-the snapshots (`Table.state_frames`). Each figure is CPU time (`time.process_time`) per
+(`dispatch.act`, `Table.handle` in older trees, journal write included), the journal
+write alone and its pieces (the SQLite statements, the JSON text, the checksum link, the
+mark file, checkpoints), and the snapshots (`Snapshots.frames`, `Table.state_frames` in
+older trees). Each figure is CPU time (`time.process_time`) per
 action. The timers cost CPU themselves (two clock reads each), so the parts are a
 little high; compare trees with the same script, not with latency.py's figures.
 
@@ -36,14 +37,14 @@ from typing import Any
 
 PARTS = (
     ("Connection.data_received", "one action, read to sent"),
-    ("Table.handle", "the table's change, journal write included"),
+    ("the table's change", "dispatch.act (Table.handle before), journal write included"),
     ("journal write", "SqliteJournal.record_all (record before 2026-12-01)"),
     ("sql INSERT INTO entries", "  its INSERT"),
     ("_ENCODE", "  the entry's JSON text"),
     ("chain_link", "  its checksum link"),
     ("SqliteJournal._write_mark", "  the mark file"),
     ("SqliteJournal.checkpoint", "  WAL checkpoints"),
-    ("Table.state_frames", "every seat's snapshot, built and packed"),
+    ("the snapshots", "Snapshots.frames (Table.state_frames before), built and packed"),
 )
 
 
@@ -75,19 +76,31 @@ class _TimedDatabase:
 
 
 def _instrument(totals: dict[str, list[float]]) -> None:
+    import importlib
+
     import host.journal as journal
     import host.server as server
     import host.table as table
 
-    for owner, name in (
-        (server.Connection, "data_received"),
-        (table.Table, "handle"),
-        (table.Table, "state_frames"),
-        (journal.SqliteJournal, "_write_mark"),
-        (journal.SqliteJournal, "checkpoint"),
-    ):
+    owners: list[tuple[Any, str, str]] = [
+        (server.Connection, "data_received", "Connection.data_received"),
+        (table.Table, "handle", "the table's change"),  # trees before host/dispatch.py
+        (table.Table, "state_frames", "the snapshots"),  # trees before host/snapshots.py
+        (journal.SqliteJournal, "_write_mark", "SqliteJournal._write_mark"),
+        (journal.SqliteJournal, "checkpoint", "SqliteJournal.checkpoint"),
+    ]
+    try:
+        dispatch = importlib.import_module("host.dispatch")
+        snapshots = importlib.import_module("host.snapshots")
+    except ImportError:
+        pass
+    else:
+        owners += [
+            (dispatch, "act", "the table's change"),
+            (snapshots.Snapshots, "frames", "the snapshots"),
+        ]
+    for owner, name, label in owners:
         if hasattr(owner, name):
-            label = f"{owner.__name__}.{name}"
             setattr(owner, name, _timed(totals, label, getattr(owner, name)))
     write = "record_all" if hasattr(journal.SqliteJournal, "record_all") else "record"
     setattr(

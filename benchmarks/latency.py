@@ -60,6 +60,7 @@ from relay_floor import RelayServer, snapshot_size  # noqa: E402
 
 from host.limits import Limits  # noqa: E402
 from host.server import HostConfig, HostServer  # noqa: E402
+from host.snapshots import Snapshots  # noqa: E402
 from host.table import Table, TableOptions  # noqa: E402
 from host.tables import deck_source  # noqa: E402
 from pitchnet.protocol import (  # noqa: E402
@@ -364,14 +365,15 @@ def recorded_states(seed: int = 1) -> list[list[dict[str, Any]]]:
     table = Table(
         "bench0", "Bench", TableOptions(players=PLAYERS, bots=PLAYERS - 1), deck_source(seed)
     )
-    human = table.join(Hello(version=PROTOCOL_VERSION, name="Human"))
+    human = table.sit_down("Human")
+    snapshots = Snapshots(table)
     table.seats[human].substitute = True  # a bot plays this seat too
     recording = []
     while table.state != "over":
-        frames = table.state_frames(table.take_events())
+        frames = snapshots.frames(table.take_events())
         recording.append([msgpack.unpackb(frame[4:]) for frame in frames])
         if not table.act_for_bot():  # the hand is over: the human is ready for the next
-            table.handle(human, Ready(id=table.seats[human].last_id + 1))
+            table.ready(human, table.seats[human].last_id + 1)
     return recording
 
 

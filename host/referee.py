@@ -14,11 +14,11 @@ One action, end to end (`host/server.py` is the adapter that carries it out):
    bad frame into its `ProtocolError` rather than raising.
 2. The adapter calls `referee.handle(conn, Received(items, pending), now)` once per read.
 3. The referee checks each item against the connection's phase (`Phase`): before the
-   handshake only `hello`, `ping` and `pong`; once seated, actions go to
-   `Table.handle` after the rate limit. A refusal becomes an `error` frame (and a
-   strike, or a close); an applied action becomes the sender's `ack` plus one
-   broadcast: a `state` frame for every seated connection, the ack riding in the
-   sender's write.
+   handshake only `hello`, `ping` and `pong`; once seated, actions go to the table's
+   command (`dispatch.act`, host/dispatch.py) after the rate limit. A refusal becomes
+   an `error` frame (and a strike, or a close); an applied action becomes the sender's
+   `ack` plus one broadcast: a `state` frame for every seated connection (packed by
+   host/snapshots.py), the ack riding in the sender's write.
 4. It returns a list of effects (`Send`, `Close`, `Abort`, `Changed`), in order; the
    adapter writes, closes or aborts exactly as told, and tells its listeners and the
    advert about a `Changed`.
@@ -43,9 +43,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from host import reclaims
+from host import dispatch, reclaims
 from host.journal import JournalError
 from host.limits import Arrivals, Guesses, Limits, RateLimiter, RefusalLog, address_key
+from host.snapshots import Snapshots
 from host.strikes import is_strike
 from host.table import BotTurn, Table
 from pitchnet.events import Dealt, MatchWon, TrickWon
@@ -286,6 +287,8 @@ class Referee:
         journal: Any = None,
     ) -> None:
         self.table = table
+        self.snapshots = Snapshots(table)
+        """The table's state in the wire's form, packed for every broadcast."""
         self.limits = limits or Limits()
         self.pacing = pacing or Pacing()
         self.journal = journal
@@ -688,7 +691,7 @@ class Referee:
         password limiter), seated nowhere."""
         table = self.table
         try:
-            table.check_watcher(hello, peer.nonce)
+            dispatch.check_watcher(table, hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -740,7 +743,7 @@ class Referee:
             self._watch(peer, hello, now, guessing)
             return
         try:
-            seat = table.join(hello, peer.nonce)
+            seat = dispatch.join(table, hello, peer.nonce)
         except ProtocolError as exc:
             if exc.code == "bad_password":
                 self.guesses.wrong(peer.address, now)
@@ -843,7 +846,7 @@ class Referee:
         seat = peer.seat
         assert seat is not None
         try:
-            applied = self.table.handle(seat, message)
+            applied = dispatch.act(self.table, seat, message)
         except (RulesError, ProtocolError) as exc:
             self._refused(peer, exc.code, exc.message, now, action_id, exc.params)
             return
@@ -1212,7 +1215,7 @@ class Referee:
         if dealt_or_won:
             self._grace_for_the_away(now)
         if self.holders or table.spectators:
-            frames = table.state_frames(events, spectators=table.spectators > 0)
+            frames = self.snapshots.frames(events, spectators=table.spectators > 0)
             for seat, peer in self.holders.items():
                 if peer.phase is Phase.CLOSING:
                     continue

@@ -51,6 +51,7 @@ from pitchnet.protocol import (
     MAX_CLIENT_CONTAINER,
     MAX_CLIENT_FRAME,
     MAX_HELLO_FRAME,
+    PROTOCOL_VERSION,
     FrameDecoder,
     SeatKind,
     TableState,
@@ -527,5 +528,5 @@ class HostServer:
             rules=self.table.settings.rules.short(),
             bots=self.table.options.bot_level,
             timer=round(self.table.options.turn_timer),
-            version=self.table.version,
+            version=PROTOCOL_VERSION,
         )

@@ -1,9 +1,17 @@
-"""One table: its seats, players, tokens and match. Messages in, state changes out.
+"""One table: its seats, players, tokens and match. Domain commands in (`sit_down`,
+`bid`, `play`, `ready`, `leave`, ...), journal entries and events out.
 
-The table is synchronous and knows nothing of sockets or timers: the server
-calls it and then sends every connected seat its snapshot (`states`). That keeps the
-referee's decisions testable without a network and makes the order of effects
-plain: validate, journal, apply, then broadcast.
+The table is synchronous and knows nothing of sockets, timers or the wire: the
+referee turns a message into one of its commands (host/dispatch.py), then packs what
+each seat may see (host/snapshots.py). That keeps the game's decisions testable
+without a network and makes the order of effects plain: validate, journal, apply,
+then broadcast.
+
+A command checks what it was asked and changes nothing itself: it makes the journal
+entries that say what happens (`_commit`), and each entry is applied by `apply`, the
+same function that replays a journal on `--resume` (and that `pitchnet history` and a
+rolled-back change replay through). Only what no entry holds is changed beside it:
+who is connected, who is stood in for, and the events that say so.
 
 Nor does it read a clock (h11's rule): the referee, which is handed the host's time
 with every event, sets `Table.now` before it calls the table, so the table and the
@@ -13,13 +21,11 @@ referee always agree on what time it is, and a test's clock is the only one.
 from __future__ import annotations
 
 import functools
-import operator
-import secrets
-import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
+from host import seats
 from host.entries import (
     BidMade,
     BotSeated,
@@ -37,6 +43,7 @@ from host.entries import (
     SeatReclaimed,
     StartAsked,
 )
+from host.seats import NoSeat, Seat
 from pitchnet.bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from pitchnet.cards import Card, CardParseError
 from pitchnet.events import (
@@ -60,48 +67,23 @@ from pitchnet.events import (
     TrickWon,
 )
 from pitchnet.protocol import (
-    MAX_NAME,
-    PROTOCOL_VERSION,
     ROTATION,
-    SEAT_KEY_BYTES,
-    BidMsg,
-    Hello,
-    Leave,
-    Message,
-    PackedEntries,
-    PlayMsg,
-    ProtocolError,
-    Purpose,
-    Ready,
-    SeatInfo,
     SeatKind,
-    Sit,
-    Start,
-    TableInfo,
     TableState,
-    pack_map,
-    proves,
-    state_frames,
 )
 from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
-from pitchnet.text import display_name, look_alike, player_name
+from pitchnet.text import display_name, player_name
 from pitchnet.views import (
     SeatView,
     seat_view,
-    spectator_private,
     spectator_view,
-    split_views,
 )
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-TOKEN_BYTES = SEAT_KEY_BYTES  # the same size as a newcomer's own seat_key
-TOKEN_CHARS = len(secrets.token_urlsafe(TOKEN_BYTES))
-TOKEN_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
-"""A seat token's length and alphabet (URL-safe base64): what a `seat_key` must be."""
-"""Seat tokens carry 192 random bits from `secrets`."""
+Turn = tuple[int | None, int | None] | None
+"""The turn a move was meant for, (hand number, step), as the client saw it (None: any)."""
 
 
 class Journal(Protocol):
@@ -126,13 +108,6 @@ class NoJournal:
 
     def entries(self) -> list[Entry]:
         return list(self._entries)
-
-
-class _Discard(NoJournal):
-    """What a replay writes to: nothing (the entries are already in the journal)."""
-
-    def record_all(self, entries: list[Entry]) -> None:
-        pass
 
 
 def one_change(method: Callable[Concatenate[Table, P], R]) -> Callable[Concatenate[Table, P], R]:
@@ -163,45 +138,6 @@ def one_change(method: Callable[Concatenate[Table, P], R]) -> Callable[Concatena
     return wrapper
 
 
-@dataclass
-class Seat:
-    """A seat and whoever holds it. A human's seat is kept while they are away."""
-
-    name: str = ""
-    kind: SeatKind = SeatKind.EMPTY
-    token: str = ""
-    connected: bool = False
-    substitute: bool = False
-    ready: bool = False
-    rotate: bool = False
-    """Said ready at a partnership match's end asking for partners rotated."""
-    last_id: int = 0
-    away_since: float | None = None
-    claim_name: str = ""
-    """A newcomer who takes this bot-played seat at the next hand (their name)..."""
-    claim_token: str = ""
-    """...and the token they were given for it. Until then the bot plays on."""
-
-    @property
-    def played_by_bot(self) -> bool:
-        return self.kind == SeatKind.BOT or self.substitute
-
-    @property
-    def takeable(self) -> bool:
-        """A seat a newcomer may take: a bot plays it for nobody (it was empty when the
-        match started, or its player left) and nobody has claimed it yet. A seat whose
-        player is only away is not: their token alone gets it back."""
-        return self.kind == "bot" and not self.claim_token
-
-
-_SEAT_SHOWN = operator.attrgetter(
-    "name", "kind", "token", "connected", "substitute", "ready", "rotate", "claim_name"
-)
-"""What of a seat the table's `info()` shows, or picks its `starter` by (the token): a
-change to any of these rebuilds the packed table. Not `last_id`, which every action
-moves on, nor `claim_token` (unseen); `away_since` is checked apart."""
-
-
 @dataclass(frozen=True, slots=True)
 class BotTurn:
     """One bot's turn: the seat, the turn it was asked at, the view it decides from."""
@@ -213,28 +149,6 @@ class BotTurn:
     bot: Bot
     overdue: bool = False
     """A person's turn whose timer ran out: the bot makes this one move for them."""
-
-
-def check_version(version: int) -> None:
-    """Refuse a `hello` of another protocol version with a sentence its player can act on.
-    Raises ProtocolError("version", fatal)."""
-    if version < PROTOCOL_VERSION:
-        raise ProtocolError(
-            "version",
-            f"This table speaks protocol {PROTOCOL_VERSION} and your pitchnet speaks "
-            f"{version}, which would send your seat token and password in clear: "
-            "update pitchnet to sit here.",
-            fatal=True,
-            params={"why": "old", "table": PROTOCOL_VERSION, "yours": version},
-        )
-    if version > PROTOCOL_VERSION:
-        raise ProtocolError(
-            "version",
-            f"This table speaks protocol {PROTOCOL_VERSION}, you sent {version}: "
-            "the host needs a newer pitchnet.",
-            fatal=True,
-            params={"why": "new", "table": PROTOCOL_VERSION, "yours": version},
-        )
 
 
 @dataclass
@@ -288,9 +202,6 @@ class Table:
         self.name = name
         self.options = options
         self.settings = options.settings
-        self.version = PROTOCOL_VERSION
-        """Every table speaks this pitchnet's protocol: an older client would send its
-        secrets in clear, so it is refused with a sentence (`check_version`)."""
         if options.bot_level not in LEVELS:
             raise ValueError(f"unknown bot level {options.bot_level!r}")
         self.seats = [Seat() for _ in range(options.players)]
@@ -306,7 +217,6 @@ class Table:
         self.events: list[Event] = []
         self.matches_started = 0
         self._bots: dict[int, Bot] = {}
-        self._replaying = False
         self.writes = 0
         """Changes written to the journal (each one transaction)."""
         self.loss: str | None = None
@@ -320,11 +230,6 @@ class Table:
         """What a roll-back needs that the journal does not hold: how many events there
         were, and each seat's presence, when the change under way recorded its first
         entry (nothing is changed before a change's first entry is recorded)."""
-        self._wire_key: tuple[Any, ...] = ()
-        self._wire = b""
-        """The table's packed `info()` and what it was built from (see `_packed_table`)."""
-        self._packed_views = PackedEntries()
-        """Each seat's private part of the view, packed, while it stays the same."""
         self.creator_token = ""
         self.void_tokens: list[str] = []
         """Tokens of seats taken back on another device (`reclaim`): their old device
@@ -342,13 +247,21 @@ class Table:
 
     @one_change
     def _seat_first_bots(self, count: int) -> None:
-        for seat in range(count):
-            self._seat_bot(seat)  # the seats are all empty yet: bots take the first ones
+        for seat in range(count):  # the seats are all empty yet: bots take the first ones
+            self._commit(BotSeated(seat, self._bot_name()))
 
     # ---- the journal: one change, one transaction ----------------------------------------
 
+    def _commit(self, entry: Entry) -> None:
+        """Journal `entry` as part of the change under way (written when the change ends)
+        and apply it with `apply`, the very function a replay runs: what live play does
+        to the journaled state is exactly what its journal does on `--resume`."""
+        self._record(entry)
+        self.apply(entry)
+
     def _record(self, entry: Entry) -> None:
-        """Journal `entry` as part of the change under way (written when it ends)."""
+        """Add `entry` to the change under way's one transaction (only `_commit` calls
+        this: an entry is never journaled without being applied)."""
         if self._pending is None:
             raise RuntimeError("a table change must be made inside a one_change method")
         if self._before is None:
@@ -386,13 +299,8 @@ class Table:
 
     @property
     def starter(self) -> int | None:
-        """The table's creator may start early (bots fill the rest); if they have left,
-        the first person seated."""
-        humans = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
-        for index in humans:
-            if self.creator_token and self.seats[index].token == self.creator_token:
-                return index
-        return humans[0] if humans else None
+        """The seat that may start early (host/seats.py `starter`)."""
+        return seats.starter(self.seats, self.creator_token)
 
     def open_seats(self) -> int:
         """Seats a newcomer can sit in now or at the next hand (what the advert offers)."""
@@ -404,194 +312,75 @@ class Table:
         """`seat` is bot-played until the next hand, when the newcomer who claimed it sits."""
         return bool(self.seats[seat].claim_token)
 
-    def _free_seat(self) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY), None)
-
-    def _seat_bot(self, seat: int) -> None:
-        name = f"Bot {sum(s.kind == SeatKind.BOT for s in self.seats) + 1}"
-        self._record(BotSeated(seat, name))  # the name, for `history`
-        self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
-
-    def _unique(self, name: str, seat: int) -> str:
-        """`name`, numbered if it is, or looks like (a Unicode skeleton in common),
-        another seat's: no player can pass for another on screen."""
-        taken = [s.name for i, s in enumerate(self.seats) if i != seat and s.kind != SeatKind.EMPTY]
-        candidate, n = name, 2
-        while any(look_alike(candidate, other) for other in taken):
-            suffix = f" {n}"
-            candidate, n = name[: MAX_NAME - len(suffix)] + suffix, n + 1
-        return candidate
+    def _bot_name(self) -> str:
+        """The next bot's name ("Bot 2"); its `BotSeated` entry keeps it, for `history`."""
+        return f"Bot {sum(s.kind == SeatKind.BOT for s in self.seats) + 1}"
 
     @one_change
-    def join(self, hello: Hello, nonce: str = "") -> int:
-        """Seat the sender of `hello` (a new seat, or its own back by proving its token
-        over `nonce`, the challenge this connection was sent). Raises ProtocolError
-        (fatal) when it may not sit."""
-        check_version(hello.version)
-        if hello.table_id and hello.table_id != self.id:
-            raise ProtocolError(
-                "wrong_table",
-                "That seat belongs to another table.",
-                fatal=True,
-                params={"why": "seat"},
-            )
-        if hello.seat_proof:
-            return self._rejoin(hello.seat_proof, nonce)
-        if self.options.password is not None and not proves(
-            hello.password_proof, self.options.password, nonce, self.id, Purpose.PASSWORD
-        ):
-            raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
+    def sit_down(self, name: str, seat_key: str | None = None) -> int:
+        """Seat a newcomer called `name`: in the lobby at the first free seat (the match
+        starts when the last one is taken), during a match in a bot-played seat
+        (`_take_over`). `seat_key` is the token they would like (`seats.new_token`). Returns
+        the seat; raises NoSeat when they may not sit."""
         if self.state != "lobby":
-            return self._take_over(hello)
-        seat = self._free_seat()
+            return self._take_over(name, seat_key)
+        seat = seats.free_seat(self.seats)
         if seat is None:
-            raise ProtocolError("table_full", "Every seat at this table is taken.", fatal=True)
-        name = self._unique(player_name(hello.name, f"Player {seat + 1}"), seat)
-        token = self._new_token(hello.seat_key)
-        self._record(HumanSeated(seat, name, token))
-        self._seat_human(seat, name, token, connected=True)
-        if self._free_seat() is None:
+            raise NoSeat("table_full", "Every seat at this table is taken.")
+        name = seats.unique_name(player_name(name, f"Player {seat + 1}"), seat, self.seats)
+        token = seats.new_token(seat_key, self.seats)
+        self._commit(HumanSeated(seat, name, token))
+        self.seats[seat].connected = True  # here now (the journal keeps no presence)
+        if seats.free_seat(self.seats) is None:
             self._start_match()
             self._deal()
         return seat
 
-    def _take_over(self, hello: Hello) -> int:
-        """A newcomer while a match is on takes a bot-played seat, with its score: at
-        once between hands, else at the next deal (the bot finishes this hand). A
-        player who left finds their own old seat first."""
-        wanted = player_name(hello.name, "Player")
-        self._refuse_namesake(wanted)
-        free = [i for i, s in enumerate(self.seats) if s.takeable]
-        if not free:
-            away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
-            raise ProtocolError(
-                "table_full",
-                self._full_sentence(),
-                fatal=True,
-                params={"why": "people", "away": away},
-            )
-        own = [i for i in free if self.seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
-        seat = (own or free)[0]
-        name = self._unique(wanted, seat)
-        token = self._new_token(hello.seat_key)
-        self._record(SeatClaimed(seat, name, token))
-        self._claim(seat, name, token)
+    def _take_over(self, name: str, seat_key: str | None) -> int:
+        """A newcomer while a match is on takes a bot-played seat (`seats.seat_to_take`),
+        with its score: at once between hands, else at the next deal (the bot finishes
+        this hand)."""
+        wanted = player_name(name, "Player")
+        seat = seats.seat_to_take(wanted, self.seats)
+        name = seats.unique_name(wanted, seat, self.seats)
+        token = seats.new_token(seat_key, self.seats)
+        self._commit(SeatClaimed(seat, name, token))
         return seat
 
-    def _new_token(self, seat_key: str | None) -> str:
-        """A new seat's token: the newcomer's own `seat_key` when it is one (the length
-        and alphabet of ours, and no other seat's), so a host that dies before its
-        welcome arrives has seated it with a token it holds; else a fresh one."""
-        if (
-            isinstance(seat_key, str)
-            and len(seat_key) == TOKEN_CHARS
-            and TOKEN_ALPHABET.issuperset(seat_key)
-            and all(seat_key not in (s.token, s.claim_token) for s in self.seats)
-        ):
-            return seat_key
-        return secrets.token_urlsafe(TOKEN_BYTES)
-
-    def _refuse_namesake(self, wanted: str) -> None:
-        """A newcomer with the name of a player who lost the connection is most likely
-        that player on another device: a free seat given to her would be a second seat
-        ("Carol 2") beside her own, played by a bot. So she watches, and may ask for her
-        own seat back (`reclaim`, vouched for by another person: host/reclaims.py). A
-        name that only looks like hers ("Cаrol" with a Cyrillic "а", "CAROL") counts
-        too: a second seat under a look-alike name would confuse the table as much."""
-        for s in self.seats:
-            if s.kind == SeatKind.HUMAN and not s.connected and look_alike(s.name, wanted):
-                raise ProtocolError(
-                    "table_full",
-                    f"{s.name}'s seat is kept for its player, who lost the connection. If it "
-                    "is yours, watch and ask for it back (another player confirms it); to "
-                    "sit in a free seat instead, join with another name.",
-                    fatal=True,
-                    params={"why": "kept", "name": s.name},
-                )
-
-    def _full_sentence(self) -> str:
-        """Why a newcomer cannot sit mid-match, truthfully: every seat is a person's,
-        some perhaps kept for a player who lost the connection (the grace period)."""
-        away = sum(s.kind == SeatKind.HUMAN and not s.connected for s in self.seats)
-        if not away:
-            return "Every seat at this table is taken by people; you can watch instead."
-        kept = "one is kept" if away == 1 else f"{away} are kept"
-        return (
-            f"Every seat at this table is a person's ({kept} for a player who lost the "
-            "connection and may come back); you can watch instead."
-        )
-
-    def _claim(self, seat: int, name: str, token: str) -> None:
-        s = self.seats[seat]
-        s.claim_name, s.claim_token = name, token
-        self._event(Claimed(seat, name))
-        if self._between_hands():
-            self._sit_claimants()
-
-    def _between_hands(self) -> bool:
+    def between_hands(self) -> bool:
+        """No hand is under way: before the first deal, or after a hand or match ended."""
         return self.match is None or self.match.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
 
-    def _sit_claimants(self) -> None:
-        """Newcomers who claimed a bot-played seat sit in it now (a hand boundary)."""
-        for index, s in enumerate(self.seats):
-            if s.claim_token:
-                was = s.name
-                self.seats[index] = Seat(
-                    name=s.claim_name, kind=SeatKind.HUMAN, token=s.claim_token, connected=True
-                )
-                self._bots.pop(index, None)
-                self._event(TookOver(index, s.claim_name, was))
+    def _drop_claim(self, seat: int) -> None:
+        """The newcomer who claimed `seat` is gone before sitting down: the bot plays on."""
+        if self.seats[seat].claim_token:
+            self._commit(ClaimDropped(seat))
 
-    def _unclaim(self, seat: int) -> None:
-        s = self.seats[seat]
-        if s.claim_token:
-            self._record(ClaimDropped(seat))
-            s.claim_name, s.claim_token = "", ""
-
-    def move(self, seat: int, to: int) -> None:
+    @one_change
+    def change_seat(self, seat: int, to: int, action_id: int | None = None) -> bool:
         """In the lobby a player moves to another open seat (in partnership play, that
-        is how they choose a side: seats 1 and 3 are team A, 2 and 4 team B)."""
+        is how they choose a side: seats 1 and 3 are team A, 2 and 4 team B). False for
+        a repeated action id (nothing to do)."""
+        if not self.admits(seat, action_id):
+            return False
         if self.state != "lobby":
             raise RulesError("not_in_lobby", "Seats can only be changed in the lobby.")
         if not 0 <= to < len(self.seats) or to == seat:
             raise RulesError("bad_seat", "There is no such other seat at this table.")
         if self.seats[to].kind != "empty":
             raise RulesError("seat_taken", f"Seat {to + 1} is taken.", {"seat": to})
-        self._record(SeatMoved(seat, to))
-        self._move(seat, to)
+        self._commit(SeatMoved(seat, to))
+        self._applied(to, action_id)  # not in the entry: a replayed move keeps the old id
+        return True
 
-    def _move(self, seat: int, to: int) -> None:
-        self.seats[to], self.seats[seat] = self.seats[seat], Seat()
-        self._event(SeatChanged(to, seat))
-
-    def _seat_human(self, seat: int, name: str, token: str, connected: bool) -> None:
-        self.seats[seat] = Seat(name=name, kind=SeatKind.HUMAN, token=token, connected=connected)
-        if not self.creator_token:
-            self.creator_token = token
-        self._event(Joined(seat, name))
-
-    def _rejoin(self, seat_proof: str, nonce: str) -> int:
-        for index, seat in enumerate(self.seats):
-            if seat.claim_token and proves(
-                seat_proof, seat.claim_token, nonce, self.id, Purpose.SEAT
-            ):
-                return index  # a newcomer waiting for the next hand, back again
-            if seat.kind == SeatKind.HUMAN and proves(
-                seat_proof, seat.token, nonce, self.id, Purpose.SEAT
-            ):
-                if seat.substitute:
-                    seat.ready = False  # the stand-in was ready for them; they decide now
-                seat.connected, seat.substitute, seat.away_since = True, False, None
-                self._event(Reconnected(index))
-                return index
-        if any(proves(seat_proof, old, nonce, self.id, Purpose.SEAT) for old in self.void_tokens):
-            raise ProtocolError(
-                "reclaimed",
-                "Your seat was taken back on another device (another player vouched for "
-                "it); this device no longer holds it. You can watch instead.",
-                fatal=True,
-            )
-        raise ProtocolError("bad_token", "That seat token is not valid at this table.", fatal=True)
+    def come_back(self, seat: int) -> None:
+        """The player of `seat` is back on a connection that proved their token (or, with
+        `reclaim`, a new token): the seat is theirs again, no bot stands in for them."""
+        s = self.seats[seat]
+        if s.substitute:
+            s.ready = False  # the stand-in was ready for them; they decide now
+        s.connected, s.substitute, s.away_since = True, False, None
+        self._event(Reconnected(seat))
 
     def reclaimable(self, seat: int) -> bool:
         """`seat` is a person's whose player is away (lost the connection, in the grace
@@ -609,24 +398,10 @@ class Table:
         ValueError if the seat is not `reclaimable` (the referee checked it just before)."""
         if not self.reclaimable(seat):
             raise ValueError(f"seat {seat}'s player is not away")
-        token = secrets.token_urlsafe(TOKEN_BYTES)
-        self._record(SeatReclaimed(seat, token))
-        self._reclaim(seat, token)
-        s = self.seats[seat]
-        if s.substitute:
-            s.ready = False  # the stand-in was ready for them; they decide now
-        s.connected, s.substitute, s.away_since = True, False, None
-        self._event(Reconnected(seat))
+        token = seats.fresh_token()
+        self._commit(SeatReclaimed(seat, token))
+        self.come_back(seat)
         return token
-
-    def _reclaim(self, seat: int, token: str) -> None:
-        s = self.seats[seat]
-        if s.kind != SeatKind.HUMAN:
-            raise ValueError(f"seat {seat} is not a person's to reclaim")
-        if self.creator_token == s.token:
-            self.creator_token = token  # the creator, back on a new device, still starts
-        self.void_tokens.append(s.token)
-        s.token = token
 
     def progress(self) -> tuple[int, int, int, int]:
         """How far the game has got here, as a returning client reports what it saw
@@ -662,33 +437,18 @@ class Table:
         s = self.seats[seat]
         return s.claim_name or s.name
 
-    def check_watcher(self, hello: Hello, nonce: str = "") -> None:
-        """May the sender of `hello` watch? Same checks as a player, minus a seat (the
-        password proven over `nonce`). Raises ProtocolError (fatal) if not."""
-        check_version(hello.version)
-        if hello.table_id and hello.table_id != self.id:
-            raise ProtocolError("wrong_table", "That is another table.", fatal=True)
-        if not self.options.spectators:
-            raise ProtocolError("no_spectators", "This table does not take spectators.", fatal=True)
-        if self.options.password is not None and not proves(
-            hello.password_proof, self.options.password, nonce, self.id, Purpose.PASSWORD
-        ):
-            raise ProtocolError("bad_password", "Wrong password for this table.", fatal=True)
-
     @one_change
     def disconnected(self, seat: int) -> None:
         s = self.seats[seat]
         if s.claim_token:  # a newcomer who had not sat down yet: the seat stays free
-            self._unclaim(seat)
+            self._drop_claim(seat)
             return
         if s.kind != SeatKind.HUMAN or not s.connected:
             return
         s.connected, s.away_since = False, self.now
         self._event(Disconnected(seat))
         if self.state == TableState.LOBBY:
-            self._record(SeatLeft(seat))
-            self.seats[seat] = Seat()
-            self._event(Left(seat))
+            self._commit(SeatLeft(seat))
         self._advance_if_all_ready()
 
     @one_change
@@ -700,9 +460,7 @@ class Table:
         freed = False
         for seat, s in enumerate(self.seats):
             if s.kind == SeatKind.HUMAN and not s.connected:
-                self._record(SeatLeft(seat))
-                self.seats[seat] = Seat()
-                self._event(Left(seat))
+                self._commit(SeatLeft(seat))
                 freed = True
         return freed
 
@@ -717,49 +475,75 @@ class Table:
 
     # ---- actions ---------------------------------------------------------------------------
 
-    @one_change
-    def handle(self, seat: int, msg: Message) -> bool:
-        """Apply one client message from `seat`. Returns False if nothing changed: a
-        duplicate (an id already applied), or a `start` or `ready` that has nothing left
-        to do (the match has started, the seat is ready already), which is then neither
-        journaled nor broadcast. Raises RulesError or ProtocolError, changing nothing."""
-        action_id = getattr(msg, "id", None)
+    def admits(self, seat: int, action_id: int | None) -> bool:
+        """May `seat` act now? False for an action id already applied (a duplicate: the
+        referee acks it, nothing changes). Raises RulesError for a newcomer who has not
+        sat down yet: their seat is the bot's until the next hand."""
         if self.seats[seat].claim_token:
-            if isinstance(msg, Leave):
-                self._unclaim(seat)
-                return True
             raise RulesError(
                 "not_yet", "You take this seat when the next hand is dealt; a bot plays this one."
             )
-        if action_id is not None and action_id <= self.seats[seat].last_id:
+        return action_id is None or action_id > self.seats[seat].last_id
+
+    @one_change
+    def start(self, seat: int, action_id: int | None = None) -> bool:
+        """The starter starts the match early: bots fill the empty seats. False if it has
+        started already (a repeated start: nothing to do, nothing journaled)."""
+        if not self.admits(seat, action_id):
             return False
-        if isinstance(msg, Sit):
-            self.move(seat, msg.seat)
-            self._applied(msg.seat, action_id)
-            return True
-        if isinstance(msg, Start):
-            return self._start_requested(seat, action_id)
-        elif isinstance(msg, BidMsg):
-            self._check_turn(msg.hand, msg.step)
-            self._apply(seat, "bid", msg.bid, action_id)
-        elif isinstance(msg, PlayMsg):
-            try:
-                card = Card.parse(msg.card)
-            except CardParseError as exc:
-                raise ProtocolError("bad_card", str(exc), params={"card": msg.card}) from None
-            self._check_turn(msg.hand, msg.step)
-            self._apply(seat, "play", card, action_id)
-        elif isinstance(msg, Ready):
-            return self._ready(seat, action_id, msg.rotate)
-        elif isinstance(msg, Leave):
-            self._leave(seat)
-        else:
-            raise ProtocolError("unexpected", f"{msg.TYPE!r} is not an action")
+        return self._start_requested(seat, action_id)
+
+    @one_change
+    def bid(
+        self, seat: int, amount: int | None, action_id: int | None = None, turn: Turn = None
+    ) -> bool:
+        """`seat` bids `amount` (None: passes) at the `turn` it saw, (hand number, step),
+        if given. Raises RulesError if the rules refuse it. False for a duplicate."""
+        if not self.admits(seat, action_id):
+            return False
+        self._check_turn(turn)
+        self._move_in_hand(seat, "bid", amount, action_id)
         return True
 
-    def _check_turn(self, hand_number: int | None, step: int | None) -> None:
+    @one_change
+    def play(self, seat: int, card: str, action_id: int | None = None, turn: Turn = None) -> bool:
+        """`seat` plays `card` (its text, "QS", as the journal keeps it) at the `turn` it
+        saw, if given. Raises RulesError if the rules refuse it. False for a duplicate."""
+        if not self.admits(seat, action_id):
+            return False
+        try:
+            parsed = Card.parse(card)
+        except CardParseError as exc:
+            raise RulesError("bad_card", str(exc), {"card": card}) from None
+        self._check_turn(turn)
+        self._move_in_hand(seat, "play", parsed, action_id)
+        return True
+
+    @one_change
+    def ready(self, seat: int, action_id: int | None = None, rotate: bool = False) -> bool:
+        """`seat` is ready for the next hand (after a partnership match, `rotate` asks for
+        partners rotated). False if that changes nothing (ready already, or a duplicate)."""
+        if not self.admits(seat, action_id):
+            return False
+        return self._ready(seat, action_id, rotate)
+
+    @one_change
+    def leave(self, seat: int) -> bool:
+        """`seat`'s player gives it up: in the lobby it empties, in a match a bot takes it.
+        A newcomer waiting for the next hand gives up their claim (the bot plays on)."""
+        if self.seats[seat].claim_token:
+            self._drop_claim(seat)
+        else:
+            self._commit(SeatLeft(seat))
+            self._advance_if_all_ready()
+        return True
+
+    def _check_turn(self, turn: Turn) -> None:
         """Refuse a move meant for another turn (one resent after a bot stood in, say)."""
-        if hand_number is None or step is None or self.match is None:
+        if turn is None or self.match is None:
+            return
+        hand_number, step = turn
+        if hand_number is None or step is None:
             return
         hand = self.match.hand
         if hand is None or (hand_number, step) != (self.match.hand_number, hand.step):
@@ -773,9 +557,8 @@ class Table:
         if self.state != TableState.LOBBY:
             return False  # started already (a resent or repeated start): nothing to do
         if seat != self.starter:
-            raise ProtocolError("not_starter", "Only the first player to sit can start early.")
-        self._record(StartAsked(seat, action_id))
-        self._applied(seat, action_id)
+            raise RulesError("not_starter", "Only the first player to sit can start early.")
+        self._commit(StartAsked(seat, action_id))
         self._fill_with_bots()
         self._start_match()
         self._deal()
@@ -784,87 +567,54 @@ class Table:
     def _fill_with_bots(self) -> None:
         for index, s in enumerate(self.seats):
             if s.kind == SeatKind.EMPTY:
-                self._seat_bot(index)
+                self._commit(BotSeated(index, self._bot_name()))
                 self._event(Joined(index, self.seats[index].name))
 
-    def _start_match(self, dealer: int | None = None) -> None:
+    def _start_match(self) -> None:
         """A new match at this table; the first dealer moves round from match to match."""
-        if dealer is None:
-            dealer = self.matches_started % self.settings.players
-        self._record(MatchBegun(dealer))
-        self._start_pending = False
-        self.match = Match(self.settings, dealer=dealer)
-        self.matches_started += 1
-        self.state = TableState.PLAYING
+        self._commit(MatchBegun(self.matches_started % self.settings.players))
 
-    def _deal(self, deck_text: list[str] | None = None) -> None:
-        assert self.match is not None
-        if deck_text is None:
-            deck = self.deal_deck(f"{self.matches_started}.{self.match.hand_number + 1}")
-        else:
-            deck = [Card.parse(text) for text in deck_text]
-        dealer = self.match.dealer if self.match.hand is None else self.match.dealer + 1
-        self._record(
+    def _deal(self) -> None:
+        """The next hand, from the table's deck source (the journal keeps the deck)."""
+        match = self.match
+        assert match is not None
+        deck = self.deal_deck(f"{self.matches_started}.{match.hand_number + 1}")
+        dealer = match.dealer if match.hand is None else match.dealer + 1
+        self._commit(
             HandDealt(
                 deck=[str(c) for c in deck],
-                hand=self.match.hand_number + 1,
+                hand=match.hand_number + 1,
                 dealer=dealer % self.settings.players,
             )
         )
-        self._sit_claimants()
-        hand = self.match.deal(deck)
-        for s in self.seats:
-            s.ready, s.rotate = s.played_by_bot, False
-        self._event(Dealt(self.match.hand_number, hand.dealer))
 
-    def _apply(self, seat: int, kind: str, value: Any, action_id: int | None = None) -> None:
-        if self.match is None:
-            raise RulesError("no_hand", "The match has not started yet.", {"why": "not_started"})
-        # Check first: a refused action must leave no trace, in the journal least of all.
+    def _move_in_hand(self, seat: int, kind: str, value: Any, action_id: int | None) -> None:
+        """A bid or a card, checked first: a refused action must leave no trace, in the
+        journal least of all."""
+        match = self._current_match()
         if kind == "bid":
-            self.match.check_bid(seat, value)
+            match.check_bid(seat, value)
+            self._commit(BidMade(seat, value, action_id))
         else:
-            self.match.check_play(seat, value)
-        self._record(
-            BidMade(seat, value, action_id)
-            if kind == "bid"
-            else CardPlayed(seat, str(value), action_id)
-        )
-        self._applied(seat, action_id)
-        hand = self.match.hand
-        assert hand is not None
-        if kind == "bid":
-            self.match.bid(seat, value)
-            self._event(Bid(seat, value))
-        else:
-            trick = self.match.play(seat, value)
-            self._event(Played(seat, str(value)))
-            if trick is not None:
-                plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
-                self._event(TrickWon(trick.winner, plays))
-        if hand.complete:  # six tricks played, or (after a bid) thrown in
-            self.waiting_since = self.now
-            result = self.match.last_result
-            assert result is not None
-            self._event(HandScored.of(result))
-            if self.match.winner is not None:
-                self.state = TableState.OVER
-                self._event(MatchWon(self.match.winner))
+            match.check_play(seat, value)
+            self._commit(CardPlayed(seat, str(value), action_id))
 
     def _ready(self, seat: int, action_id: int | None, rotate: bool = False) -> bool:
-        if self.match is None or self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
-            raise ProtocolError("not_now", "There is nothing to be ready for yet.")
-        # Partners rotate only between partnership matches; anywhere else it is plain ready.
-        rotate = rotate and self.settings.partnership and self.match.phase is Phase.MATCH_OVER
+        rotate = self._ready_rotates(rotate)
         s = self.seats[seat]
         if s.ready and s.rotate == rotate and self._advance_due() is None:
             return False  # ready already: a repeat changes nothing, costs no journal entry
-        self._record(ReadySaid(seat, action_id, rotate))
-        self._applied(seat, action_id)
-        s.ready, s.rotate = True, rotate
-        self._event(SeatReady(seat))
+        self._commit(ReadySaid(seat, action_id, rotate))
         self._advance_if_all_ready()
         return True
+
+    def _ready_rotates(self, rotate: bool) -> bool:
+        """Whether a `ready` now asks for partners rotated: only between partnership
+        matches (anywhere else it is plain ready). Raises RulesError during a hand."""
+        match = self.match
+        if match is None or match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
+            raise RulesError("not_now", "There is nothing to be ready for yet.")
+        return rotate and self.settings.partnership and match.phase is Phase.MATCH_OVER
 
     def rotation_wanted(self) -> bool:
         """Play the next match with partners rotated: in partnership play, when more of
@@ -878,18 +628,9 @@ class Table:
     def _next_match(self) -> None:
         """After a match: the next one, with partners rotated if the players asked."""
         if self.rotation_wanted():
-            self._record(PartnersRotated(list(ROTATION)))
-            self._rotate(list(ROTATION))
+            self._commit(PartnersRotated(list(ROTATION)))
+            self.rotation = list(ROTATION)  # for the referee, to move its connections
         self._start_match()
-
-    def _rotate(self, order: list[int]) -> None:
-        if sorted(order) != list(range(len(self.seats))):
-            raise ValueError(f"{order!r} is not an order of this table's seats")
-        self.seats = [self.seats[i] for i in order]
-        self._bots.clear()  # each bot is made for its seat; they are made again
-        if not self._replaying:
-            self.rotation = list(order)
-        self._event(Rotated(list(order)))
 
     def take_rotation(self) -> list[int] | None:
         """The seats' rotation since the last call (None if none), for the referee."""
@@ -898,7 +639,7 @@ class Table:
 
     def waiting_for(self) -> list[int]:
         """The seats the table waits for between hands: people here, not yet ready."""
-        if self.match is None or not self._between_hands():
+        if self.match is None or not self.between_hands():
             return []
         return [
             i for i, s in enumerate(self.seats) if s.kind == "human" and s.connected and not s.ready
@@ -936,8 +677,8 @@ class Table:
 
     def _advance_due(self) -> str | None:
         """What `_advance_if_all_ready` would do now: "deal", "match" or None."""
-        if self._replaying or self.match is None:
-            return None  # a replay deals exactly where the journal says it dealt
+        if self.match is None:
+            return None
         if self.match.phase not in (Phase.HAND_OVER, Phase.MATCH_OVER):
             return None
         if self.waiting_for():
@@ -949,17 +690,6 @@ class Table:
                 return "match"
             return None
         return "deal"
-
-    def _leave(self, seat: int) -> None:
-        s = self.seats[seat]
-        self._record(SeatLeft(seat))
-        if self.state == TableState.LOBBY:
-            self.seats[seat] = Seat()
-        else:
-            s.kind, s.token, s.connected, s.ready = SeatKind.BOT, "", True, True
-            s.name = display_name(f"{s.name} (bot)", "Bot")
-        self._event(Left(seat))
-        self._advance_if_all_ready()
 
     def open(self, now: float) -> None:
         """The host starts serving the table at `now` (the referee's `start`): it waits
@@ -995,16 +725,16 @@ class Table:
         names players exactly as the table did (lobby moves, takeovers at the next deal,
         a leaver's bot, partners rotated) without a second copy of those rules. Raises
         ValueError (or RulesError) at an entry that does not fit."""
-        saved = self._replaying, self.journal, self._pending, self._before
-        self._replaying, self.journal, self._pending, self._before = True, _Discard(), [], None
+        saved = self._pending, self._before
+        self._pending, self._before = None, None  # `apply` journals nothing: it would raise
         try:
             for entry in entries:
-                self._replay_one(entry)
+                self.apply(entry)
                 yield entry
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"journal entry does not fit: {exc!r}") from None
         finally:
-            self._replaying, self.journal, self._pending, self._before = saved
+            self._pending, self._before = saved
 
     @one_change
     def settle(self) -> bool:
@@ -1018,7 +748,7 @@ class Table:
                 self._start_match()
                 self._deal()
                 return True
-            if self._free_seat() is None:
+            if seats.free_seat(self.seats) is None:
                 self._start_match()
                 self._deal()
                 return True
@@ -1036,43 +766,165 @@ class Table:
         self._deal()
         return True
 
-    def _replay_one(self, entry: Entry) -> None:
+    # ---- applying entries: the one path of live play and of replay -----------------------
+
+    def apply(self, entry: Entry) -> None:
+        """Apply one journal entry: the only way the journaled state changes. A live
+        command checks what it was asked, journals the entry and applies it here
+        (`_commit`); a replay applies the journal's entries here one by one, so the two
+        cannot drift apart. It does only what the entry says (no deal follows a `ready`
+        here: if one did, the journal's next entry is that deal), and raises ValueError
+        (or RulesError) for an entry that does not fit this table."""
         seat = getattr(entry, "seat", None)
         if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.seats)):
             raise ValueError(f"journal entry names seat {seat!r}, not one of this table's")
         match entry:
             case BotSeated(seat=seat):
-                self._seat_bot(seat)
+                name = self._bot_name()  # journals before 2026-11-29 kept none
+                self.seats[seat] = Seat(name=name, kind=SeatKind.BOT, connected=True, ready=True)
             case HumanSeated(seat=seat, name=name, token=token):
                 name = player_name(name, f"Player {seat + 1}")  # cleaned again
-                self._seat_human(seat, name, token, connected=False)
+                self._seat_human(seat, name, token)
             case StartAsked(seat=seat, id=action_id):
                 self._applied(seat, action_id)
                 self._start_pending = self.state == TableState.LOBBY  # bots and match follow
             case MatchBegun(dealer=dealer):
-                self._start_match(dealer)
+                self._begin_match(dealer)
             case HandDealt(deck=deck):
-                self._deal(deck)
+                self._deal_hand([Card.parse(text) for text in deck])
             case BidMade(seat=seat, value=value, id=action_id):
-                self._apply(seat, "bid", value, action_id)
+                self._bid_made(seat, value, action_id)
             case CardPlayed(seat=seat, value=card, id=action_id):
-                self._apply(seat, "play", Card.parse(card), action_id)
+                self._card_played(seat, Card.parse(card), action_id)
             case ReadySaid(seat=seat, id=action_id, rotate=rotate):
-                self._ready(seat, action_id, rotate)
+                self._ready_said(seat, action_id, rotate)
             case PartnersRotated(order=order):
                 self._rotate(order)
             case SeatLeft(seat=seat):
-                self._leave(seat)
+                self._seat_left(seat)
             case SeatClaimed(seat=seat, name=name, token=token):
                 self._claim(seat, name, token)
             case ClaimDropped(seat=seat):
-                self._unclaim(seat)
+                self.seats[seat].claim_name, self.seats[seat].claim_token = "", ""
             case SeatMoved(seat=seat, to=to):
-                self._move(seat, to)
+                self._seat_moved(seat, to)
             case SeatReclaimed(seat=seat, token=token):
                 self._reclaim(seat, token)
             case _:
                 raise ValueError(f"unknown journal entry {entry!r}")
+
+    def _begin_match(self, dealer: int) -> None:
+        self._start_pending = False
+        self.match = Match(self.settings, dealer=dealer)
+        self.matches_started += 1
+        self.state = TableState.PLAYING
+
+    def _deal_hand(self, deck: list[Card]) -> None:
+        """Deal `deck`: newcomers who claimed a seat sit first; bots are ready at once."""
+        match = self.match
+        if match is None:
+            raise ValueError("a hand dealt before any match began")
+        self._sit_claimants()
+        hand = match.deal(deck)
+        for s in self.seats:
+            s.ready, s.rotate = s.played_by_bot, False
+        self._event(Dealt(match.hand_number, hand.dealer))
+
+    def _current_match(self) -> Match:
+        if self.match is None:
+            raise RulesError("no_hand", "The match has not started yet.", {"why": "not_started"})
+        return self.match
+
+    def _bid_made(self, seat: int, value: int | None, action_id: int | None) -> None:
+        match = self._current_match()
+        match.bid(seat, value)  # checks it again: a replayed bid that does not fit raises
+        self._applied(seat, action_id)
+        self._event(Bid(seat, value))
+        self._after_move(match)
+
+    def _card_played(self, seat: int, card: Card, action_id: int | None) -> None:
+        match = self._current_match()
+        trick = match.play(seat, card)  # checks it again, as `_bid_made` does
+        self._applied(seat, action_id)
+        self._event(Played(seat, str(card)))
+        if trick is not None:
+            plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
+            self._event(TrickWon(trick.winner, plays))
+        self._after_move(match)
+
+    def _after_move(self, match: Match) -> None:
+        """A hand over (six tricks played, or thrown in after a bid): scored, and the
+        match perhaps won. The table waits for people from now."""
+        hand = match.hand
+        if hand is None or not hand.complete:
+            return
+        self.waiting_since = self.now
+        result = match.last_result
+        assert result is not None
+        self._event(HandScored.of(result))
+        if match.winner is not None:
+            self.state = TableState.OVER
+            self._event(MatchWon(match.winner))
+
+    def _ready_said(self, seat: int, action_id: int | None, rotate: bool) -> None:
+        s = self.seats[seat]
+        s.ready, s.rotate = True, self._ready_rotates(rotate)
+        self._applied(seat, action_id)
+        self._event(SeatReady(seat))
+
+    def _rotate(self, order: list[int]) -> None:
+        if sorted(order) != list(range(len(self.seats))):
+            raise ValueError(f"{order!r} is not an order of this table's seats")
+        self.seats = [self.seats[i] for i in order]
+        self._bots.clear()  # each bot is made for its seat; they are made again
+        self._event(Rotated(list(order)))
+
+    def _seat_left(self, seat: int) -> None:
+        """In the lobby the seat empties; in a match a bot takes it, with its score."""
+        s = self.seats[seat]
+        if self.state == TableState.LOBBY:
+            self.seats[seat] = Seat()
+        else:
+            s.kind, s.token, s.connected, s.ready = SeatKind.BOT, "", True, True
+            s.name = display_name(f"{s.name} (bot)", "Bot")
+        self._event(Left(seat))
+
+    def _seat_human(self, seat: int, name: str, token: str) -> None:
+        self.seats[seat] = Seat(name=name, kind=SeatKind.HUMAN, token=token)
+        if not self.creator_token:
+            self.creator_token = token
+        self._event(Joined(seat, name))
+
+    def _claim(self, seat: int, name: str, token: str) -> None:
+        s = self.seats[seat]
+        s.claim_name, s.claim_token = name, token
+        self._event(Claimed(seat, name))
+        if self.between_hands():
+            self._sit_claimants()
+
+    def _sit_claimants(self) -> None:
+        """Newcomers who claimed a bot-played seat sit in it now (a hand boundary)."""
+        for index, s in enumerate(self.seats):
+            if s.claim_token:
+                was = s.name
+                self.seats[index] = Seat(
+                    name=s.claim_name, kind=SeatKind.HUMAN, token=s.claim_token, connected=True
+                )
+                self._bots.pop(index, None)
+                self._event(TookOver(index, s.claim_name, was))
+
+    def _seat_moved(self, seat: int, to: int) -> None:
+        self.seats[to], self.seats[seat] = self.seats[seat], Seat()
+        self._event(SeatChanged(to, seat))
+
+    def _reclaim(self, seat: int, token: str) -> None:
+        s = self.seats[seat]
+        if s.kind != SeatKind.HUMAN:
+            raise ValueError(f"seat {seat} is not a person's to reclaim")
+        if self.creator_token == s.token:
+            self.creator_token = token  # the creator, back on a new device, still starts
+        self.void_tokens.append(s.token)
+        s.token = token
 
     # ---- bots -------------------------------------------------------------------------------
 
@@ -1139,7 +991,8 @@ class Table:
         if self.bot_turn_is_current(turn):
             if turn.overdue:
                 self._event(TimedOut(turn.seat))
-            self._apply(turn.seat, action.kind, action.bid if action.kind == "bid" else action.card)
+            value = action.bid if action.kind == "bid" else action.card
+            self._move_in_hand(turn.seat, action.kind, value, None)
             return True
         return False
 
@@ -1172,86 +1025,3 @@ class Table:
         events, self.events = self.events, []
         self.seq += 1
         return events
-
-    def info(self) -> TableInfo:
-        now = self.now
-        deadline = self.ready_deadline()
-        waits = self.state == "lobby" or self._between_hands()
-        return TableInfo(
-            id=self.id,
-            name=self.name,
-            state=self.state,
-            players=self.settings.players,
-            partnership=self.settings.partnership,
-            target=self.settings.target,
-            rules=self.settings.rules.to_wire(),
-            bot_level=self.options.bot_level,
-            coach=self.options.coach,
-            turn_timer=self.options.turn_timer,
-            reactions=self.options.reactions,
-            spectator_reactions=self.options.spectator_reactions,
-            seats=[
-                SeatInfo(
-                    name=s.name,
-                    kind=s.kind,
-                    connected=s.connected,
-                    substitute=s.substitute,
-                    away=round(now - s.away_since, 1) if s.away_since is not None else 0.0,
-                    ready=s.ready,
-                    claimed_by=s.claim_name,
-                    rotate=s.rotate,
-                )
-                for s in self.seats
-            ],
-            starter=self.starter,
-            password=self.options.password is not None,
-            grace=self.options.grace,
-            substitute=self.options.substitute,
-            waiting_for=self.waiting_for(),
-            waiting=round(now - self.waiting_since, 1) if waits else 0.0,
-            ready_left=None if deadline is None else round(max(0.0, deadline - now), 1),
-            spectators=self.spectators,
-            match=self.matches_started,
-        )
-
-    def _packed_table(self) -> bytes:
-        """`info().to_wire()`, packed (msgpack), rebuilt only when something it shows has
-        changed since the last broadcast (most moves change nothing in it), or while the
-        table waits or someone is away (the clocks it shows move on)."""
-        if self.state == "lobby" or self._between_hands():
-            return pack_map(self.info().to_wire())
-        if any(seat.away_since is not None for seat in self.seats):
-            return pack_map(self.info().to_wire())
-        key = (
-            self.state,
-            self.spectators,
-            self.matches_started,
-            self.creator_token,
-            *map(_SEAT_SHOWN, self.seats),
-        )
-        if key != self._wire_key:
-            self._wire_key, self._wire = key, pack_map(self.info().to_wire())
-        return self._wire
-
-    def state_frames(self, events: list[Event], *, spectators: bool = True) -> list[bytes]:
-        """Every seat's encoded snapshot for one broadcast, then one more: the
-        spectators' (also what a newcomer waiting for the next hand gets in place of the
-        bot's cards), left out with `spectators=False` (nobody watches). The table, the
-        events and the public part of the views are built and packed once, not once per
-        seat: this runs after every change."""
-        table, wire = self._packed_table(), [event.to_wire() for event in events]
-        count = len(self.seats) + (1 if spectators else 0)
-        if self.match is None:
-            return state_frames(self.seq, table, wire, None, [{}] * count)
-        settled, public, private = split_views(self.match)
-        watching = spectator_private()
-        private = [
-            watching if s.claim_token else p for s, p in zip(self.seats, private, strict=True)
-        ]
-        if spectators:
-            private.append(watching)
-        return state_frames(self.seq, table, wire, public, private, self._packed_views, settled)
-
-    def spectator_view(self) -> SeatView | None:
-        """What a spectator sees now (None before the first deal)."""
-        return spectator_view(self.match) if self.match is not None else None

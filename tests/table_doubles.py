@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from host.entries import Entry
+from host.snapshots import table_info
 from host.table import Table
 from pitchnet.protocol import PROTOCOL_VERSION, Challenge, Hello, State, answer
 from pitchnet.rules import Hand, Match, Phase
-from pitchnet.views import seat_view
+from pitchnet.views import seat_view, spectator_view
 
 
 def hello_at(table: Table, name: str, nonce: str = "", **secrets: Any) -> Hello:
     """The `hello` a client would answer `table`'s challenge `nonce` with (`token`,
-    `password` as `protocol.answer` takes them): for `table.join(hello, nonce)`."""
+    `password` as `protocol.answer` takes them): for `dispatch.join(table, hello, nonce)`."""
     return answer(Challenge(PROTOCOL_VERSION, nonce, table.id), name, **secrets)
 
 
@@ -39,16 +40,16 @@ class RecordingJournal:
 
 
 def state_for(table: Table, seat: int | None, events: list[Any]) -> State:
-    """The `state` message `seat` should receive: what `Table.state_frames` must encode
+    """The `state` message `seat` should receive: what `Snapshots.frames` must encode
     (`seat` None, or a seat a newcomer waits to take: the spectators' view)."""
     view = None
     if table.match is not None:
         if seat is None or table.claimed(seat):
-            view = table.spectator_view()
+            view = spectator_view(table.match)
         else:
             view = seat_view(table.match, seat)
     wire = [event.to_wire() for event in events]
-    return State(seq=table.seq, table=table.info(), view=view, events=wire)
+    return State(seq=table.seq, table=table_info(table), view=view, events=wire)
 
 
 def match_of(table: Table) -> Match:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from host import dispatch
 from host.limits import Limits
 from host.referee import Pacing, Referee
 from pitchnet.protocol import Ready
@@ -27,7 +28,7 @@ def _to_match_end(pair: RefereePair) -> None:
         if match.phase is Phase.HAND_OVER:
             for seat, info in enumerate(table.seats):
                 if not info.played_by_bot:
-                    table.handle(seat, Ready(id=info.last_id + 1))
+                    dispatch.act(table, seat, Ready(id=info.last_id + 1))
     raise AssertionError("the match never ended")
 
 

@@ -13,6 +13,7 @@ from client.model import GameState
 from client.screens.finder import table_row
 from client.screens.lobby import lobby_title
 from host.advertise import Advert
+from host.snapshots import table_info
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import TableInfo
@@ -51,7 +52,7 @@ def test_the_lobby_names_the_tables_bot_level() -> None:
         TableOptions(players=2, bot_level="easy"),
         lambda key: shuffled_deck(random.Random(key)),
     )
-    info = table.info()
+    info = table_info(table)
     assert info.bot_level == "easy"
     wire = json.loads(json.dumps(info.to_wire()))  # as a frame carries it: plain strings
     again = TableInfo.from_wire(wire)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from host import dispatch
 from host.main import config_from_args
 from host.referee import Pacing, Referee, Think
 from host.table import Table, TableOptions
@@ -29,7 +30,9 @@ def _table(level: str) -> tuple[Table, list[str]]:
         TableOptions(players=2, bot_level=level),
         lambda key: shuffled_deck(random.Random(key)),
     )
-    tokens = [table.token_of(table.join(Hello(PROTOCOL_VERSION, f"P{i}"))) for i in range(2)]
+    tokens = [
+        table.token_of(dispatch.join(table, Hello(PROTOCOL_VERSION, f"P{i}"))) for i in range(2)
+    ]
     return table, tokens
 
 
@@ -43,9 +46,9 @@ def _human_moves_until(table: Table, seat: int) -> None:
         view = seat_view(match, other)
         next_id = table.seats[other].last_id + 1
         if view.legal_bids:
-            table.handle(other, BidMsg(id=next_id, bid=view.legal_bids[-1]))
+            dispatch.act(table, other, BidMsg(id=next_id, bid=view.legal_bids[-1]))
         else:
-            table.handle(other, PlayMsg(id=next_id, card=view.legal_plays[0]))
+            dispatch.act(table, other, PlayMsg(id=next_id, card=view.legal_plays[0]))
 
 
 def test_stand_ins_play_at_the_tables_level() -> None:
@@ -84,7 +87,7 @@ def test_a_decision_for_a_turn_that_is_no_longer_the_bots_is_dropped() -> None:
     referee = Referee(table, pacing=Pacing(bot_delay=0.0, trick_pause=0.0))
     referee.start(0.0)
     [think] = [effect for effect in referee.wake(1.0) if isinstance(effect, Think)]
-    table.join(hello_at(table, "back", token=tokens[0]))  # the player is back
+    dispatch.join(table, hello_at(table, "back", token=tokens[0]))  # the player is back
     match = table.match
     assert match is not None and match.hand is not None
     step = match.hand.step

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from host import dispatch
 from host.history import table_lines, table_state
 from host.journal import SqliteJournal, TableRecord, journal_path, list_tables
 from pitchnet.errors import describe_os_error
@@ -177,8 +178,8 @@ def _journal_with_a_cut_off_hand(tmp: Path) -> str:
     table = Table(
         table_id, "Den", TableOptions(players=3), lambda key: shuffled_deck(), journal=store
     )
-    table.join(Hello(PROTOCOL_VERSION, "Ann"))
-    table.handle(0, Start(id=1))
+    dispatch.join(table, Hello(PROTOCOL_VERSION, "Ann"))
+    dispatch.act(table, 0, Start(id=1))
     for _ in range(5):  # a few bids or plays, then the host "crashes"
         if not table.act_for_bot():
             break

@@ -167,8 +167,10 @@ async def test_c_says_why_there_is_no_coach_when_watching_or_turned_off() -> Non
 
 
 def test_the_table_says_whether_the_coach_is_allowed() -> None:
+    from host.snapshots import table_info
     from host.table import Table, TableOptions
 
     table = Table("t1", "Test", TableOptions(coach=False), deal_deck=lambda key: shuffled_deck())
-    assert table.info().coach is False
-    assert Table("t2", "Test", TableOptions(), deal_deck=lambda key: shuffled_deck()).info().coach
+    assert table_info(table).coach is False
+    other = Table("t2", "Test", TableOptions(), deal_deck=lambda key: shuffled_deck())
+    assert table_info(other).coach

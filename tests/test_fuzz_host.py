@@ -2,7 +2,7 @@
 
 Most cases drive the real referee (host/referee.py) without sockets, through the pair of
 tests/pair.py: bytes -> the connection's FrameDecoder -> parse_client_message (the
-adapter's `read_frames`) -> `Referee.handle` -> Table.handle, and the frames it answers
+adapter's `read_frames`) -> `Referee.handle` -> the table's command, and the frames it answers
 with, decoded as a client decodes them. That is fast enough for tens of thousands of
 messages. Every message must end as an ack (applied or duplicate), an error (a rules
 error or a strike), a pong, or a close (fatal); nothing else may escape, and a refused
@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 
 from host.limits import Limits
 from host.server import HostConfig, HostServer
+from host.snapshots import Snapshots, table_info
 from host.strikes import STRIKES
 from host.table import Table, TableOptions
 from host.tables import deck_source
@@ -238,7 +239,7 @@ def snapshot(table: Table) -> Any:
     views = [seat_view(table.match, s) if table.match else None for s in range(len(table.seats))]
     return {
         "views": views,
-        "table": table.info(),
+        "table": table_info(table),
         "seats": [vars(seat).copy() for seat in table.seats],
         "journal": len(journal.written),
         "events": list(table.events),
@@ -252,7 +253,7 @@ def check_frames(fuzz: FuzzTable) -> None:
     table = fuzz.table
     assert table.state in TABLE_STATES
     events = list(table.events)
-    frames = table.state_frames(events)
+    frames = Snapshots(table).frames(events)
     for seat in range(len(table.seats)):
         data = frames[seat]
         assert _decoded(data) == _decoded(state_for(table, seat, events).encode())

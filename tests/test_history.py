@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from host import dispatch
 from host.entries import BidMade, BotSeated, CardPlayed, Entry, HandDealt, HumanSeated, MatchBegun
 from host.history import describe
 from host.table import Table, TableOptions
@@ -71,7 +72,7 @@ def test_bots_are_named_as_the_table_named_them() -> None:
     journal = RecordingJournal()
     options = TableOptions(players=3, bots=2)
     table = Table("t1", "T", options, lambda key: shuffled_deck(random.Random(key)), journal)
-    table.join(Hello(version=PROTOCOL_VERSION, name="Ann"))
+    dispatch.join(table, Hello(version=PROTOCOL_VERSION, name="Ann"))
     shown = [seat.name for seat in table.seats]
     assert shown == ["Bot 1", "Bot 2", "Ann"]
     text = "\n".join(describe(journal.written, {"players": 3}))
@@ -94,17 +95,17 @@ def test_the_list_and_the_hands_name_whoever_plays_each_seat() -> None:
     store.set_meta(name="Den", options=options, finished=False)
     deck = lambda key: shuffled_deck(random.Random(key))  # noqa: E731
     table = Table("feedfacecafe", "Den", TableOptions(players=4, target=21), deck, store)
-    ann = table.join(hello("Ann"))
-    bob = table.join(hello("Bob"))
-    table.handle(bob, Sit(id=1, seat=3))  # Bob moves from seat 2 to seat 4
+    ann = dispatch.join(table, hello("Ann"))
+    bob = dispatch.join(table, hello("Bob"))
+    dispatch.act(table, bob, Sit(id=1, seat=3))  # Bob moves from seat 2 to seat 4
     bob = 3
-    cat = table.join(hello("Cat"))  # seat 2, the one Bob left
-    table.handle(ann, Start(id=1))  # Bot 1 takes seat 3
-    assert table.join(hello("Dee")) == 2  # mid-hand: Bot 1's seat, from the next hand
-    table.handle(cat, Leave())  # Cat's seat is played by a bot from now on
+    cat = dispatch.join(table, hello("Cat"))  # seat 2, the one Bob left
+    dispatch.act(table, ann, Start(id=1))  # Bot 1 takes seat 3
+    assert dispatch.join(table, hello("Dee")) == 2  # mid-hand: Bot 1's seat, from the next hand
+    dispatch.act(table, cat, Leave())  # Cat's seat is played by a bot from now on
     play_out_hand(table)
     for seat in (ann, bob):
-        table.handle(seat, Ready(id=table.seats[seat].last_id + 1))
+        dispatch.act(table, seat, Ready(id=table.seats[seat].last_id + 1))
     assert table.match is not None and table.match.hand_number == 2
     seated = [seat.name for seat in table.seats]
     assert seated == ["Ann", "Cat (bot)", "Dee", "Bob"]

@@ -12,15 +12,17 @@ from typing import Any
 import msgpack
 import pytest
 
+from host import dispatch
 from host.advertise import Advert
 from host.history import describe
 from host.main import config_from_args
+from host.snapshots import table_info
 from host.table import Table, TableOptions
 from host.tables import new_table, resume_table
 from pitchnet.cards import Card, shuffled_deck
 from pitchnet.cli import build_parser
 from pitchnet.cli import main as cli_main
-from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Hello, PlayMsg, TableInfo
+from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Hello, PlayMsg, ProtocolError, TableInfo
 from pitchnet.rules import PRESETS, HouseRules, Phase, RulesError
 from pitchnet.views import seat_view
 from tests.netclient import RawClient, play_as_bot, running_host
@@ -87,8 +89,8 @@ def test_a_refused_card_under_must_follow_says_why_and_the_view_says_the_same() 
             TableOptions(players=2, rules=PRESETS["strict"].rules),
             partial(seeded_deck, seed),
         )
-        table.join(Hello(version=PROTOCOL_VERSION, name="A"))
-        table.join(Hello(version=PROTOCOL_VERSION, name="B"))
+        dispatch.join(table, Hello(version=PROTOCOL_VERSION, name="A"))
+        dispatch.join(table, Hello(version=PROTOCOL_VERSION, name="B"))
         match = table.match
         assert match is not None
         next_id = 0
@@ -100,7 +102,7 @@ def test_a_refused_card_under_must_follow_says_why_and_the_view_says_the_same() 
             if sentence.startswith("You must follow"):
                 card = next(c for c in view.hand if c not in view.legal_plays)
                 with pytest.raises(RulesError) as refused:
-                    table.handle(seat, PlayMsg(id=next_id + 1, card=card))
+                    dispatch.act(table, seat, PlayMsg(id=next_id + 1, card=card))
                 assert refused.value.code == "must_follow"
                 assert refused.value.message == sentence
                 suits = ("club", "diamond", "heart", "spade")
@@ -109,20 +111,24 @@ def test_a_refused_card_under_must_follow_says_why_and_the_view_says_the_same() 
             next_id += 1
             if view.phase == "bidding":
                 bid = 2 if 2 in view.legal_bids else view.legal_bids[0]
-                table.handle(seat, BidMsg(id=next_id, bid=bid))
+                dispatch.act(table, seat, BidMsg(id=next_id, bid=bid))
             else:
-                table.handle(seat, PlayMsg(id=next_id, card=view.legal_plays[0]))
+                dispatch.act(table, seat, PlayMsg(id=next_id, card=view.legal_plays[0]))
     pytest.fail("no deal put a player in a must-follow spot")
 
 
 def test_every_table_speaks_this_pitchnets_one_version_whatever_its_rules() -> None:
     """Since protocol 3 (secrets proven, never sent) no table speaks an older version:
     an older client would send its seat token and password in clear."""
+    assert PROTOCOL_VERSION == 3
     for rules in (HouseRules(), PRESETS["classic"].rules, PRESETS["joker"].rules):
         table = Table(
             "t", "Den", TableOptions(rules=rules), lambda key: shuffled_deck(random.Random(key))
         )
-        assert table.version == PROTOCOL_VERSION == 3
+        with pytest.raises(ProtocolError) as refused:
+            dispatch.join(table, Hello(version=PROTOCOL_VERSION - 1, name="Old"))
+        assert refused.value.code == "version" and refused.value.fatal
+        assert dispatch.join(table, Hello(version=PROTOCOL_VERSION, name="New")) == 0
 
 
 @pytest.mark.parametrize("preset", ["classic", "joker"])
@@ -165,7 +171,7 @@ def test_the_advert_and_the_finder_label_carry_the_rules() -> None:
 
 def test_the_table_info_carries_the_rules_and_reads_back() -> None:
     table = _strict_table()
-    wire = msgpack.unpackb(msgpack.packb(table.info().to_wire()))  # as a client receives it
+    wire = msgpack.unpackb(msgpack.packb(table_info(table).to_wire()))  # as a client receives it
     assert wire["rules"] == PRESETS["strict"].rules.to_wire()
     info = TableInfo.from_wire(wire)
     assert info.house_rules == PRESETS["strict"].rules

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from host import dispatch
 from host.entries import (
     ENTRIES,
     BidMade,
@@ -140,7 +141,7 @@ async def test_an_action_resent_after_a_resume_is_applied_once() -> None:
     table, journal, _ = resume_table(table_id, None)
     try:
         assert table.seats[turn].last_id == action.id
-        assert table.handle(turn, BidMsg(id=action.id, bid=None)) is False
+        assert dispatch.act(table, turn, BidMsg(id=action.id, bid=None)) is False
         assert len(dealt_hand(table).bids) == 1
     finally:
         journal.close()

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from host import dispatch
 from host.entries import BotSeated, Entry, HandDealt
 from host.journal import (
     CHECKPOINT_EVERY,
@@ -96,11 +97,11 @@ def next_op(table: Table, kind: str, names: list[str]) -> Any:
 
 def apply(table: Table, op: Any) -> None:
     if op[0] == "join":
-        table.join(Hello(version=PROTOCOL_VERSION, name=op[1]))
+        dispatch.join(table, Hello(version=PROTOCOL_VERSION, name=op[1]))
     elif op[0] == "bot":
         table.act_for_bot()
     else:
-        table.handle(op[1], op[2])
+        dispatch.act(table, op[1], op[2])
 
 
 def drive(table: Table, kind: str) -> None:
@@ -133,7 +134,7 @@ def resumed(kind: str, journal: FailingJournal) -> Table:
     table.settle()
     for seat in table.seats:
         if seat.kind == "human":
-            table.join(hello_at(table, "x", token=seat.token))
+            dispatch.join(table, hello_at(table, "x", token=seat.token))
     return table
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from host import dispatch
 from host.history import main as history_main
 from host.journal import JournalError, SqliteJournal, journal_path
 from host.table import TableOptions
@@ -20,7 +21,7 @@ def a_journal(state_dir: Path) -> Path:
     assert journal is not None
     from pitchnet.protocol import PROTOCOL_VERSION, Hello
 
-    table.join(Hello(version=PROTOCOL_VERSION, name="Ann"))
+    dispatch.join(table, Hello(version=PROTOCOL_VERSION, name="Ann"))
     path = journal.path
     journal.close()
     return path
@@ -75,21 +76,21 @@ def journal_of_hands(state_dir: Path, hands: int = 20) -> tuple[Path, int]:
 
     table, journal = new_table(TableOptions(players=2, bots=1, target=21), "Test", 3, state_dir)
     assert journal is not None
-    table.join(Hello(version=PROTOCOL_VERSION, name="Ann"))
+    dispatch.join(table, Hello(version=PROTOCOL_VERSION, name="Ann"))
     while (match := table.match) is not None and match.hand_number <= hands:
         assert match.phase is not Phase.MATCH_OVER
         if table.bot_to_act() is not None:
             table.act_for_bot()
             continue
         if match.phase is Phase.HAND_OVER:
-            table.handle(1, Ready(id=table.seats[1].last_id + 1))
+            dispatch.act(table, 1, Ready(id=table.seats[1].last_id + 1))
             continue
         assert match.turn == 1
         view, next_id = seat_view(match, 1), table.seats[1].last_id + 1
         if view.legal_bids:
-            table.handle(1, BidMsg(id=next_id, bid=view.legal_bids[-1]))
+            dispatch.act(table, 1, BidMsg(id=next_id, bid=view.legal_bids[-1]))
         else:
-            table.handle(1, PlayMsg(id=next_id, card=str(view.legal_plays[0])))
+            dispatch.act(table, 1, PlayMsg(id=next_id, card=str(view.legal_plays[0])))
     entries = len(journal.entries())
     journal.close()
     return journal.path, entries

@@ -258,15 +258,17 @@ async def test_a_browser_is_asked_its_name_in_its_language_and_may_choose_anothe
 
 def _codes_sent() -> set[str]:
     """Every code the product puts in an `error`: the first argument of each
-    `RulesError`/`ProtocolError`, the code of each referee `_refuse`/`_refused`/`_error`
-    and `ErrorMsg(code=...)`, and the codes the rules' `_why_...` helpers return."""
+    `RulesError`/`ProtocolError`/`NoSeat` (a newcomer the table cannot seat), the code
+    of each referee `_refuse`/`_refused`/`_error` and `ErrorMsg(code=...)`, and the
+    codes the rules' `_why_...` helpers return."""
     import ast
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
     sources = ["pitchnet/rules.py", "pitchnet/schema.py", "pitchnet/protocol.py"]
-    sources += ["host/table.py", "host/referee.py"]
-    at = {"RulesError": 0, "ProtocolError": 0, "_refuse": 1, "_refused": 1, "_error": 1}
+    sources += ["host/table.py", "host/seats.py", "host/dispatch.py", "host/referee.py"]
+    at = {"RulesError": 0, "ProtocolError": 0, "NoSeat": 0, "_refuse": 1, "_refused": 1}
+    at["_error"] = 1
     codes: set[str] = set()
     for source in sources:
         for node in ast.walk(ast.parse((root / source).read_text(encoding="utf-8"))):

@@ -7,6 +7,7 @@ from rich.table import Table as RichTable
 
 from client.model import GameState
 from client.widgets.seats import lobby_table
+from host import dispatch
 from host.entries import HumanSeated
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
@@ -20,7 +21,7 @@ def a_table(players: int = 3, bots: int = 1) -> Table:
 
 
 def join(table: Table, name: str) -> str:
-    seat = table.join(Hello(version=PROTOCOL_VERSION, name=name))
+    seat = dispatch.join(table, Hello(version=PROTOCOL_VERSION, name=name))
     return table.seats[seat].name
 
 

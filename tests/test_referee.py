@@ -643,11 +643,12 @@ def test_an_unexpected_error_cuts_only_that_connection(
 ) -> None:
     pair, clients = playing_pair()
 
-    def broken(seat: int, message: Any) -> bool:
+    def broken(*args: Any) -> bool:
         raise RuntimeError("a bug")
 
     seat, mover = on_turn(pair, clients)
-    monkeypatch.setattr(pair.table, "handle", broken)
+    for command in ("bid", "play"):  # whichever the legal move is
+        monkeypatch.setattr(pair.table, command, broken)
     with caplog.at_level(logging.ERROR, logger="pitchnet.host"):
         pair.send(mover, a_legal_move(pair, seat, 1))
     assert mover.closed == ("abort", "unexpected error")

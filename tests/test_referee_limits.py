@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from host import dispatch
 from host.limits import Limits
 from host.referee import (
     Abort,
@@ -146,9 +147,9 @@ def hand_over_with_two_humans() -> tuple[Referee, RecordingJournal]:
         view = seat_view(match, turn)
         next_id = table.seats[turn].last_id + 1
         if view.legal_bids:
-            table.handle(turn, BidMsg(id=next_id, bid=view.legal_bids[0]))
+            dispatch.act(table, turn, BidMsg(id=next_id, bid=view.legal_bids[0]))
         else:
-            table.handle(turn, PlayMsg(id=next_id, card=str(view.legal_plays[0])))
+            dispatch.act(table, turn, PlayMsg(id=next_id, card=str(view.legal_plays[0])))
     table.take_events()
     return ref, journal
 

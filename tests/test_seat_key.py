@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 
+from host import dispatch
 from host.server import HostConfig, HostServer
 from pitchnet.protocol import PROTOCOL_VERSION, Hello
 from tests.netclient import RawClient, until_true
@@ -46,7 +47,7 @@ async def test_a_key_of_the_wrong_shape_or_another_seats_is_not_taken() -> None:
         table = server.table
         ann_key = secrets.token_urlsafe(24)
         for name, key in (("Ann", ann_key), ("Bob", ann_key), ("Cat", "short"), ("Dee", "!" * 32)):
-            seat = table.join(Hello(PROTOCOL_VERSION, name, seat_key=key))
+            seat = dispatch.join(table, Hello(PROTOCOL_VERSION, name, seat_key=key))
             token = table.seats[seat].token
             assert len(token) == 32
             assert (token == key) == (name == "Ann"), name  # only Ann's was a fresh token's

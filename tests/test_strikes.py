@@ -85,7 +85,7 @@ def _raised_codes() -> set[str]:
     refusal call names (`_code_given`), and the codes `_why_...` helpers return."""
     codes: set[str] = set()
     sources = ["pitchnet/rules.py", "pitchnet/schema.py", "pitchnet/protocol.py"]
-    sources += ["host/table.py", "host/referee.py"]
+    sources += ["host/table.py", "host/referee.py", "host/dispatch.py"]
     for source in sources:
         tree = ast.parse((ROOT / source).read_text(encoding="utf-8"))
         for node in ast.walk(tree):

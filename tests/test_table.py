@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from host import dispatch
+from host.snapshots import Snapshots
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
@@ -21,7 +23,7 @@ def _table(players: int = 2) -> tuple[Table, list[str]]:
     )
     tokens = []
     for i in range(players):
-        seat = table.join(Hello(PROTOCOL_VERSION, f"P{i}"))
+        seat = dispatch.join(table, Hello(PROTOCOL_VERSION, f"P{i}"))
         tokens.append(table.token_of(seat))
     return table, tokens
 
@@ -43,11 +45,11 @@ def test_stale_moves_change_nothing_and_current_ones_apply() -> None:
     before = seat_view(match, seat).to_wire()
     for hand_number, step in ((match.hand_number - 1, 0), (match.hand_number, 1)):
         with pytest.raises(RulesError) as refused:
-            table.handle(seat, BidMsg(id=1, bid=None, hand=hand_number, step=step))
+            dispatch.act(table, seat, BidMsg(id=1, bid=None, hand=hand_number, step=step))
         assert refused.value.code == "stale"
     assert seat_view(match, seat).to_wire() == before
     assert table.seats[seat].last_id == 0
-    assert table.handle(seat, BidMsg(id=1, bid=None, hand=match.hand_number, step=0))
+    assert dispatch.act(table, seat, BidMsg(id=1, bid=None, hand=match.hand_number, step=0))
     assert match.hand.step == 1
 
 
@@ -64,9 +66,9 @@ def _finish_hand(table: Table) -> None:
         view = seat_view(match, seat)
         next_id = table.seats[seat].last_id + 1
         if view.legal_bids:
-            table.handle(seat, BidMsg(id=next_id, bid=view.legal_bids[-1]))
+            dispatch.act(table, seat, BidMsg(id=next_id, bid=view.legal_bids[-1]))
         else:
-            table.handle(seat, PlayMsg(id=next_id, card=view.legal_plays[0]))
+            dispatch.act(table, seat, PlayMsg(id=next_id, card=view.legal_plays[0]))
 
 
 def test_a_player_back_from_a_stand_in_is_waited_for_after_the_hand() -> None:
@@ -74,17 +76,17 @@ def test_a_player_back_from_a_stand_in_is_waited_for_after_the_hand() -> None:
     table.disconnected(0)
     assert table.substitute_absent(0)
     _finish_hand(table)
-    table.handle(1, Ready(id=table.seats[1].last_id + 1))  # seat 0 is away: deal on
+    dispatch.act(table, 1, Ready(id=table.seats[1].last_id + 1))  # seat 0 is away: deal on
     assert match_of(table).phase is Phase.BIDDING
     assert table.seats[0].ready  # dealt while a bot stood in, which is always ready
-    table.join(hello_at(table, "back", token=tokens[0]))
+    dispatch.join(table, hello_at(table, "back", token=tokens[0]))
     assert not table.seats[0].ready  # back: the player decides when to deal on
     _finish_hand(table)
     if table.match.phase is Phase.MATCH_OVER:
         return  # hand 2 ended the match: the same wait applies, checked in the LAN tests
-    table.handle(1, Ready(id=table.seats[1].last_id + 1))
+    dispatch.act(table, 1, Ready(id=table.seats[1].last_id + 1))
     assert table.match.phase is Phase.HAND_OVER  # still waiting for seat 0
-    table.handle(0, Ready(id=table.seats[0].last_id + 1))
+    dispatch.act(table, 0, Ready(id=table.seats[0].last_id + 1))
     assert table.match.phase is Phase.BIDDING  # both ready: the next hand is dealt
 
 
@@ -99,12 +101,13 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
     options = TableOptions(players=players, partnership=partnership, target=7, bots=bots)
     deal = lambda key: shuffled_deck(random.Random(key))  # noqa: E731
     table = Table("t1", "Test", options, deal)
+    snapshots = Snapshots(table)  # one per table, as the referee keeps it
     checked = 0
 
     def check() -> None:
         nonlocal checked
         events = table.take_events()
-        frames = table.state_frames(events)
+        frames = snapshots.frames(events)
         assert len(frames) == players + 1  # and the spectators'
         for seat, data in enumerate(frames):
             [got] = FrameDecoder().feed(data)
@@ -115,12 +118,12 @@ def test_broadcast_frames_decode_to_each_seats_own_snapshot(
             checked += 1
 
     check()  # the lobby: no view yet
-    human = table.join(Hello(PROTOCOL_VERSION, "Human"))
+    human = dispatch.join(table, Hello(PROTOCOL_VERSION, "Human"))
     table.seats[human].substitute = True  # a bot plays the human's seat as well
     while table.state != "over":
         check()
         if not table.act_for_bot():  # a hand is over: the human says ready
-            table.handle(human, Ready(id=table.seats[human].last_id + 1))
+            dispatch.act(table, human, Ready(id=table.seats[human].last_id + 1))
     check()
     assert table.match is not None and table.match.winner is not None
     assert checked > 20 * players
@@ -130,9 +133,10 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
     """The table part of the snapshot is reused between broadcasts; a seat that leaves,
     comes back or gets a stand-in must still show in the very next one."""
     table, tokens = _table(players=2)
+    snapshots = Snapshots(table)
 
     def table_part() -> dict[str, Any]:
-        [payload, _, _] = [next(FrameDecoder().feed(f)) for f in table.state_frames([])]
+        [payload, _, _] = [next(FrameDecoder().feed(f)) for f in snapshots.frames([])]
         part: dict[str, Any] = payload["table"]
         assert part == state_for(table, 0, []).table.to_wire()
         return part
@@ -142,6 +146,6 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
     assert table_part()["seats"][1]["connected"] is False
     assert table.substitute_absent(1)
     assert table_part()["seats"][1]["substitute"] is True
-    table.join(hello_at(table, "P1", token=tokens[1]))
+    dispatch.join(table, hello_at(table, "P1", token=tokens[1]))
     seat = table_part()["seats"][1]
     assert (seat["connected"], seat["substitute"]) == (True, False)

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from host import dispatch
 from host.entries import Entry
+from host.snapshots import Snapshots, table_info
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import (
@@ -82,56 +84,59 @@ def play_out_hand(table: Table) -> None:
         view = seat_view(match, seat)
         if view.phase == "bidding":
             amount = None if None in view.legal_bids else view.legal_bids[-1]
-            table.handle(seat, BidMsg(id=table.seats[seat].last_id + 1, bid=amount))
+            dispatch.act(table, seat, BidMsg(id=table.seats[seat].last_id + 1, bid=amount))
         else:
             from pitchnet.protocol import PlayMsg
 
-            table.handle(seat, PlayMsg(id=table.seats[seat].last_id + 1, card=view.legal_plays[0]))
+            dispatch.act(
+                table, seat, PlayMsg(id=table.seats[seat].last_id + 1, card=view.legal_plays[0])
+            )
 
 
 def test_a_player_moves_to_an_open_seat_and_keeps_starting_rights() -> None:
     table, journal = make(4)
-    ann = table.join(hello("Ann"))
-    bob = table.join(hello("Bob"))
+    ann = dispatch.join(table, hello("Ann"))
+    bob = dispatch.join(table, hello("Bob"))
     assert (ann, bob) == (0, 1)
-    assert table.handle(ann, Sit(id=1, seat=3))
+    assert dispatch.act(table, ann, Sit(id=1, seat=3))
     assert table.seats[3].name == "Ann" and table.seats[0].kind == "empty"
     assert table.starter == 3  # the creator starts, wherever they sit
     with pytest.raises(RulesError):
-        table.handle(bob, Sit(id=1, seat=3))  # taken
-    with pytest.raises(ProtocolError):
-        table.handle(bob, Start(id=2))  # only the creator
+        dispatch.act(table, bob, Sit(id=1, seat=3))  # taken
+    with pytest.raises(RulesError) as refused:
+        dispatch.act(table, bob, Start(id=2))  # only the creator
+    assert refused.value.code == "not_starter"
     assert {"op": "move", "seat": 0, "to": 3} in journal.json
 
 
 def test_partnership_sides_are_chosen_by_seat() -> None:
     table, _ = make(4, partnership=True)
-    table.join(hello("Ann"))  # seat 1, team A
-    bob = table.join(hello("Bob"))  # seat 2, team B
-    table.handle(bob, Sit(id=1, seat=2))  # Bob goes to team A, beside Ann
+    dispatch.join(table, hello("Ann"))  # seat 1, team A
+    bob = dispatch.join(table, hello("Bob"))  # seat 2, team B
+    dispatch.act(table, bob, Sit(id=1, seat=2))  # Bob goes to team A, beside Ann
     assert [s.name for s in table.seats][:3] == ["Ann", "", "Bob"]
     assert {i % 2 for i, s in enumerate(table.seats) if s.kind == "human"} == {0}
 
 
 def test_a_newcomer_takes_a_bot_seat_at_the_next_hand_with_its_score() -> None:
     table, _ = make(3, target=21)
-    ann = table.join(hello("Ann"))
-    table.handle(ann, Start(id=1))
+    ann = dispatch.join(table, hello("Ann"))
+    dispatch.act(table, ann, Start(id=1))
     assert table.match is not None and table.match.hand is not None
-    seat = table.join(hello("Dee"))  # mid-hand
+    seat = dispatch.join(table, hello("Dee"))  # mid-hand
     assert table.seats[seat].kind == "bot" and table.claimed(seat)
-    assert table.info().seats[seat].claimed_by == "Dee"
+    assert table_info(table).seats[seat].claimed_by == "Dee"
     assert table.open_seats() == 1  # one of the two bot seats is still free to take
     # The newcomer is a spectator until the hand is over: no hand in its frame.
-    frame = next(FrameDecoder().feed(table.state_frames([])[seat]))
+    frame = next(FrameDecoder().feed(Snapshots(table).frames([])[seat]))
     assert frame["view"]["hand"] == [] and frame["view"]["spectator"] is True
     with pytest.raises(RulesError):
-        table.handle(seat, BidMsg(id=1, bid=None))
+        dispatch.act(table, seat, BidMsg(id=1, bid=None))
     play_out_hand(table)
     assert table.match.phase in (Phase.HAND_OVER, Phase.MATCH_OVER)
     score_before = table.match.scores[seat]
     table.take_events()
-    table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
+    dispatch.act(table, ann, Ready(id=table.seats[ann].last_id + 1))
     events = [event.to_wire() for event in table.take_events()]
     took = [e for e in events if e["kind"] == "takeover"]
     assert took == [{"kind": "takeover", "seat": seat, "name": "Dee", "was": "Bot 1"}]
@@ -142,45 +147,45 @@ def test_a_newcomer_takes_a_bot_seat_at_the_next_hand_with_its_score() -> None:
 
 def test_between_hands_a_newcomer_sits_at_once() -> None:
     table, _ = make(2, target=21)
-    ann = table.join(hello("Ann"))
-    table.handle(ann, Start(id=1))
+    ann = dispatch.join(table, hello("Ann"))
+    dispatch.act(table, ann, Start(id=1))
     play_out_hand(table)
-    seat = table.join(hello("Dee"))
+    seat = dispatch.join(table, hello("Dee"))
     assert table.seats[seat].kind == "human" and not table.claimed(seat)
     assert table.waiting_for() == sorted([ann, seat])
 
 
 def test_a_player_who_left_takes_their_own_seat_back() -> None:
     table, _ = make(3, target=21)
-    ann = table.join(hello("Ann"))
-    bob = table.join(hello("Bob"))
-    table.handle(ann, Start(id=1))
-    table.handle(bob, Leave())
+    ann = dispatch.join(table, hello("Ann"))
+    bob = dispatch.join(table, hello("Bob"))
+    dispatch.act(table, ann, Start(id=1))
+    dispatch.act(table, bob, Leave())
     assert table.seats[bob].name == "Bob (bot)" and table.seats[bob].takeable
-    again = table.join(hello("Bob"))
+    again = dispatch.join(table, hello("Bob"))
     assert again == bob  # their own seat, though seat 3's bot is free too
     assert table.seats[bob].claim_name == "Bob"
 
 
 def test_an_away_seat_is_not_free_and_a_full_table_says_watch() -> None:
     table, _ = make(2)
-    table.join(hello("Ann"))
-    bob = table.join(hello("Bob"))  # full: the match starts
+    dispatch.join(table, hello("Ann"))
+    bob = dispatch.join(table, hello("Bob"))  # full: the match starts
     table.disconnected(bob)
     assert table.open_seats() == 0
     with pytest.raises(ProtocolError) as refused:
-        table.join(hello("Cat"))
+        dispatch.join(table, hello("Cat"))
     assert refused.value.code == "table_full" and "watch" in refused.value.message
     assert table.substitute_absent(bob)  # past the grace period a bot stands in...
     with pytest.raises(ProtocolError):
-        table.join(hello("Cat"))  # ...and still only Bob's token gets the seat back
+        dispatch.join(table, hello("Cat"))  # ...and still only Bob's token gets the seat back
 
 
 def test_a_claimant_who_goes_frees_the_seat() -> None:
     table, journal = make(3)
-    ann = table.join(hello("Ann"))
-    table.handle(ann, Start(id=1))
-    seat = table.join(hello("Dee"))
+    ann = dispatch.join(table, hello("Ann"))
+    dispatch.act(table, ann, Start(id=1))
+    seat = dispatch.join(table, hello("Dee"))
     table.disconnected(seat)
     assert table.seats[seat].takeable and not table.claimed(seat)
     assert journal.json[-1] == {"op": "unclaim", "seat": seat}
@@ -188,17 +193,17 @@ def test_a_claimant_who_goes_frees_the_seat() -> None:
 
 def test_the_ready_limit_deals_on_and_says_whom_it_waits_for() -> None:
     table, _ = make(2, ready_limit=20.0, target=21)
-    ann = table.join(hello("Ann"))
-    bob = table.join(hello("Bob"))
+    ann = dispatch.join(table, hello("Ann"))
+    bob = dispatch.join(table, hello("Bob"))
     play_out_hand(table)
     assert table.match is not None and table.match.phase is Phase.HAND_OVER
-    table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
+    dispatch.act(table, ann, Ready(id=table.seats[ann].last_id + 1))
     assert table.waiting_for() == [bob]
-    info = table.info()
+    info = table_info(table)
     assert info.waiting_for == [bob] and info.ready_left == 20.0
     table.now += 19.0
     assert not table.ready_expired() and table.match.phase is Phase.HAND_OVER
-    assert table.info().ready_left == 1.0 and table.info().waiting == 19.0
+    assert table_info(table).ready_left == 1.0 and table_info(table).waiting == 19.0
     table.now += 1.0
     assert table.ready_expired()
     assert match_of(table).phase is Phase.BIDDING  # dealt: Bob simply sees the new hand
@@ -207,8 +212,8 @@ def test_the_ready_limit_deals_on_and_says_whom_it_waits_for() -> None:
 
 def test_no_ready_limit_waits_for_ever() -> None:
     table, _ = make(2, ready_limit=0.0, target=21)
-    table.join(hello("Ann"))
-    table.join(hello("Bob"))
+    dispatch.join(table, hello("Ann"))
+    dispatch.join(table, hello("Bob"))
     play_out_hand(table)
     table.now += 10_000
     assert table.ready_deadline() is None and not table.ready_expired()
@@ -216,12 +221,12 @@ def test_no_ready_limit_waits_for_ever() -> None:
 
 def test_a_resumed_table_replays_claims_and_moves() -> None:
     table, journal = make(3, target=21)
-    ann = table.join(hello("Ann"))
-    table.handle(ann, Sit(id=1, seat=2))
-    table.handle(2, Start(id=2))
-    dee = table.join(hello("Dee"))
+    ann = dispatch.join(table, hello("Ann"))
+    dispatch.act(table, ann, Sit(id=1, seat=2))
+    dispatch.act(table, 2, Start(id=2))
+    dee = dispatch.join(table, hello("Dee"))
     play_out_hand(table)
-    table.handle(2, Ready(id=table.seats[2].last_id + 1))
+    dispatch.act(table, 2, Ready(id=table.seats[2].last_id + 1))
     again, _ = make(3, target=21)
     again.replay(journal.typed)
     assert [(s.name, s.kind) for s in again.seats] == [(s.name, s.kind) for s in table.seats]
@@ -231,18 +236,18 @@ def test_a_resumed_table_replays_claims_and_moves() -> None:
 def test_spectators_are_refused_when_the_table_says_so() -> None:
     table, _ = make(2, spectators=False)
     with pytest.raises(ProtocolError) as refused:
-        table.check_watcher(hello("Eve", watch=True))
+        dispatch.check_watcher(table, hello("Eve", watch=True))
     assert refused.value.code == "no_spectators"
     open_table, _ = make(2)
-    open_table.check_watcher(hello("Eve", watch=True))  # no error
+    dispatch.check_watcher(open_table, hello("Eve", watch=True))  # no error
 
 
 def test_the_ready_limit_never_starts_a_new_match() -> None:
     """Issue 25: after a match the table waits for the people to say "play again"; the
     ready limit paces hands between hands, and a match end is not one of them."""
     table, _ = make(3, bots=1, ready_limit=20.0, target=7)  # the bot bids: it ends
-    ann = table.join(hello("Ann"))
-    bob = table.join(hello("Bob"))
+    ann = dispatch.join(table, hello("Ann"))
+    bob = dispatch.join(table, hello("Bob"))
     assert table.match is not None
     for _ in range(200):
         if table.match.phase is Phase.MATCH_OVER:
@@ -252,11 +257,11 @@ def test_the_ready_limit_never_starts_a_new_match() -> None:
             table.now += 20.0  # nobody says ready: the limit deals the next hand
             assert table.ready_expired()
     assert table.waiting_for() == [ann, bob]
-    assert table.ready_deadline() is None and table.info().ready_left is None
+    assert table.ready_deadline() is None and table_info(table).ready_left is None
     table.now += 10_000
     assert not table.ready_expired() and table.match.phase is Phase.MATCH_OVER
-    table.handle(ann, Ready(id=table.seats[ann].last_id + 1))
+    dispatch.act(table, ann, Ready(id=table.seats[ann].last_id + 1))
     table.now += 10_000
     assert not table.ready_expired() and table.match.phase is Phase.MATCH_OVER
-    table.handle(bob, Ready(id=table.seats[bob].last_id + 1))
+    dispatch.act(table, bob, Ready(id=table.seats[bob].last_id + 1))
     assert match_of(table).phase is Phase.BIDDING and match_of(table).hand_number == 1  # asked for

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from host.referee import Pacing
+from host.snapshots import table_info
 from host.table import Table, TableOptions
 from host.tables import deck_source
 from pitchnet.protocol import BidMsg, SeatKind
@@ -81,7 +82,7 @@ def test_the_move_is_the_tables_level_and_legal(level: str) -> None:
     pair.advance(30.01)  # the hard bot thinks off the loop (Think), as for its own turn
     assert moves(pair) == before + 1
     assert not [e for c in clients for e in c.errors()]
-    assert pair.table.info().turn_timer == 30.0
+    assert table_info(pair.table).turn_timer == 30.0
 
 
 def test_an_away_person_is_not_timed_until_they_are_back() -> None:

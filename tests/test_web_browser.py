@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from host.seats import Seat
 from host.server import HostConfig, HostServer
-from host.table import Seat
 from host.web import COOKIE, WebConfig, WebServer, regions_file
 from host.web_keep import keep_folder
 from tests.browser import (
