@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pitchnet.protocol import MAX_NAME, SEAT_KEY_BYTES, SeatKind
+from pitchnet.protocol import BOT_SUFFIX, MAX_NAME, SEAT_KEY_BYTES, SeatKind
 from pitchnet.text import display_name, look_alike
 
 TOKEN_BYTES = SEAT_KEY_BYTES  # the same size as a newcomer's own seat_key
@@ -121,7 +121,7 @@ def seat_to_take(wanted: str, seats: Sequence[Seat]) -> int:
     if not free:
         away = sum(s.away for s in seats)
         raise NoSeat("table_full", _full_sentence(away), {"why": "people", "away": away})
-    own = [i for i in free if seats[i].name == display_name(f"{wanted} (bot)", "Bot")]
+    own = [i for i in free if seats[i].name == display_name(wanted + BOT_SUFFIX, "Bot")]
     return (own or free)[0]
 
 

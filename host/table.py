@@ -67,6 +67,7 @@ from pitchnet.events import (
     TrickWon,
 )
 from pitchnet.protocol import (
+    BOT_SUFFIX,
     ROTATION,
     SeatKind,
     TableState,
@@ -886,7 +887,7 @@ class Table:
             self.seats[seat] = Seat()
         else:
             s.kind, s.token, s.connected, s.ready = SeatKind.BOT, "", True, True
-            s.name = display_name(f"{s.name} (bot)", "Bot")
+            s.name = display_name(s.name + BOT_SUFFIX, "Bot")
         self._event(Left(seat))
 
     def _seat_human(self, seat: int, name: str, token: str) -> None:
