@@ -395,6 +395,7 @@ def page_words(lang: str) -> str:
         "try_now": say(lang, "Try now"),
         "lost": say(lang, "Lost the connection to the table. Reconnecting..."),
         "reconnect": say(lang, "Reconnect now"),
+        "gone": say(lang, "The table is not answering: it may have ended."),
     }
     return json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")
 

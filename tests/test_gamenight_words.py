@@ -12,6 +12,7 @@ import pytest
 from client.demo import scene
 from client.model import GameState
 from client.screens.summary import waiting_text
+from pitchnet.protocol import SeatKind
 
 
 def _game(name: str, **table_fields: object) -> GameState:
@@ -35,6 +36,18 @@ def test_between_hands_the_ready_limit_is_said() -> None:
     text = waiting_text(game).plain
     assert text.startswith("Waiting for: ")
     assert text.endswith("The next hand is dealt in 12 s either way.")
+
+
+def test_a_long_wait_reads_as_a_clock_and_an_absent_player_is_said_not_waited_for() -> None:
+    game = _game("match_over", waiting_for=[0], ready_left=None, waiting=2721.0)
+    seats = list(game.table.seats)  # type: ignore[union-attr]
+    away = 1
+    seats[away] = dataclasses.replace(seats[away], kind=SeatKind.HUMAN, connected=False)
+    game.table = dataclasses.replace(game.table, seats=seats)  # type: ignore[type-var]
+    text = waiting_text(game).plain
+    assert ", for 45 min 21 s so far" in text
+    assert "2,721" not in text and "2721" not in text
+    assert text.endswith(f". Away, so not waited for: {game.who(away)}")
 
 
 # ---- commands printed for a person run as printed ------------------------------------

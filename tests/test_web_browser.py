@@ -261,6 +261,16 @@ async def test_an_idle_session_is_ended_and_says_so() -> None:
         text = await page.locator("#notice-text").inner_text()
         assert "without a move" in text
         assert any(s.kind == "human" and s.name == "Ann" for s in host.table.seats)
+        # The table then ends (its laptop goes) while the page still offers "Come back":
+        # the page says the table is not answering, and its button leads to no error page.
+        await web.close()
+        notice = page.locator("#notice-text")
+        await page.locator("#notice-text", has_text="not answering").wait_for(timeout=15_000)
+        await page.locator("#notice-button").click()
+        await page.wait_for_load_state()
+        assert page.url.startswith("http://127.0.0.1:")
+        assert "not answering" in await notice.inner_text()
+        await page.screenshot(path=str(screenshot_dir() / "web-host-gone.png"))
 
 
 async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself() -> None:

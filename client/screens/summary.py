@@ -25,7 +25,7 @@ from textual.widgets import Button, Static
 from client.model import GameState
 from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
-from client.text import card_text, plain, signed, styled, suit_text
+from client.text import card_text, duration, plain, printable, signed, styled, suit_text
 from client.widgets.chart import ScoreChart, chart_legend
 from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
@@ -180,14 +180,31 @@ def waiting_text(game: GameState, since: float = 0.0) -> Text:
     over = game.view is not None and game.view.phase == Phase.MATCH_OVER
     if not seats:
         return Text(_("Starting a new match...") if over else _("Dealing..."), style="dim")
+    text = _waiting_for(game, seats, over, since)
+    # A person whose connection is gone is not waited for (or one phone asleep would hold
+    # the whole table): said, so nobody wonders why their name left the list.
+    away = [
+        seat
+        for seat, info in enumerate(table.seats)
+        if info.kind == SeatKind.HUMAN and not info.connected
+    ]
+    if away:
+        names = printable(", ".join(game.who(seat) for seat in away), 120)
+        joiner = " " if text.plain.endswith(".") else ". "
+        text.append(joiner + _("Away, so not waited for: {names}", names=names), style="dim")
+    return text
+
+
+def _waiting_for(game: GameState, seats: list[int], over: bool, since: float) -> Text:
+    table = game.table
+    assert table is not None
     names = ", ".join(game.who(seat) for seat in seats)
     # After a match nothing starts by itself: the new match waits for everyone's word.
     lead = _("A new match starts when everyone says play again. Waiting for: ")
     text = Text(lead if over else _("Waiting for: "), style="dim").append(plain(names, limit=120))
-    if table.waiting + since >= SHOW_WAIT_AFTER:
-        text.append(
-            _(", for {seconds} s so far", seconds=round(table.waiting + since)), style="dim"
-        )
+    waited = table.waiting + since
+    if waited >= SHOW_WAIT_AFTER:  # as a clock reads it: "45 min 21 s", never "2,721 s"
+        text.append(_(", for {time} so far", time=duration(waited)), style="dim")
     if table.ready_left is not None:
         left = max(0, round(table.ready_left - since))
         text.append(
