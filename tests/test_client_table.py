@@ -606,3 +606,20 @@ def test_the_prompt_says_why_the_table_waits_on_a_player_who_lost_the_connection
     said = prompt_text(game).plain
     assert said.startswith("Waiting for Cal")
     assert ("connection lost" in said) is not connected
+
+
+@pytest.mark.parametrize("size", [(80, 18), (80, 15), (100, 24), (120, 30), (200, 50)])
+def test_a_bot_countdown_shows_whole_in_every_seat_size(size: tuple[int, int]) -> None:
+    """The seat whose turn it is, its player away, reads "bot in 58s" whole: at 80x24 it
+    read "bot in 58" (the "s" cut by the points beside it), a number with no unit."""
+    import dataclasses
+
+    game = game_at("bidding")
+    assert game.view is not None and game.table is not None
+    seat = 2
+    game.view = dataclasses.replace(game.view, turn=seat)
+    seats = list(game.table.seats)
+    seats[seat] = dataclasses.replace(seats[seat], kind=SeatKind.HUMAN, connected=False)
+    game.table = dataclasses.replace(game.table, seats=seats, substitute=True, grace=58.0)
+    text = felt_text(game, *size).plain
+    assert "bot in 58s" in text, text

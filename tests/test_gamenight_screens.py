@@ -66,7 +66,7 @@ async def test_the_finder_says_which_table_holds_your_seat(
     size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A match where this player's seat is remembered (a bot plays it meanwhile) reads
-    "your seat is kept" at every width, not "4/4 seat free" as if anyone's; a stranger's
+    "your seat is kept" at every width, not "4/4 bot's seat" as if anyone's; a stranger's
     match beside it still offers its free seat."""
     from client.discovery import FoundTable
     from client.tokens import SavedSeat
@@ -89,10 +89,10 @@ async def test_the_finder_says_which_table_holds_your_seat(
         lines = screen_text(app).splitlines()
         kitchen = next(i for i, line in enumerate(lines) if "Kitchen" in line)
         assert "your seat is kept" in lines[kitchen + 1], "\n".join(lines)
-        assert "seat free" not in lines[kitchen], "\n".join(lines)
+        assert "bot's seat" not in lines[kitchen], "\n".join(lines)
         if size[0] >= 80:  # where the state's column shows
             den = next(line for line in lines if "Den" in line)
-            assert "seat free" in den and "your seat" not in den, "\n".join(lines)
+            assert "bot's seat" in den and "your seat" not in den, "\n".join(lines)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=["80x24", "40x15"])

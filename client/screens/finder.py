@@ -131,7 +131,9 @@ def table_row(
         TableState.OVER: _("finished"),
     }.get(found.state, "?")
     if found.state != TableState.LOBBY and found.joinable:
-        state = _("seat free")  # a bot plays a seat a newcomer can take
+        # A seat a bot plays, which a newcomer can take ("4/4 seat free" read as a
+        # contradiction, the bot's seat counted as taken). TRANSLATORS: 11 cells at most.
+        state = _("bot's seat")
     colour = "green" if found.state == TableState.LOBBY else "yellow"
     if not can_join(found.version):  # joining says why (protocol.version_problem)
         state = _("too old") if found.version < PROTOCOL_VERSION else _("too new")
@@ -139,7 +141,7 @@ def table_row(
     under = plain(found.rules_label, style="dim", limit=MAX_NAME)
     if mine and found.state != TableState.LOBBY and can_join(found.version):
         # Said under the name, which shows at every width (the state's column does not
-        # at 40), instead of "seat free" or "playing" as if the seat were anyone's.
+        # at 40), instead of "bot's seat" or "playing" as if the seat were anyone's.
         state, colour = _("your seat"), "bold green"
         under = Text(_("your seat is kept"), style="bold green")
     if disputed:  # the same table id at two addresses: at most one is the real table

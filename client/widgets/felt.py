@@ -450,7 +450,12 @@ def draw_panel(
             first = _join(bid, Text(_("tricks {n}", n=tricks.plain)), sep="  ")
             if first.cell_len > inner:  # no "tk": the tricks wait for a wider seat
                 first = bid
-            second = _join(points_text(score.plain), state, sep="  ")
+            points = points_text(score.plain)
+            second = _join(points, state, sep="  ")
+            if second.cell_len > inner:
+                second = _join(points, state, sep=" ")
+            if second.cell_len > inner:  # "0 pts bot in 5" told no unit: one of them whole
+                second = state if kind not in ("", "here", "bot") else points
             lines = [first, second]
         for row, line in enumerate(lines[: tier.panel_lines]):
             canvas.put_text(rect.x + 1, rect.y + 1 + row, cut(line, inner))
