@@ -469,17 +469,26 @@ async def test_one_point_is_one_pt_in_the_seat_panels() -> None:
         assert "2 pts" in text and not re.search(r"(?<!\d)-?1 pts", text), text
 
 
-@pytest.mark.parametrize("watching", [False, True])
-async def test_the_footer_offers_to_play_a_card_only_to_a_player(watching: bool) -> None:
-    """A spectator has no hand: its footer has no "Play card" key."""
+@pytest.mark.parametrize(("watching", "our_turn"), [(False, True), (True, True), (False, False)])
+async def test_the_footer_offers_to_play_a_card_only_to_a_player_on_their_turn(
+    watching: bool, our_turn: bool
+) -> None:
+    """A spectator has no hand, and a player waiting for another's card has nothing to
+    play: neither footer has a "Play card" key."""
+    import dataclasses
+
     table, view, events = dealt_scene("playing", seed=7)
+    assert view.turn == 0
+    if not our_turn:
+        view = dataclasses.replace(view, turn=1, legal_plays=[])
     app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with app.run_test(size=(80, 24)) as pilot:
         app.game.seat, app.game.watching = 0, watching
         app.apply_state(1, table, view, events)
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         await pilot.pause()
-        assert ("Play card" in screen_text(app)) is not watching, screen_text(app)
+        offered = not watching and our_turn
+        assert ("Play card" in screen_text(app)) is offered, screen_text(app)
 
 
 @pytest.mark.parametrize(

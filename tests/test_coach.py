@@ -174,3 +174,24 @@ def test_the_table_says_whether_the_coach_is_allowed() -> None:
     assert table_info(table).coach is False
     other = Table("t2", "Test", TableOptions(), deal_deck=lambda key: shuffled_deck())
     assert table_info(other).coach
+
+
+async def test_the_coachs_line_goes_once_its_decision_has_passed() -> None:
+    """Left up for its seconds after the bid, the line read as advice for the next move."""
+    table, view, events = scene_with_events("bidding", seed=7)
+    assert view is not None and view.turn == view.seat
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
+        await pilot.press("c")
+        await until(
+            pilot,
+            lambda: any(n.startswith(("Bid", "Pass")) for n in _notices(app)),
+            "the coach's line",
+        )
+        later = dataclasses.replace(view, step=view.step + 1, turn=(view.seat + 1) % 4)
+        app.apply_state(app.game.seq + 1, table, later, [])
+        await until(
+            pilot,
+            lambda: not any(n.startswith(("Bid", "Pass")) for n in _notices(app)),
+            "the line gone once the decision passed",
+        )

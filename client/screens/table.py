@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from pitchnet.coach import Advice
 
 NO_PICK = ""
+COACH_SECONDS = 12.0
+"""How long the coach's line stays up, unless its decision passes first."""
 """No bid picked yet (None is a pick: it is a pass)."""
 
 
@@ -85,6 +87,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
         """The coach's last advice: asked again for the same decision, it is shown again."""
         self._coaching: tuple[int, int] | None = None
         """The decision the coach is thinking about (None: it is not)."""
+        self._advice_shown_at: float | None = None
+        """When the coach's line was last put up (None: not since its decision passed)."""
 
     @property
     def game(self) -> GameState:
@@ -156,6 +160,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
             felt.recall = False  # a new card led: the table shows the trick being played
         felt.show(game)
         self.query_one(HandLog).show(game)
+        self._retire_advice(view)
         if view is not None:
             if view.phase != Phase.BIDDING or view.turn != game.me:
                 self._bid_pick = NO_PICK
@@ -215,8 +220,8 @@ class TableScreen(FirstShow, PitchScreen[None]):
         binding in this Textual; None would show it greyed out)."""
         view = self.game.view
         mine = view is not None and view.turn == self.game.me
-        if action == "play":  # a spectator holds no cards to play
-            return view is not None and view.phase == Phase.PLAYING and self.game.me is not None
+        if action == "play":  # only on our turn: a spectator, or a player waiting, plays none
+            return mine and view is not None and view.phase == Phase.PLAYING
         if action == "confirm":  # one press bids at once: there is nothing to confirm
             return mine and view is not None and view.phase == Phase.BIDDING and not self.one_press
         if action == "number" and parameters == (0,):
@@ -346,7 +351,23 @@ class TableScreen(FirstShow, PitchScreen[None]):
             self._show_advice(advice)
 
     def _show_advice(self, advice: Advice) -> None:
-        self.notify(advice.line, title=_("Coach"), timeout=12, markup=False)
+        self.notify(advice.line, title=_("Coach"), timeout=COACH_SECONDS, markup=False)
+        self._advice_shown_at = time.monotonic()
+
+    def _retire_advice(self, view: SeatView | None) -> None:
+        """Once its decision has passed (the bid made, the card played, the hand over),
+        the coach's line goes: left up for its seconds it read as advice for the next
+        move. Textual removes toasts only all at once; any other is in the log too."""
+        shown = self._advice_shown_at
+        if shown is None or self._advice is None:
+            return
+        from pitchnet.coach import moment  # loaded already: there is advice
+
+        if view is not None and moment(view) == self._advice.moment:
+            return
+        self._advice_shown_at = None
+        if time.monotonic() - shown < COACH_SECONDS:
+            self.app.clear_notifications()
 
     def action_last_trick(self) -> None:
         felt = self.query_one(Felt)
