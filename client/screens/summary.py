@@ -25,11 +25,12 @@ from textual.widgets import Button, Static
 from client.model import GameState
 from client.screens.base import FirstShow, PitchModal
 from client.screens.lobby import SHOW_WAIT_AFTER
-from client.text import card_text, duration, plain, printable, signed, styled, suit_text
+from client.text import card_text, duration, plain, signed, styled, suit_text
 from client.widgets.chart import ScoreChart, chart_legend
 from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
 from pitchnet.rules import HandResult, Phase
+from pitchnet.text import printable
 
 SHORT_BELOW = 24
 """Rows below which the summary's body scrolls in a dialog as tall as the screen."""
