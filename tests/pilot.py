@@ -4,7 +4,8 @@ and a table browser that finds nothing (so no test browses the real LAN)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.pilot import Pilot
@@ -139,3 +140,20 @@ def play_on_an_empty_lan(seed: int | None = None, lang: str | None = None) -> Pi
         host["seed"] = seed
     options = ClientOptions(name="Ann", mode="play", interface="127.0.0.1", lang=lang)
     return PilotApp(options, browser_factory=NoTables, host=host, browse_seconds=0.1)
+
+
+@contextlib.asynccontextmanager
+async def at_the_table(
+    app: PilotApp, scene: tuple[TableInfo, SeatView | None, list[Event]], size: tuple[int, int]
+) -> AsyncIterator[Pilot[Any]]:
+    """Run `app` at `size`, seated in seat 0, with the scene's snapshot drawn on its
+    table screen."""
+    from client.screens.table import TableScreen
+
+    table, view, events = scene
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = 0
+        app.apply_state(1, table, view, events)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.pause()
+        yield pilot

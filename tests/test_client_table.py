@@ -4,18 +4,14 @@ bids picked then confirmed, one-press, and pitch as one gesture."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import re
-from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.text import Text
 from textual.content import Content
-from textual.pilot import Pilot
 from textual.widgets import Button
 
 from client.app import ClientOptions
@@ -26,30 +22,14 @@ from client.screens.table import TableScreen
 from client.widgets.felt import TIERS, choose_layout, felt_text, relative, shorten, trick_shown
 from pitchnet.cards import Card
 from pitchnet.dirs import state_dir
-from pitchnet.events import Event
-from pitchnet.protocol import SeatKind, TableInfo
+from pitchnet.protocol import SeatKind
 from pitchnet.rules import Trick
-from pitchnet.views import SeatView, running_tally
-from tests.pilot import dealt, dealt_scene, screen_text, until
+from pitchnet.views import running_tally
+from tests.pilot import at_the_table, dealt, dealt_scene, screen_text, until
 from tests.pilot_app import PilotApp
 
 SIZES = [(60, 14), (80, 18), (120, 34), (200, 54)]
 """Felt sizes left by the 60x20, 80x24, 120x40 and 200x60 terminals."""
-
-
-@contextlib.asynccontextmanager
-async def at_the_table(
-    app: PilotApp, scene: tuple[TableInfo, SeatView | None, list[Event]], size: tuple[int, int]
-) -> AsyncIterator[Pilot[Any]]:
-    """Run `app` at `size`, seated in seat 0, with the scene's snapshot drawn on its
-    table screen."""
-    table, view, events = scene
-    async with app.run_test(size=size) as pilot:
-        app.game.seat = 0
-        app.apply_state(1, table, view, events)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.pause()
-        yield pilot
 
 
 @pytest.mark.parametrize("players", range(2, 8))

@@ -16,9 +16,8 @@ from pitchnet.coach import advise, moment
 from pitchnet.rules import Action, Match, Phase, Settings
 from pitchnet.search import Budget
 from pitchnet.views import SeatView, seat_view
-from tests.pilot import until
+from tests.pilot import at_the_table, until
 from tests.pilot_app import PilotApp
-from tests.test_client_table import at_the_table
 from tests.test_search import same_view_pairs
 
 SMALL = Budget(samples=12)

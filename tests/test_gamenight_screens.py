@@ -13,7 +13,7 @@ from client.screens.table import TableScreen
 from pitchnet.events import Event
 from pitchnet.protocol import SeatKind, TableInfo
 from pitchnet.views import SeatView, spectator_private
-from tests.pilot import dealt_scene, screen_text, tables_seen, until
+from tests.pilot import at_the_table, dealt_scene, screen_text, tables_seen, until
 from tests.pilot_app import PilotApp
 
 SIZES = [(40, 15), (60, 20), (80, 24), (200, 60)]
@@ -210,3 +210,25 @@ async def test_a_leavers_seat_keeps_its_bot_mark_whole(
     text = await table_text(left, view, events, size, lang)
     assert mark in text, text
     assert "(bot)" not in text or lang == "en", text
+
+
+@pytest.mark.parametrize(("away_for", "stand_in"), [(20.0, False), (75.0, True)])
+async def test_reconnecting_says_when_a_bot_has_taken_over_the_kept_seat(
+    away_for: float, stand_in: bool
+) -> None:
+    """Within the table's grace the seat waits for its player; past it a bot plays it (the
+    seat still theirs): "your seat is kept" alone then read as if the table waited."""
+    from client.screens.prompts import OfflineScreen
+
+    table, view, events = dealt_scene("bidding", seed=7)
+    table = dataclasses.replace(table, substitute=True, grace=60.0)
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
+    async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
+        offline = OfflineScreen()
+        app.push_screen(offline)
+        await until(pilot, lambda: app.screen is offline, "the lost banner")
+        offline.update_reason("The connection was lost.", retrying=True, trying_for=away_for)
+        await pilot.pause()
+        text = " ".join(screen_text(app).replace("┃", " ").split())  # the dialog's lines
+        assert "your seat is kept" in text, text
+        assert ("a bot plays it until you are back" in text) is stand_in, text

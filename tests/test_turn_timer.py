@@ -110,8 +110,8 @@ async def test_the_player_whose_time_ran_out_is_told_on_screen() -> None:
     from client.app import ClientOptions
     from client.demo import scene_with_events
     from pitchnet.events import TimedOut
+    from tests.pilot import at_the_table
     from tests.pilot_app import PilotApp
-    from tests.test_client_table import at_the_table
 
     table, view, events = scene_with_events("bidding", seed=7)
     app = PilotApp(ClientOptions(name="Ann"), idle=True)

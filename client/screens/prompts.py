@@ -458,14 +458,25 @@ class OfflineScreen(PitchModal[None]):
             )
             text.append(_("Esc: stop, and go back to the table finder."), style="dim")
         elif self.retrying:
-            text.append(
+            table = game.table
+            # Past the table's grace a bot plays the seat (it stays this player's): "kept"
+            # alone then read as if the table still waited.
+            standing_in = table is not None and table.substitute and self.trying_for >= table.grace
+            kept = (
                 _(
+                    "Reconnecting for {time} (try {n})... your seat is kept; a bot plays "
+                    "it until you are back.",
+                    time=duration(self.trying_for),
+                    n=self.attempts,
+                )
+                if standing_in
+                else _(
                     "Reconnecting for {time} (try {n})... your seat is kept.",
                     time=duration(self.trying_for),
                     n=self.attempts,
                 )
-                + "\n"
             )
+            text.append(kept + "\n")
             text.append(
                 _(
                     "Esc: stop, and go back to the table finder (the seat stays yours: "
