@@ -166,6 +166,9 @@ class PitchApp(App[None]):
         Binding("ctrl+s", "screenshot_here", N_("Screenshot"), show=False, priority=True),
         Binding("w", "web_address", N_("Web address")),
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # Textual's own palette key, worded here so that it is translated ("palette" stayed
+        # English in every language, and meant nothing to a player).
+        Binding("ctrl+p", "command_palette", N_("Commands"), show=False, priority=True),
     ]
 
     play_browse_seconds = 0.5

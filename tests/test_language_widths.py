@@ -216,3 +216,26 @@ async def test_every_bid_button_shows_whole_at_40_columns_in_every_language() ->
             for amount in view.legal_bids:
                 assert f" {_(BID_LABELS[amount])} " in row, (lang, amount, row)
             assert card_text(view.hand[0], False).plain in row, (lang, row)
+
+
+def test_a_bot_standing_in_is_said_whole_in_the_narrowest_seats_in_every_language() -> None:
+    """At 40 columns a seat is ten cells: Lithuanian's "žaidžia botas" showed as
+    "žaidžia bo"; the narrow form is the catalog's (narrow seat) "bot plays"."""
+    import dataclasses
+
+    from pitchnet.i18n import pgettext
+    from pitchnet.protocol import SeatKind
+
+    for lang in ("en", "tl", "lt", "te", "hr", "da"):
+        for width, height in ((80, 18), (60, 14), (40, 11)):
+            count_spacing_marks()
+            use(lang)
+            table, view, _events = dealt_scene("playing")
+            seats = list(table.seats)
+            seats[2] = dataclasses.replace(
+                seats[2], kind=SeatKind.HUMAN, name="Bob", connected=False, substitute=True
+            )
+            table = dataclasses.replace(table, seats=seats)
+            drawn = felt_text(GameState(seat=0, table=table, view=view), width, height).plain
+            forms = (_("bot plays"), pgettext("narrow seat", "bot plays"))
+            assert any(form in drawn for form in forms), (lang, width, drawn)

@@ -119,7 +119,10 @@ class MatchEnd(HandSummary):
                 again = Button(_(self.NEXT_LABEL), id="ready", variant="primary", compact=True)
                 again.display = self._offers(self.app.game, "ready")
                 yield again
-                rotate = Button(_("Partners rotated (r)"), id="rotate", compact=True)
+                # Worded for the width from the first frame: relabelled after it, the
+                # button kept the long label's width for a frame or more (a snapshot at
+                # 60x20 caught "Leave (E" cut off, one run in twenty).
+                rotate = Button(self._rotate_label(self.app.size.width), id="rotate", compact=True)
                 rotate.display = self._offers(self.app.game, "rotate")
                 yield rotate
                 yield Button(_(self.LABELS["leave"]), id="leave", compact=True)
@@ -143,8 +146,11 @@ class MatchEnd(HandSummary):
     def _fit_buttons(self, width: int) -> None:
         """Three buttons in a row need 64 columns; below that the rotation's is shorter
         (the sentence above it says what it does)."""
-        label = _("Partners rotated (r)") if width >= 64 else _("Rotate (r)")
-        self.query_one("#rotate", Button).label = label
+        self.query_one("#rotate", Button).label = self._rotate_label(width)
+
+    @staticmethod
+    def _rotate_label(width: int) -> str:
+        return _("Partners rotated (r)") if width >= 64 else _("Rotate (r)")
 
     @staticmethod
     def _partnership(game: GameState) -> bool:

@@ -418,6 +418,9 @@ def draw_panel(
     if reaction is not None and not tier.boxed:  # for a few seconds in the state's place
         label = reaction_label(reaction, game.ascii_only, rect.w)
         state, kind = Text(label, style="bold reverse"), "reaction"
+    if kind == "stand-in" and state.cell_len > (rect.w - 2 if tier.boxed else rect.w):
+        # TRANSLATORS: a bot plays for an absent player, in a seat of ten cells (a phone's).
+        state = Text(pgettext("narrow seat", "bot plays"), style=state.style)
     if tier.boxed:
         inner = rect.w - 2
         heavy = game.view is not None and game.view.turn == seat
