@@ -80,7 +80,7 @@ class Scene:
         trick = match.play(turn, card)
         self.events.append(Played(turn, str(card)))
         if trick is not None:
-            plays: list[list[Any]] = [[seat, str(c)] for seat, c in trick.plays]
+            plays = [(seat, str(c)) for seat, c in trick.plays]
             self.events.append(TrickWon(trick.winner, plays))
         if match.phase is not Phase.PLAYING and match.last_result is not None:
             self.events.append(HandScored.of(match.last_result))

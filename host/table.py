@@ -849,7 +849,7 @@ class Table:
         self._applied(seat, action_id)
         self._event(Played(seat, str(card)))
         if trick is not None:
-            plays: list[list[Any]] = [[s, str(c)] for s, c in trick.plays]
+            plays = [(s, str(c)) for s, c in trick.plays]
             self._event(TrickWon(trick.winner, plays))
         self._after_move(match)
 

@@ -107,11 +107,12 @@ class Played(Event):
 
 @dataclass(frozen=True, slots=True)
 class TrickWon(Event):
-    """The card just played completed a trick: its plays as `[seat, card]`, in order."""
+    """The card just played completed a trick: its plays as `(seat, card)`, in order (an
+    array of two each on the wire)."""
 
     KIND: ClassVar[str] = "trick"
     winner: int
-    cards: list[list[Any]]
+    cards: list[tuple[int, str]]
 
 
 @dataclass(frozen=True, slots=True)

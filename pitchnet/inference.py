@@ -46,8 +46,8 @@ def shown_voids(
     return voids
 
 
-def trick_plays(view: SeatView) -> list[list[list[Any]]]:
-    """The plays of every trick of the view's hand as `[seat, card text]`, the one being
+def trick_plays(view: SeatView) -> list[list[tuple[int, str]]]:
+    """The plays of every trick of the view's hand as `(seat, card text)`, the one being
     played last."""
-    done = [[[seat, card.text] for seat, card in trick.plays] for trick in view.tricks]
+    done = [[(seat, card.text) for seat, card in trick.plays] for trick in view.tricks]
     return [*done, view.trick]

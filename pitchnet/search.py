@@ -22,7 +22,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pitchnet.cards import JACK, Card, Suit
 from pitchnet.cards import JOKER as JOKER_CARD
@@ -292,7 +291,7 @@ says it leads its highest): as much as a bid's whole slack, since most players l
 
 
 def first_lead_denies(
-    plays: list[list[list[Any]]], seat: int, trump: int | None
+    plays: list[list[tuple[int, str]]], seat: int, trump: int | None
 ) -> tuple[int, int] | None:
     """The trumps the pitcher's first lead says it does not hold (a bit per card code),
     if another seat pitched and has led: those above its lead, as `first_lead` leads, the
@@ -326,7 +325,7 @@ def first_lead(hand: list[int], trump: int) -> int:
 
 
 def bid_bounds(
-    bids: list[list[int | None]] | list[tuple[int, int | None]],
+    bids: list[tuple[int, int | None]],
     seat: int,
     dealer: int,
     table: Table,

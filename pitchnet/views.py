@@ -55,11 +55,13 @@ class SeatView:
     turn: int | None
     hand: list[str]
     hand_counts: list[int]
-    bids: list[list[Any]]  # [seat, amount or None for a pass], in bidding order
+    bids: list[tuple[int, int | None]]
+    """(seat, amount or None for a pass), in bidding order; an array of two on the wire."""
     high_bid: int | None
     pitcher: int | None
     trump: str | None
-    trick: list[list[Any]]  # [seat, card] in play order, the trick being played
+    trick: list[tuple[int, str]]
+    """(seat, card) in play order: the trick being played; an array of two on the wire."""
     tricks: list[Trick]
     """This hand's completed tricks (on the wire `Trick.to_wire()`'s maps)."""
     tricks_won: list[int]
@@ -151,8 +153,8 @@ class SeatView:
         if not self._consistent():
             raise ViewError("view has a field of the wrong type or size")
         plays = self.trick
-        if not all(isinstance(p, list) and len(p) == 2 and self._is_seat(p[0]) for p in plays):
-            raise ViewError("view holds a play that is not [seat, card]")
+        if not all(self._is_seat(seat) for seat, _ in plays):
+            raise ViewError("view holds a play by a seat not at the table")
         if not all(self._is_seat(seat) for trick in self.tricks for seat, _ in trick.plays):
             raise ViewError("view holds a trick played by a seat not at the table")
         try:
@@ -177,8 +179,7 @@ class SeatView:
             and self.trump in (None, "C", "D", "H", "S")
             and len(self.hand_counts) == len(self.tricks_won) == self.players
             and len(self.scores) == self.sides
-            and all(len(bid) == 2 and is_seat(bid[0]) for bid in self.bids)
-            and all(amount is None or type(amount) is int for _, amount in self.bids)
+            and all(is_seat(seat) for seat, _ in self.bids)
             and all(is_seat(t.leader) and is_seat(t.winner) for t in self.tricks)
             and all(len(row) == self.sides for row in self.score_history)
         )
@@ -378,11 +379,11 @@ def _moving(match: Match) -> dict[str, Any]:
         "turn": hand.turn if phase is Phase.BIDDING or phase is Phase.PLAYING else None,
         "step": hand.step,
         "hand_counts": [len(cards) for cards in hand.hands],
-        "bids": [[bidder, amount] for bidder, amount in hand.bids],
+        "bids": [(bidder, amount) for bidder, amount in hand.bids],
         "high_bid": hand.high_bid,
         "pitcher": hand.pitcher,
         "trump": hand.trump.value if hand.trump else None,
-        "trick": [[player, card.text] for player, card in hand.trick],
+        "trick": [(player, card.text) for player, card in hand.trick],
     }
 
 

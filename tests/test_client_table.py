@@ -169,7 +169,7 @@ def test_the_tally_counts_only_public_cards_of_completed_tricks() -> None:
     view = game.view
     assert view is not None
     before = running_tally(view)
-    view.trick.append([1, "AS"])  # a card on the table but not yet in a completed trick
+    view.trick.append((1, "AS"))  # a card on the table but not yet in a completed trick
     assert running_tally(view) == before
 
 

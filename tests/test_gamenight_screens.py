@@ -185,7 +185,7 @@ async def test_a_ten_in_the_trick_shows_its_suit(size: tuple[int, int]) -> None:
 
     table, view, events = dealt_scene("playing", seed=7)
     ten = next(card for card in ("TS", "TH", "TD", "TC") if card not in view.hand)
-    led = dataclasses.replace(view, trick=[[(view.seat + 1) % len(table.seats), ten]])
+    led = dataclasses.replace(view, trick=[((view.seat + 1) % len(table.seats), ten)])
     text = await table_text(table, led, events, size)
     assert card_text(ten, False, dim=False).plain in text, text
     assert "[10]" not in text, text

@@ -89,7 +89,7 @@ def test_the_pitchers_first_lead_denies_the_trumps_above_it() -> None:
     spade = 3
 
     def denied(lead: str, seat: int = 2) -> set[str]:
-        found = first_lead_denies([[[1, lead], [2, "2H"]]], seat, spade)
+        found = first_lead_denies([[(1, lead), (2, "2H")]], seat, spade)
         assert found is not None and found[0] == 1
         return {
             text
@@ -101,7 +101,7 @@ def test_the_pitchers_first_lead_denies_the_trumps_above_it() -> None:
     assert denied("5S") == {"AS", "KS", "QS", "TS", "6S"}
     assert denied("3S") == {"AS", "KS", "QS", "JS", "TS", "6S"}
     assert denied("JK") == {"AS", "KS", "QS", "JS", "TS", "6S", "2S"}
-    assert first_lead_denies([[[1, "KS"]]], 1, spade) is None  # our own lead says nothing new
+    assert first_lead_denies([[(1, "KS")]], 1, spade) is None  # our own lead says nothing new
     assert first_lead_denies([[]], 2, None) is None  # no trump yet
 
 

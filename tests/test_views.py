@@ -164,8 +164,8 @@ def test_view_holds_own_hand_counts_and_public_table(players: int, partnership: 
             assert set(view.playable) == match.legal_plays(seat)
             assert view.legal_bids == list(match.legal_bids(seat))
             assert view.my_turn == (match.turn == seat)
-            assert view.bids == [[s, b] for s, b in hand.bids]
-            assert view.trick == [[s, str(card)] for s, card in hand.trick]
+            assert view.bids == [(s, b) for s, b in hand.bids]
+            assert view.trick == [(s, str(card)) for s, card in hand.trick]
             assert len(view.tricks) == len(hand.tricks)
             assert sum(view.tricks_won) == len(hand.tricks)
             if match.last_result is not None:

@@ -128,9 +128,9 @@ def seat_point(
 
 
 def _bid_of(view: Any, seat: int) -> tuple[bool, int | None]:
-    for entry in view.bids:
-        if isinstance(entry, list) and len(entry) == 2 and entry[0] == seat:
-            return True, entry[1]
+    for bidder, amount in view.bids:
+        if bidder == seat:
+            return True, amount
     return False, None
 
 
@@ -238,20 +238,12 @@ def trick_shown(game: GameState, recall: bool = False) -> TrickShown | None:
     if view is None:
         return None
     if view.trick and not recall:
-        return TrickShown(_plays(view.trick), None, len(view.tricks) + 1, False)
+        return TrickShown(list(view.trick), None, len(view.tricks) + 1, False)
     if view.tricks and (recall or view.phase != Phase.BIDDING):
         last = view.tricks[-1]
         plays = [(seat, card.text) for seat, card in last.plays]
         return TrickShown(plays, last.winner, len(view.tricks), True)
     return None
-
-
-def _plays(entries: Any) -> list[tuple[int, str]]:
-    out = []
-    for entry in entries if isinstance(entries, list) else []:
-        if isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int:
-            out.append((entry[0], str(entry[1])))
-    return out
 
 
 # ---- drawing -------------------------------------------------------------------------------

@@ -50,10 +50,10 @@ def presence(info: SeatInfo | None, since: float = 0.0, grace: float | None = No
     return Text(_("here"), style="green")
 
 
-def _bid(view_bids: list[list[object]], seat: int) -> str:
-    for entry in view_bids:
-        if isinstance(entry, list) and len(entry) == 2 and entry[0] == seat:
-            return _("pass") if entry[1] is None else str(entry[1])
+def _bid(view_bids: list[tuple[int, int | None]], seat: int) -> str:
+    for bidder, amount in view_bids:
+        if bidder == seat:
+            return _("pass") if amount is None else str(amount)
     return ""
 
 

@@ -6,7 +6,7 @@ would see: the cards face up in play order, and the winner once the trick is don
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.widgets import Static
@@ -17,15 +17,13 @@ from pitchnet.i18n import _
 from pitchnet.rules import Phase
 
 
-def _plays(game: GameState, plays: list[Any]) -> Text:
+def _plays(game: GameState, plays: Sequence[tuple[int, object]]) -> Text:
     line = Text()
-    for entry in plays:
-        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int):
-            continue
+    for seat, card in plays:
         if line:
             line.append("  ")
-        line.append(plain(game.who(entry[0]), limit=10)).append(" ")
-        line.append(card_text(str(entry[1]), game.ascii_only))
+        line.append(plain(game.who(seat), limit=10)).append(" ")
+        line.append(card_text(str(card), game.ascii_only))
     return line
 
 
@@ -60,7 +58,7 @@ def trick_text(game: GameState) -> Text:
             "bold",
             name=plain(game.who(last.winner), style="bold"),
         ).append("\n")
-        return head.append_text(_plays(game, [list(play) for play in last.plays]))
+        return head.append_text(_plays(game, last.plays))
     if view.pitcher is not None:
         line = Text(_("Trick {n}", n=1) + "\n", style="bold")
         if view.pitcher == game.me:
