@@ -273,6 +273,22 @@ async def test_an_idle_session_is_ended_and_says_so() -> None:
         await page.screenshot(path=str(screenshot_dir() / "web-host-gone.png"))
 
 
+async def test_a_closed_tables_page_offers_no_way_to_a_browser_error_page() -> None:
+    """The host closed the table: the page says so, and its "Try now" asks the host first
+    (it went straight to the address, and the phone showed "refused to connect")."""
+    async with web_table() as (host, web), browser() as chromium:
+        page = await (await chromium.new_context()).new_page()
+        await join(page, web, "Ann")
+        await until_true(lambda: seat_of(host, "Ann") is not None, "Ann seated")
+        await web.close()
+        notice = page.locator("#notice-text")
+        await page.locator("#notice-text", has_text="closed the table").wait_for(timeout=15_000)
+        await page.locator("#notice-button").click()
+        await page.wait_for_load_state()
+        assert page.url.startswith("http://127.0.0.1:")
+        assert "closed the table" in await notice.inner_text()
+
+
 async def test_a_browser_that_lost_the_network_comes_back_to_its_seat_by_itself() -> None:
     async with web_table() as (host, web), browser() as chromium:
         context = await chromium.new_context()
