@@ -113,6 +113,20 @@ def _notices(app: Any) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
+COACH_LINES = ("Bid", "Pass", "Play")
+"""How the coach's line begins (its advice's first word)."""
+
+
+async def _ask_the_coach(pilot: Any, app: Any) -> None:
+    """Press `c` and wait for the coach's line among the toasts."""
+    await pilot.press("c")
+    await until(
+        pilot,
+        lambda: any(n.startswith(COACH_LINES) for n in _notices(app)),
+        "the coach's line",
+    )
+
+
 @pytest.mark.parametrize("scene_name", ["bidding", "playing"])
 async def test_c_at_the_table_shows_the_coachs_line_once_per_decision(
     scene_name: str, monkeypatch: pytest.MonkeyPatch
@@ -131,12 +145,7 @@ async def test_c_at_the_table_shows_the_coachs_line_once_per_decision(
     assert view is not None and view.turn == view.seat
     app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
-        await pilot.press("c")
-        await until(
-            pilot,
-            lambda: any(n.startswith(("Bid", "Pass", "Play")) for n in _notices(app)),
-            "the coach's line",
-        )
+        await _ask_the_coach(pilot, app)
         await pilot.press("c")  # the same decision: the same line, not thought out again
         await until(  # said again (one toast: a repeated sentence replaces its own)
             pilot,
@@ -181,16 +190,11 @@ async def test_the_coachs_line_goes_once_its_decision_has_passed() -> None:
     assert view is not None and view.turn == view.seat
     app = PilotApp(ClientOptions(name="Ann"), idle=True)
     async with at_the_table(app, (table, view, events), (80, 24)) as pilot:
-        await pilot.press("c")
-        await until(
-            pilot,
-            lambda: any(n.startswith(("Bid", "Pass")) for n in _notices(app)),
-            "the coach's line",
-        )
+        await _ask_the_coach(pilot, app)
         later = dataclasses.replace(view, step=view.step + 1, turn=(view.seat + 1) % 4)
         app.apply_state(app.game.seq + 1, table, later, [])
         await until(
             pilot,
-            lambda: not any(n.startswith(("Bid", "Pass")) for n in _notices(app)),
+            lambda: not any(n.startswith(COACH_LINES) for n in _notices(app)),
             "the line gone once the decision passed",
         )
