@@ -67,6 +67,7 @@ def table_info(table: Table) -> TableInfo:
         ready_left=None if deadline is None else round(max(0.0, deadline - now), 1),
         spectators=table.spectators,
         match=table.matches_started,
+        pitchers=list(table.pitchers),
     )
 
 
@@ -95,6 +96,7 @@ class Snapshots:
             table.state,
             table.spectators,
             table.matches_started,
+            len(table.pitchers),
             table.creator_token,
             *map(_SEAT_SHOWN, table.seats),
         )

@@ -217,6 +217,9 @@ class Table:
         when a seat is away, and what the waits it shows count from."""
         self.events: list[Event] = []
         self.matches_started = 0
+        self.pitchers: list[str] = []
+        """Who pitched each hand of this match, by the name their seat had then ("" for a
+        hand thrown in): a seat changes hands, and the match end names who was set back."""
         self._bots: dict[int, Bot] = {}
         self.writes = 0
         """Changes written to the journal (each one transaction)."""
@@ -293,6 +296,7 @@ class Table:
         self.match = None
         self.state = TableState.LOBBY
         self.matches_started = 0
+        self.pitchers = []
         self._start_pending = False
         self.rotation = None
 
@@ -818,6 +822,7 @@ class Table:
         self._start_pending = False
         self.match = Match(self.settings, dealer=dealer)
         self.matches_started += 1
+        self.pitchers = []
         self.state = TableState.PLAYING
 
     def _deal_hand(self, deck: list[Card]) -> None:
@@ -862,6 +867,8 @@ class Table:
         self.waiting_since = self.now
         result = match.last_result
         assert result is not None
+        pitcher = result.pitcher
+        self.pitchers.append(self.seats[pitcher].name if pitcher is not None else "")
         self._event(HandScored.of(result))
         if match.winner is not None:
             self.state = TableState.OVER

@@ -830,6 +830,9 @@ class TableInfo:
     """The house rules, every option named (`HouseRules.to_wire()`); {} from an older host."""
     match: int = 0
     """Matches started at this table (1 during the first; 0 in the first lobby)."""
+    pitchers: list[str] = field(default_factory=list)
+    """This match's hands so far: who pitched each, by the name their seat had then (""
+    for a hand thrown in); [] from an older host."""
     bot_level: str = ""
     """How well the table's bots play (`easy`, `normal`, `hard`); "" from an older host."""
     coach: bool = True

@@ -29,7 +29,7 @@ def facts(table: Table) -> dict[str, Any]:
             (s.name, s.kind, s.token, s.ready, s.rotate, s.last_id, s.claim_name, s.claim_token)
             for s in table.seats
         ],
-        "state": (table.state, table.matches_started, table.creator_token),
+        "state": (table.state, table.matches_started, table.creator_token, tuple(table.pitchers)),
         "void": tuple(table.void_tokens),
         "views": [seat_view(table.match, s) for s in range(4)] if table.match else None,
     }

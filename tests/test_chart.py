@@ -11,15 +11,25 @@ import pytest
 from client.widgets.chart import chart_legend, score_chart
 
 
-def game_of(history: list[list[int]], *, ascii_only: bool = False, target: int = 7) -> Any:
-    """The part of a GameState the chart reads: the view's scores and the side names."""
+def game_of(
+    history: list[list[int]],
+    *,
+    ascii_only: bool = False,
+    target: int = 7,
+    pitchers: list[str] | None = None,
+) -> Any:
+    """The part of a GameState the chart reads: the view's scores, the side names and
+    who pitched each hand (`TableInfo.pitchers`; none from an older host)."""
     last = history[-1]
     winner = max(range(len(last)), key=lambda side: last[side])
     view = SimpleNamespace(
         sides=len(last), score_history=history, target=target, scores=last, winner=winner
     )
     return SimpleNamespace(
-        view=view, ascii_only=ascii_only, side_name=lambda side: ("You", "Bot 1", "Bot 2")[side]
+        view=view,
+        table=SimpleNamespace(pitchers=pitchers or []),
+        ascii_only=ascii_only,
+        side_name=lambda side: ("You", "Bot 1", "Bot 2")[side],
     )
 
 
@@ -59,3 +69,13 @@ def test_the_legend_gives_each_sides_final_score_and_the_winner() -> None:
     legend = chart_legend(game_of([[2, 0, 1], [7, 2, -2]])).plain
     assert "You: 7 won" in legend and "Bot 1: 2" in legend and "Bot 2: -2" in legend
     assert "Set back (reversed): hand 2 Bot 2" in legend
+
+
+def test_the_legend_names_who_pitched_the_hand_not_who_sits_there_now() -> None:
+    """Bob pitched hand 2 and was set back, then left; Eve holds his seat at the end. The
+    legend names Bob (the host sends who pitched each hand); from an older host, which
+    sends none, it falls back to the seat's name now."""
+    game = game_of([[2, 0, 1], [7, 2, -2]], pitchers=["You", "Bob"])
+    assert "Set back (reversed): hand 2 Bob" in chart_legend(game).plain
+    older = game_of([[2, 0, 1], [7, 2, -2]], pitchers=[])
+    assert "Set back (reversed): hand 2 Bot 2" in chart_legend(older).plain

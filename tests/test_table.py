@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from host import dispatch
-from host.snapshots import Snapshots
+from host.snapshots import Snapshots, table_info
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
 from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
@@ -149,3 +149,27 @@ def test_broadcast_table_part_follows_every_seat_change() -> None:
     dispatch.join(table, hello_at(table, "P1", token=tokens[1]))
     seat = table_part()["seats"][1]
     assert (seat["connected"], seat["substitute"]) == (True, False)
+
+
+def test_the_table_remembers_who_pitched_each_hand_by_the_name_they_had() -> None:
+    """A seat can change hands mid-match (its player leaves, a bot or a late-comer takes
+    it): the match end must still name whoever was set back, not the seat's new holder
+    (the second game night's chart said "hand 2 Eve" of a hand Bob had pitched)."""
+    table, _ = _table()
+    _finish_hand(table)
+    result = match_of(table).last_result
+    assert result is not None
+    pitcher = result.pitcher
+    first = [table.seats[pitcher].name if pitcher is not None else ""]
+    assert table.pitchers == first and first[0] in ("", "P0", "P1")
+    table.leave(0)  # seat 0 is a bot's now, with another name
+    assert table.seats[0].name != "P0"
+    assert table.pitchers == first
+    assert table_info(table).pitchers == first
+    dispatch.act(table, 1, Ready(id=table.seats[1].last_id + 1))
+    if match_of(table).phase is Phase.BIDDING:
+        _finish_hand(table)
+        second = match_of(table).last_result
+        assert second is not None and len(table.pitchers) == 2
+        expected = table.seats[second.pitcher].name if second.pitcher is not None else ""
+        assert table.pitchers == [*first, expected]

@@ -208,10 +208,19 @@ def chart_legend(game: GameState) -> Text:
     if fell:
         legend.append("\n" + _("Set back (reversed): "), style="dim")
         legend.append(
-            ", ".join(_("hand {n} {name}", n=n, name=game.side_name(s)) for n, s in fell),
+            ", ".join(_("hand {n} {name}", n=n, name=_set_back(game, n, s)) for n, s in fell),
             style="dim",
         )
     return legend
+
+
+def _set_back(game: GameState, hand: int, side: int) -> str:
+    """Who was set back at `hand`: the pitcher by the name their seat had then (a seat can
+    change hands during a match), else the side as it is now (an older host)."""
+    pitchers = game.table.pitchers if game.table is not None else []
+    if 0 < hand <= len(pitchers) and pitchers[hand - 1]:
+        return pitchers[hand - 1]
+    return game.side_name(side)
 
 
 class ScoreChart(Widget):
