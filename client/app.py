@@ -424,7 +424,12 @@ class PitchApp(App[None]):
         so the host cannot be told), keeping its token: the seat is still this player's,
         and joining the table again from the finder takes it back."""
         if self.game.table_id and not keep_seat:
-            self.tokens.forget(self.game.table_id, self.options.name, self._seat_token())
+            self.tokens.forget(
+                self.game.table_id,
+                self.options.name,
+                self._seat_token(),
+                left=self.game.seat is not None,  # sat there (not only a refused join)
+            )
         if self.options.one_table:
             self.run_worker(self._leave_and_exit(keep_seat), group="closing")
             return
@@ -568,7 +573,12 @@ class PitchApp(App[None]):
         """Tell the table we leave (the seat goes to a bot now), forget its token, quit."""
         connection, self.connection = self.connection, None
         if self.game.table_id and connection is not None:
-            self.tokens.forget(self.game.table_id, self.options.name, connection.token)
+            self.tokens.forget(
+                self.game.table_id,
+                self.options.name,
+                connection.token,
+                left=self.game.seat is not None,
+            )
         if connection is not None:
             await (connection.leave() if connection.connected else connection.close())
         await self.close_network()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from pitchnet.dirs import state_dir
@@ -45,6 +45,9 @@ class SavedSeat:
     """Older tokens for this table id, newest first, tried after `token`: a host refused
     each without proving anything (it may have been an impostor), so each may still be
     the real table's."""
+    left: bool = False
+    """This name left that table on purpose (its seat went to a bot): `play` may then say
+    the seat a bot plays there may be theirs, though no token to it is kept."""
 
     def __post_init__(self) -> None:
         given = (self.kept,) if isinstance(self.kept, str) else self.kept  # a damaged file
@@ -66,7 +69,12 @@ class TokenStore:
     def _load(self) -> list[SavedSeat]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return [SavedSeat(**entry) for entry in data if isinstance(entry, dict)]
+            known = {f.name for f in fields(SavedSeat)}
+            return [
+                SavedSeat(**{k: v for k, v in entry.items() if k in known})
+                for entry in data
+                if isinstance(entry, dict)
+            ]
         except (OSError, ValueError, TypeError):
             return []  # missing or damaged: we simply join afresh
 
@@ -93,7 +101,7 @@ class TokenStore:
         """The seat this name holds at that table (by id), or at that address; with
         `given_up`, also one given up there whose older tokens are kept (to join with)."""
         for seat in reversed(self._load()):
-            if seat.name != name or not (seat.token or given_up):
+            if seat.name != name or not (seat.token or given_up) or not seat.tokens:
                 continue
             if table_id is not None and seat.table_id == table_id:
                 return seat
@@ -105,22 +113,30 @@ class TokenStore:
         kept = [s for s in self._load() if (s.table_id, s.name) != (seat.table_id, seat.name)]
         self._save([*kept, seat])
 
-    def forget(self, table_id: str, name: str, token: str | None = None) -> None:
+    def left(self, name: str, table_id: str) -> bool:
+        """Whether this name left that table on purpose (`forget(..., left=True)`)."""
+        return any(s.left and (s.table_id, s.name) == (table_id, name) for s in self._load())
+
+    def forget(
+        self, table_id: str, name: str, token: str | None = None, *, left: bool = False
+    ) -> None:
         """Give up the seat this name holds at that table; with `token`, only that token:
         a seat given up at one host claiming the table id is not one at another, so the
-        older `kept` tokens stay (the entry then holds no seat, `token` "")."""
+        older `kept` tokens stay (the entry then holds no seat, `token` ""). With `left`
+        (the player left on purpose), the entry stays, marked, even with no token."""
         seats = self._load()
         kept: list[SavedSeat] = []
         for seat in seats:
             if (seat.table_id, seat.name) != (table_id, name):
                 kept.append(seat)
-            elif token is not None:
-                left = replace(
+            elif token is not None or left:
+                given_up = replace(
                     seat,
-                    token="" if seat.token == token else seat.token,
-                    kept=tuple(t for t in seat.kept if t != token),
+                    token="" if token is None or seat.token == token else seat.token,
+                    kept=() if token is None else tuple(t for t in seat.kept if t != token),
+                    left=seat.left or left,
                 )
-                if left.tokens:
-                    kept.append(left)
+                if given_up.tokens or given_up.left:
+                    kept.append(given_up)
         if kept != seats:
             self._save(kept)

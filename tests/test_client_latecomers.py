@@ -90,6 +90,34 @@ async def test_play_asks_before_sitting_at_strangers_match() -> None:
         await ann.close()
 
 
+async def test_a_player_who_left_a_match_is_told_the_bots_seat_may_be_their_own() -> None:
+    """Dee leaves mid-match (Esc, y: a bot takes her seat), then runs `play` again: the
+    question says she left and may take her seat back (the second game night's Bob was
+    offered "a free seat" as to a stranger), and Enter claims that same seat."""
+    from client.screens.prompts import ConfirmLeave
+    from client.screens.table import TableScreen
+
+    async with running_host(players=2) as host:
+        ann = await RawClient.connect(host)
+        await ann.hello("Ann")
+        app = play(host, open_seats=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "Dee at the table")
+            await until_true(lambda: host.table.state == "playing", "the match")
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmLeave), "the question")
+            await pilot.press("y")
+            await until_true(lambda: host.table.seats[1].name == "Dee (bot)", "a bot for Dee")
+        again = play(host, open_seats=1)
+        async with again.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(again.screen, SeatOffer), "the question")
+            await until(pilot, lambda: _says(again, "You left", "your seat"), "the sentence")
+            await pilot.press("enter")
+            await until_true(lambda: host.table.claimed(1), "Dee's claim on her own seat")
+            assert host.table.seats[1].claim_name == "Dee" and not host.table.claimed(0)
+        await ann.close()
+
+
 async def test_play_still_joins_an_open_lobby_at_once() -> None:
     async with running_host(players=3) as host:
         ann = await RawClient.connect(host)

@@ -239,3 +239,33 @@ def test_a_bot_standing_in_is_said_whole_in_the_narrowest_seats_in_every_languag
             drawn = felt_text(GameState(seat=0, table=table, view=view), width, height).plain
             forms = (_("bot plays"), pgettext("narrow seat", "bot plays"))
             assert any(form in drawn for form in forms), (lang, width, drawn)
+
+
+def test_a_bots_countdown_is_said_whole_in_the_narrowest_seats_in_every_language() -> None:
+    """The seat whose turn it is, its player away: the countdown reads whole, number and
+    unit, at every size (at 40x15 the second game night's Lithuanian seat read "botas po
+    5", its "s" cut); where the full form is too wide, the catalog's narrow one."""
+    import dataclasses
+
+    from pitchnet.i18n import pgettext
+    from pitchnet.protocol import SeatKind
+
+    for lang in ("en", "tl", "lt", "te", "hr", "da"):
+        for width, height in ((80, 18), (60, 14), (40, 15), (40, 11)):
+            count_spacing_marks()
+            use(lang)
+            table, view, _events = dealt_scene("playing")
+            assert view is not None and view.turn is not None
+            turn = view.turn
+            seats = list(table.seats)
+            seats[turn] = dataclasses.replace(
+                seats[turn], kind=SeatKind.HUMAN, name="Bob", connected=False
+            )
+            table = dataclasses.replace(table, seats=seats, substitute=True, grace=58.0)
+            me = (turn + 1) % len(seats)
+            drawn = felt_text(GameState(seat=me, table=table, view=view), width, height).plain
+            forms = (
+                _("bot in {seconds}s", seconds=58),
+                pgettext("narrow seat", "bot in {seconds}s", seconds=58),
+            )
+            assert any(form in drawn for form in forms), (lang, width, height, drawn)

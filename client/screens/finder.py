@@ -449,7 +449,9 @@ class FinderScreen(PitchScreen[None]):
             self.join_found(best, watch=choice == "watch")
 
         people = max(0, best.taken - best.open)  # the seats taken, less those bots hold free
-        self.app.push_screen(SeatOffer(best.name, people), answered)
+        app: Any = self.app
+        left = app.tokens.left(self.app_options.name, best.table_id)
+        self.app.push_screen(SeatOffer(best.name, people, left=left), answered)
 
     def _auto_host(self) -> None:
         """`pitchnet play`: no seat on the network, so set up a table here."""

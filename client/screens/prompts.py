@@ -363,11 +363,20 @@ class SeatOffer(Choice):
     )
     SHORT: ClassVar[dict[str, str]] = {"back": N_("Back (n)")}
 
-    def __init__(self, table_name: str, people: int) -> None:
+    def __init__(self, table_name: str, people: int, *, left: bool = False) -> None:
         super().__init__()
-        self.table_name, self.people = table_name, people
+        self.table_name, self.people, self.left = table_name, people, left
 
     def sentence(self) -> Text:
+        if self.left:  # the host seats a leaver who comes back in their old seat, by name
+            return styled(
+                _(
+                    "You left {table}'s match earlier; a bot took your seat. Take it back "
+                    "(from the next hand, if a bot still plays it), watch, or go back to "
+                    "the table list?"
+                ),
+                table=plain(self.table_name, style="bold", limit=MAX_NAME),
+            )
         return styled(
             ngettext(
                 "{table} is playing a match (one person at it). A bot plays a free seat: "

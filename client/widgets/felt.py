@@ -295,9 +295,11 @@ def _name_line(game: GameState, seat: int, width: int, others: list[str]) -> Tex
     return line
 
 
-def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, Text, str]:
-    """Bid, tricks, score and state of one seat, as short texts, and the state's key
-    (`presence_kind`; "" for the viewer's own seat)."""
+def _facts(
+    game: GameState, seat: int, since: float, room: int
+) -> tuple[Text, Text, Text, Text, str]:
+    """Bid, tricks, score and state of one seat, as short texts (the state within `room`
+    cells), and the state's key (`presence_kind`; "" for the viewer's own seat)."""
     view = game.view
     table = game.table
     assert view is not None
@@ -314,7 +316,7 @@ def _facts(game: GameState, seat: int, since: float) -> tuple[Text, Text, Text, 
     score = view.scores[side] if 0 <= side < len(view.scores) else 0
     info = table.seats[seat] if table is not None and seat < len(table.seats) else None
     grace = table.grace if table is not None and table.substitute else None
-    state = presence(info, since, grace if view.turn == seat else None)
+    state = presence(info, since, grace if view.turn == seat else None, room)
     kind = presence_kind(info)
     if seat == game.me:
         state, kind = Text(""), ""
@@ -405,14 +407,11 @@ def draw_panel(
 ) -> None:
     names = [game.name(s) for s in range(game.view.players)] if game.view else []
     style = _panel_style(game, seat)
-    bid, tricks, score, state, kind = _facts(game, seat, since)
+    bid, tricks, score, state, kind = _facts(game, seat, since, rect.w - 2 * tier.boxed)
     reaction = game.reaction(seat)
     if reaction is not None and not tier.boxed:  # for a few seconds in the state's place
         label = reaction_label(reaction, game.ascii_only, rect.w)
         state, kind = Text(label, style="bold reverse"), "reaction"
-    if kind == "stand-in" and state.cell_len > (rect.w - 2 if tier.boxed else rect.w):
-        # TRANSLATORS: a bot plays for an absent player, in a seat of ten cells (a phone's).
-        state = Text(pgettext("narrow seat", "bot plays"), style=state.style)
     if tier.boxed:
         inner = rect.w - 2
         heavy = game.view is not None and game.view.turn == seat

@@ -6,13 +6,14 @@ table never parses them as markup.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
 from client.model import GameState
 from client.text import plain
-from pitchnet.i18n import _, number
+from pitchnet.i18n import _, number, pgettext
 from pitchnet.protocol import SeatInfo, SeatKind
 
 
@@ -28,23 +29,38 @@ def presence_kind(info: SeatInfo | None) -> str:
     return "here" if info.connected else "away"
 
 
-def presence(info: SeatInfo | None, since: float = 0.0, grace: float | None = None) -> Text:
+def presence(
+    info: SeatInfo | None,
+    since: float = 0.0,
+    grace: float | None = None,
+    room: int | None = None,
+) -> Text:
     """How a seat is being played: by its human, a bot, or nobody for now. An absent
     player shows how long they have been away (`since` seconds after the snapshot), or,
-    given the `grace`, how long before a bot takes their turn."""
+    given the `grace`, how long before a bot takes their turn. Given the `room` (cells)
+    a seat has, a bot's part is said in the catalog's narrow form where the full one
+    does not fit (a phone's seat is ten cells: cut, "botas po 5s" read "botas po 5")."""
     kind = presence_kind(info)
     if kind == "open":
         return Text(_("open"), style="italic dim")
     if kind == "bot":
         return Text(_("bot"), style="dim")
     if kind == "stand-in":
-        return Text(_("bot plays"), style="yellow")
+        words = _("bot plays")
+        if room is not None and cell_len(words) > room:
+            # TRANSLATORS: a bot plays for an absent player, in a seat of ten cells (a phone's).
+            words = pgettext("narrow seat", "bot plays")
+        return Text(words, style="yellow")
     if kind == "away" and info is not None:
         away = max(0.0, info.away + since)
         if grace is not None:
             # TRANSLATORS: a bot plays for this absent player in 58 seconds; a narrow column.
             left = max(0, round(grace - away))
-            return Text(_("bot in {seconds}s", seconds=left), style="bold red")
+            words = _("bot in {seconds}s", seconds=left)
+            if room is not None and cell_len(words) > room:
+                # TRANSLATORS: "bot in 58s" in a seat of ten cells (a phone's): at most 9.
+                words = pgettext("narrow seat", "bot in {seconds}s", seconds=left)
+            return Text(words, style="bold red")
         words = _("away {seconds}s", seconds=round(away)) if away >= 1 else _("away")
         return Text(words, style="bold red")
     return Text(_("here"), style="green")
