@@ -232,3 +232,34 @@ async def test_reconnecting_says_when_a_bot_has_taken_over_the_kept_seat(
         text = " ".join(screen_text(app).replace("┃", " ").split())  # the dialog's lines
         assert "your seat is kept" in text, text
         assert ("a bot plays it until you are back" in text) is stand_in, text
+
+
+@pytest.mark.parametrize("size", [(40, 15), (44, 48), (60, 20), (200, 60)])
+async def test_the_lobbys_title_says_every_fact_it_shows_whole(size: tuple[int, int]) -> None:
+    """A Lithuanian lobby hosted here, with a password, bots and a turn timer: at 40x15
+    the title's second line ended "botai:", the level cut off. Each fact shown is whole;
+    those that do not fit in two lines are left out, the name and the size kept."""
+    from client.screens.lobby import LobbyScreen
+    from pitchnet.i18n import _, use
+    from pitchnet.protocol import TableState
+
+    table, _view, _events = dealt_scene("playing", seed=7)
+    lobby = dataclasses.replace(
+        table, state=TableState.LOBBY, password=True, bot_level="normal", turn_timer=30.0
+    )
+    app = PilotApp(ClientOptions(name="Ann", lang="lt"), idle=True)
+    async with app.run_test(size=size) as pilot:
+        app.game.seat, app.game.hosting, app.game.table_name = 0, True, "Vakaro stalas"
+        app.apply_state(1, lobby, None, [])
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.pause()
+        use("lt")
+        title = " ".join(str(app.screen.query_one("#lobby-title").render()).split())
+        shown = " ".join(screen_text(app).split())
+        assert title in shown  # nothing of it hidden below its two lines
+        assert "Vakaro stalas" in title
+        bots = _("{level} bots", level=_("normal"))
+        assert bots in title or bots.split()[0] not in title, title
+        assert not title.rstrip().endswith(":"), title
+        footer = screen_text(app).splitlines()[-1]
+        assert _("Leave") in footer.split(), footer  # the screen's own key, whole

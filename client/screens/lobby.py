@@ -28,15 +28,18 @@ from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import SeatKind
 
 
-def lobby_title(game: GameState, narrow: bool = False) -> Text:
+def lobby_title(game: GameState, narrow: bool = False, width: int | None = None) -> Text:
     """The table's name and facts; `narrow` (a phone's 40 columns, two lines) in fewer
-    words, so that the rules' key and the bots' level are not cut off."""
-    title = plain(game.table_name or _("A table"), style="bold")
+    words, so that the rules' key and the bots' level are not cut off. Given the `width`,
+    no fact is split between lines: the title takes two lines at most, and facts that do
+    not fit are left out, the least needed first (a Lithuanian phone read "botai:" with
+    the level cut off)."""
     gap = " " if narrow else "  "
+    pieces: list[tuple[Text, int]] = [(plain(game.table_name or _("A table"), style="bold"), 9)]
     if game.hosting:
-        title.append(gap + _("(hosted here)"), style="yellow")
+        pieces.append((Text(_("(hosted here)"), style="yellow"), 4))
     if game.watching:
-        title.append(gap + _("(watching)"), style="yellow")
+        pieces.append((Text(_("(watching)"), style="yellow"), 5))
     table = game.table
     if table is not None:
         players, target = table.players, table.target
@@ -49,9 +52,9 @@ def lobby_title(game: GameState, narrow: bool = False) -> Text:
         facts = facts.replace("{target}", number(target))
         if table.partnership:
             facts = _("{facts}, partners", facts=facts)
-        title.append(gap + facts.replace("{n}", number(players)), style="dim")
+        pieces.append((Text(facts.replace("{n}", number(players)), style="dim"), 8))
         if table.password:
-            title.append(gap + _("(password)"), style="dim")
+            pieces.append((Text(_("(password)"), style="dim"), 2))
         rules = table.house_rules
         if table.rules:  # a host from before house rules sends none
             name = rules_name(rules) if rules else _("house rules")
@@ -60,13 +63,43 @@ def lobby_title(game: GameState, narrow: bool = False) -> Text:
                 if narrow
                 else _("rules: {name} (F2 lists them)", name=name)
             )
-            title.append(gap + key, style="dim")
+            pieces.append((Text(key, style="dim"), 7))
         if table.bot_level:  # a host from before bot levels does not say
-            title.append(gap + _("{level} bots", level=level_name(table.bot_level)), style="dim")
+            bots = _("{level} bots", level=level_name(table.bot_level))
+            pieces.append((Text(bots, style="dim"), 6))
         if table.turn_timer:  # after this long a bot makes the move for a person, once
             turns = _("{seconds} s turns", seconds=round(table.turn_timer))
-            title.append(gap + turns, style="dim")
+            pieces.append((Text(turns, style="dim"), 3))
+    texts = [text for text, _need in pieces]
+    if width is not None:
+        texts = _fit_lines(pieces, width, gap, lines=2)
+    title = Text()
+    for text in texts:
+        if title.plain and not title.plain.endswith("\n"):
+            title.append(gap)
+        title.append_text(text)
     return title
+
+
+def _fit_lines(pieces: list[tuple[Text, int]], width: int, gap: str, lines: int) -> list[Text]:
+    """The pieces, each whole, laid out in at most `lines` lines of `width` cells (a line
+    break ends a line's last piece); the least needed left out until they fit. The first
+    piece (the name) always stays, cut to the width if it must."""
+    kept = list(pieces)
+    while True:
+        laid: list[Text] = []
+        used, rows = 0, 1
+        for text, _need in kept:
+            size = min(text.cell_len, width)
+            if laid and used + len(gap) + size > width:
+                laid[-1] = laid[-1] + Text("\n")
+                used, rows = 0, rows + 1
+            used += size + (len(gap) if used else 0)
+            laid.append(text)
+        if rows <= lines or len(kept) == 1:
+            return laid
+        least = min(range(1, len(kept)), key=lambda i: kept[i][1])
+        del kept[least]
 
 
 SHORT_BELOW = 24
@@ -217,7 +250,8 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
         if not self._shown:
             return
         narrow = self.size.width < NARROW_BELOW
-        self.query_one("#lobby-title", Static).update(lobby_title(game, narrow))
+        width = self.query_one("#lobby-title", Static).content_size.width or self.size.width
+        self.query_one("#lobby-title", Static).update(lobby_title(game, narrow, width))
         self.query_one("#lobby-seats", Static).update(lobby_table(game, narrow=narrow))
         self.query_one("#lobby-hint", Static).update(self._hint(game))
         self.query_one("#start", Button).display = game.is_starter
