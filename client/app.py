@@ -36,7 +36,7 @@ from client.messages import (
     StateReceived,
     Welcomed,
 )
-from client.model import GameState, describe_event, top_bid
+from client.model import GameState, describe_event, hand_so_far, top_bid
 from client.reactions import reaction_label
 from client.screens.base import GameChanged, PitchModal, translate_bindings
 from client.screens.connecting import ConnectingScreen
@@ -50,7 +50,7 @@ from client.settings import (
 from client.text import use_deck
 from client.tokens import SavedSeat, TokenStore
 from client.widths import count_spacing_marks
-from pitchnet.events import Event, TimedOut, TookOver
+from pitchnet.events import Dealt, Event, TimedOut, TookOver
 from pitchnet.i18n import LANGUAGES, N_, _, current, use
 from pitchnet.protocol import MAX_NAME, ReclaimAsked, TableInfo, TableState
 from pitchnet.reactions import Reaction
@@ -932,6 +932,8 @@ class PitchApp(App[None]):
         # snapshot is told with the view we had then (the spectators'), never as ours.
         if game.me is not None or not any(_took_over(e, game.seat) for e in events):
             game.view = view
+        if view is not None and not game.log and not any(isinstance(e, Dealt) for e in events):
+            events = [*hand_so_far(view), *events]  # arrived mid-hand: what was said so far
         for event in events:
             line = describe_event(game, event)
             if line is not None:

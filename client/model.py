@@ -41,7 +41,7 @@ from pitchnet.house_rules import HouseRules, label
 from pitchnet.i18n import _
 from pitchnet.protocol import BOT_SUFFIX, MAX_NAME, SeatKind, TableInfo
 from pitchnet.reactions import Reaction
-from pitchnet.rules import HandResult
+from pitchnet.rules import HandResult, Phase
 from pitchnet.text import printable
 from pitchnet.views import SeatView
 
@@ -157,6 +157,22 @@ def bid_word(amount: int | None, you: bool = False, *, top: int) -> str:
     if amount == top:
         return _("pitch (bid {bid})", bid=amount) if you else _("pitches (bids {bid})", bid=amount)
     return _("bid {bid}", bid=amount) if you else _("bids {bid}", bid=amount)
+
+
+def hand_so_far(view: SeatView) -> list[Event]:
+    """The public moves of the hand under way, as the events that told them: the log of
+    whoever arrives mid-hand (a watcher, a late-comer, a client started again) began
+    empty, and nothing said who had bid what until the next move (second game night)."""
+    if view.phase not in (Phase.BIDDING, Phase.PLAYING):
+        return []
+    events: list[Event] = [Dealt(view.hand_number, view.dealer)]
+    events += [Bid(seat, amount) for seat, amount in view.bids]
+    for trick in view.tricks:
+        plays = [(seat, str(card)) for seat, card in trick.plays]
+        events += [Played(seat, card) for seat, card in plays]
+        events.append(TrickWon(trick.winner, plays))
+    events += [Played(seat, card) for seat, card in view.trick]
+    return events
 
 
 def describe_event(game: GameState, event: Event) -> Text | None:

@@ -131,3 +131,23 @@ async def test_the_finder_shows_two_adverts_of_one_table_as_a_conflict() -> None
         assert "Two tables claim to be Kitchen Table" in text
         assert "ask its host which address is theirs" in text
         assert "standard, to 7" in text  # Den's row keeps its rules line
+
+
+@pytest.mark.parametrize("open_seats", [0, 1])
+async def test_the_finder_says_enter_joins_only_where_a_seat_is_free(open_seats: int) -> None:
+    """Above a table whose every seat is a person's, "Enter joins" only led to "every seat
+    is taken" (the second game night): the status says so and offers to watch."""
+    from client.discovery import FoundTable
+    from pitchnet.protocol import PROTOCOL_VERSION
+
+    full = FoundTable(
+        name="Kitchen Table", table_id="t1", host="127.0.0.1", port=7373,
+        version=PROTOCOL_VERSION, taken=4, seats=4, state="playing", password=False,
+        open=open_seats, born=10,
+    )  # fmt: skip
+    app = PilotApp(ClientOptions(name="Ann", mode="find"), browser_factory=tables_seen([full]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "1 table found" in screen_text(app), "the status")
+        text = " ".join(screen_text(app).split())
+        assert ("every seat taken: w watches" in text) is (open_seats == 0), text
+        assert ("Enter joins" in text) is (open_seats > 0), text

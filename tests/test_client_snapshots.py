@@ -29,10 +29,22 @@ sized = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES
 V = PROTOCOL_VERSION
 FOUND = [
     FoundTable(
-        "Kitchen Table", "a1b2c3", "127.0.0.1", 7373, V, 2, 4, "lobby", False, bot_level="hard"
+        "Kitchen Table",
+        "a1b2c3",
+        "127.0.0.1",
+        7373,
+        V,
+        2,
+        4,
+        "lobby",
+        False,
+        bot_level="hard",
+        open=2,
     ),  # the [red] table's host is too old to advertise its bot level
     FoundTable("[red]x[/red]", "d4e5f6", "127.0.0.1", 7374, V, 4, 4, "playing", False),
-    FoundTable("Parlour", "0a0b0c", "127.0.0.1", 7375, V, 1, 5, "lobby", True, bot_level="normal"),
+    FoundTable(
+        "Parlour", "0a0b0c", "127.0.0.1", 7375, V, 1, 5, "lobby", True, bot_level="normal", open=4
+    ),
 ]
 
 

@@ -263,3 +263,25 @@ async def test_the_lobbys_title_says_every_fact_it_shows_whole(size: tuple[int, 
         assert not title.rstrip().endswith(":"), title
         footer = screen_text(app).splitlines()[-1]
         assert _("Leave") in footer.split(), footer  # the screen's own key, whole
+
+
+async def test_a_watchers_log_starts_with_the_hand_so_far() -> None:
+    """A watcher arriving mid-hand read an empty log (second game night): it starts with
+    the deal, every bid and every card played so far, told once."""
+    table, view, _events = dealt_scene("playing", seed=7)
+    watched = dataclasses.replace(view, **spectator_private())
+    played = sum(len(trick.plays) for trick in view.tricks) + len(view.trick)
+    assert view.bids and played
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game.seat, app.game.watching = None, True
+        app.apply_state(1, table, watched, [])
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        lines = [line.plain for line in app.game.log]
+        assert lines[0].startswith(f"-- Hand {view.hand_number}:"), lines
+        said = lines[1:]
+        assert sum(" plays " in line for line in said) == played, lines
+        assert sum(" won the trick" in line for line in said) == len(view.tricks), lines
+        assert len(said) == len(view.bids) + played + len(view.tricks), lines
+        app.apply_state(2, table, watched, [])  # a later snapshot tells nothing again
+        assert len(app.game.log) == len(lines)

@@ -393,6 +393,15 @@ class FinderScreen(PitchScreen[None]):
         if disputed:
             sentence = disputed_sentence(next(iter(disputed.values())))
             self._status(sentence.replace("⚠", "!!") if ascii_only else sentence)
+        elif count and not any(t.open for t in self.found.values()):
+            # Enter would only hear "every seat is taken" (the second game night).
+            self._status(
+                ngettext(
+                    "{n} table found, every seat taken: w watches; h hosts your own.",
+                    "{n} tables found, every seat taken: w watches; h hosts your own.",
+                    count,
+                )
+            )
         elif count:
             self._status(
                 ngettext(
