@@ -1069,9 +1069,15 @@ class PitchApp(App[None]):
             and not message.retrying
             and connection.refusal is None
         ):
-            # `play` picked a table that closed before we sat down: look again.
+            # `play` picked a table it could not sit at: say why, in the link's own words
+            # (nothing listening, or no answer in time: under load a slow join read "That
+            # table went away", which it had not), and look again.
             self.play_again = True
-            self.finder_note = _("That table went away before you sat down; looking again.")
+            self.finder_note = _(
+                "Could not sit at {table}: {reason} Looking again.",
+                table=self.game.table_name or self.connecting_to,
+                reason=printable(message.reason, 200),
+            )
             self.leave_table(keep_seat=True)
             self.redraw()
             return

@@ -149,3 +149,24 @@ async def test_play_offers_to_watch_a_match_of_people_before_any_setup() -> None
             await until(pilot, lambda: app.game.watching, "watching")
         await ann.close()
         await bob.close()
+
+
+async def test_play_says_why_it_could_not_sit_at_a_table_it_found() -> None:
+    """The table `play` picked is not listening (it ended, or its laptop is slow to
+    answer): the note gives the link's own reason, never "went away", which a slow join
+    under load showed of a table that was there."""
+    import socket
+
+    with socket.socket() as probe:  # a port with nothing listening on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    gone = FoundTable(
+        name="Den", table_id="t9", host="127.0.0.1", port=port, version=PROTOCOL_VERSION,
+        taken=1, seats=4, state="lobby", password=False, open=3, born=1,
+    )  # fmt: skip
+    options = ClientOptions(name="Dee", mode="play")
+    app = PilotApp(options, browser_factory=tables_seen([gone]), browse_seconds=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "Could not sit at" in app.finder_note, "the note")
+        assert "Den" in app.finder_note and "went away" not in app.finder_note
+        assert app.finder_note.endswith("Looking again."), app.finder_note
