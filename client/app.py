@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from client.connection import Connection
+from client.gestures import PitchLead
 from client.meanings import reclaim_words
 from client.messages import (
     Disconnected,
@@ -216,8 +217,8 @@ class PitchApp(App[None]):
         self.prefs: Preferences = (
             SessionPreferences() if options.mode == "web" else load_preferences()
         )
-        self.pitch_lead: str | None = None
-        """The card to lead once our pitch (bid 4) is taken: one gesture, two frames."""
+        self.pitch_lead = PitchLead()
+        """The card to lead once our pitch is taken: one gesture, two frames."""
         self._was_my_turn = False
         self._reclaim_offered: set[tuple[str, int]] = set()
         """(table id, seat) whose taking back was offered to us while watching: once."""
@@ -624,18 +625,12 @@ class PitchApp(App[None]):
         """Bid the top bid now (4, or 5 with the joker: the bid that ends the auction) and
         lead `card` as soon as the host gives us the lead."""
         if self.connection:
-            self.pitch_lead = card
+            self.pitch_lead.begin(card)
             self.connection.bid(top_bid(self.game.view))
 
     def _lead_pitched_card(self) -> None:
-        """After a pitch: play the chosen card once it is ours to lead; give up the
-        gesture if the hand went another way (the bid was refused, say)."""
-        card, view = self.pitch_lead, self.game.view
-        if card is None or view is None or view.phase == Phase.BIDDING:
-            return
-        self.pitch_lead = None
-        ours = view.phase == Phase.PLAYING and view.turn == self.game.me and not view.tricks
-        if ours and not view.trick and card in view.legal_plays:
+        card = self.pitch_lead.due(self.game.view, self.game.me)
+        if card is not None:
             self.send_play(card)
 
     def _ring_for_turn(self) -> None:
@@ -1010,7 +1005,7 @@ class PitchApp(App[None]):
     def _host_error(self, message: HostError) -> None:
         if message.fatal:
             return  # a fatal refusal ends the connection: the offline screen says it
-        self.pitch_lead = None  # whatever was refused, a pending pitch lead is off
+        self.pitch_lead.cancel()  # whatever was refused, a pending pitch lead is off
         self.notify(
             printable(message.message, 200),
             title=_("The host says"),

@@ -335,3 +335,35 @@ def test_the_pitch_is_the_tables_top_bid(preset: str, top: int) -> None:
     assert "pitches" not in said[other], said
     assert bid_word(top, top=top) == f"pitches (bids {top})"
     assert bid_word(other, top=top) == f"bids {other}"
+
+
+def test_the_pitch_gesture_leads_its_card_once_and_only_on_our_first_lead() -> None:
+    """`PitchLead` waits out the auction, plays its card when the first lead is ours and
+    the card legal, and is over after one look at a view past the auction either way."""
+    from random import Random
+
+    from client.gestures import PitchLead
+    from pitchnet.cards import shuffled_deck
+    from pitchnet.rules import Match, Settings
+    from pitchnet.views import seat_view
+
+    match = Match(Settings(4), dealer=3)
+    match.deal(shuffled_deck(Random(4)))
+    pitcher = match.turn
+    assert pitcher is not None
+    card = str(match.hand.hands[pitcher][0]) if match.hand is not None else ""
+    gesture = PitchLead()
+    gesture.begin(card)
+    assert gesture.due(seat_view(match, pitcher), pitcher) is None  # the auction is on
+    assert gesture.card == card
+    match.bid(pitcher, 4)  # the top bid ends the auction: the pitcher leads
+    view = seat_view(match, pitcher)
+    assert view.phase == Phase.PLAYING and view.turn == pitcher
+    assert gesture.due(view, pitcher) == card
+    assert gesture.card is None and gesture.due(view, pitcher) is None  # once
+    gesture.begin(card)
+    assert gesture.due(view, (pitcher + 1) % 4) is None  # not our lead: over, no play
+    assert gesture.card is None
+    gesture.begin(card)
+    gesture.cancel()
+    assert gesture.due(view, pitcher) is None

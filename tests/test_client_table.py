@@ -415,7 +415,7 @@ async def test_the_pitch_buttons_card_takes_the_new_themes_colour() -> None:
         assert pitch.display
         app.theme = "textual-light"
         await pilot.pause()
-        assert app.pitch_lead is None
+        assert app.pitch_lead.card is None
         card = str(pitch.label).split()[-1]
         card = card.translate(str.maketrans("♣♦♥♠", "CDHS"))
         card = card.replace("10", "T")  # the screen's ten, the wire's "T"
