@@ -285,3 +285,29 @@ async def test_a_watchers_log_starts_with_the_hand_so_far() -> None:
         assert len(said) == len(view.bids) + played + len(view.tricks), lines
         app.apply_state(2, table, watched, [])  # a later snapshot tells nothing again
         assert len(app.game.log) == len(lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "tl", "lt", "te", "hr", "da"])
+async def test_a_questions_buttons_show_whole_at_40_columns(lang: str) -> None:
+    """Each of the three-answer questions at 40x15: every button's label is on screen
+    whole (in Lithuanian the seat offer's third read "Atga"); where they do not fit with
+    their keys, the keys go from the labels."""
+    from textual.widgets import Button
+
+    from client.screens.prompts import BackgroundOffer, Choice, FullTableOffer, SeatOffer
+
+    async def shown_whole(question: Choice) -> None:
+        app = PilotApp(ClientOptions(name="Bob", lang=lang), idle=True)
+        async with app.run_test(size=(40, 15)) as pilot:
+            app.push_screen(question)
+            await until(pilot, lambda: app.screen is question, "the question")
+            await pilot.pause()
+            shown = screen_text(app)
+            for button in question.query(Button):
+                label = str(button.label)
+                assert label.strip() and label in shown, (type(question).__name__, label, shown)
+
+    await shown_whole(SeatOffer("Den", 3, left=True))
+    await shown_whole(SeatOffer("Den", 1))
+    await shown_whole(FullTableOffer("Den"))
+    await shown_whole(BackgroundOffer("Den"))

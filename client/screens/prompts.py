@@ -6,8 +6,10 @@ Each is a `ModalScreen[T]` that dismisses with its answer, so callers use
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -23,16 +25,26 @@ from pitchnet.i18n import N_, _, ngettext
 from pitchnet.invocation import shown_command
 from pitchnet.protocol import MAX_NAME
 
+KEY_HINT = re.compile(r"\s*\([^()]*\)$")
+"""A button label's key at its end ("Sit (Enter)"), left out where the labels do not fit."""
+
 
 def narrow_buttons(screen: ModalScreen[Any], width: int, short: dict[str, str]) -> None:
     """Below 60 columns (a phone's 40) a dialog's buttons take their `short` labels and
-    no minimum width, so that three fit side by side instead of the last being cut."""
+    no minimum width, so that three fit side by side instead of the last being cut; if
+    they still do not fit (Lithuanian's "Sėstis (Enter)  Stebėti (w)  Atgal (n)" at 40
+    columns cut the last), their keys go from the labels: the keys still work."""
     if width >= 60:
         return
-    for button in screen.query(Button):
+    buttons = list(screen.query(Button))
+    for button in buttons:
         button.label = short.get(button.id or "", button.label)
         button.styles.min_width = 0
         button.styles.margin = (1, 1, 0, 0)
+    room = min(width, 60) - 4  # the dialog's border and padding
+    if sum(cell_len(str(button.label)) + 3 for button in buttons) > room:
+        for button in buttons:
+            button.label = KEY_HINT.sub("", str(button.label)) or button.label
 
 
 class PasswordPrompt(PitchModal[str | None]):
