@@ -311,3 +311,34 @@ async def test_a_questions_buttons_show_whole_at_40_columns(lang: str) -> None:
     await shown_whole(SeatOffer("Den", 1))
     await shown_whole(FullTableOffer("Den"))
     await shown_whole(BackgroundOffer("Den"))
+
+
+@pytest.mark.parametrize("lang", ["en", "tl", "lt", "te", "hr", "da"])
+@pytest.mark.parametrize("scene", ["lobby", "bidding", "playing"])
+@pytest.mark.parametrize("size", [(40, 15), (60, 20), (80, 24)], ids=["40x15", "60x20", "80x24"])
+async def test_the_footer_shows_whole_keys_and_always_leave(
+    lang: str, scene: str, size: tuple[int, int]
+) -> None:
+    """At 40 columns Textual's footer cut its last key ("esc L", "esc I"): a phone, with
+    no Esc key, could not see how to leave. Every key the footer shows is whole, and
+    Leave is among them at every size."""
+    from textual.widgets._footer import FooterKey
+
+    from client.widgets.footer import PitchFooter
+    from pitchnet.protocol import TableState
+
+    table, view, events = dealt_scene("playing" if scene == "lobby" else scene, seed=7)
+    app = PilotApp(ClientOptions(name="Ann", lang=lang), idle=True)
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = 0
+        if scene == "lobby":
+            app.apply_state(1, dataclasses.replace(table, state=TableState.LOBBY), None, [])
+        else:
+            app.apply_state(1, table, view, events)
+        await until(pilot, lambda: bool(app.screen.query(FooterKey)), "the footer's keys")
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        keys = app.screen.query_one(PitchFooter).query(FooterKey)
+        for key in keys:
+            assert f"{key.key_display} {key.description}" in footer, footer
+        assert "leave" in {key.action for key in keys}, footer

@@ -12,12 +12,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-from textual import on
 from textual.dom import DOMNode
-from textual.events import Resize
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer
 
 from pitchnet.i18n import _
 
@@ -50,12 +47,6 @@ def translate_bindings(node: DOMNode) -> None:
         keys[key] = worded  # a list of the node's own: Textual's copy shares the class's
 
 
-PALETTE_KEY_FROM = 60
-"""Columns from which the footer shows the palette's key ("^p Commands") at its right:
-narrower (a phone's 40), it covered the screen's own last key ("esc Išeiti" read
-"esc I"). Ctrl+P still opens the palette, and the keys screen (?) lists it."""
-
-
 class PitchScreen(Screen[ResultType]):
     if TYPE_CHECKING:
         app = getters.app(PitchApp)
@@ -63,11 +54,6 @@ class PitchScreen(Screen[ResultType]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         translate_bindings(self)
-
-    @on(Resize)
-    def _palette_key_fits(self, event: Resize) -> None:
-        for footer in self.query(Footer):
-            footer.show_command_palette = event.size.width >= PALETTE_KEY_FROM
 
 
 class PitchModal(ModalScreen[ResultType]):

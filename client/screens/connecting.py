@@ -8,10 +8,11 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from client.screens.base import PitchScreen
 from client.text import plain, styled
+from client.widgets.footer import PitchFooter
 from pitchnet.i18n import N_, _
 
 
@@ -20,7 +21,7 @@ class ConnectingScreen(PitchScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="connecting", classes="panel", markup=False)
-        yield Footer()
+        yield PitchFooter()
 
     def on_mount(self) -> None:
         self.show_target()

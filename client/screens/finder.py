@@ -17,13 +17,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, DataTable, Footer, Input, Static
+from textual.widgets import Button, DataTable, Input, Static
 
 from client.connection import parse_address
 from client.discovery import claimed_twice
 from client.screens.base import PitchScreen
 from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer, SeatOffer
 from client.text import level_name, plain
+from client.widgets.footer import PitchFooter
 from pitchnet.i18n import N_, _, ngettext, number
 from pitchnet.protocol import MAX_NAME, PROTOCOL_VERSION, TableState, can_join, version_problem
 from pitchnet.text import printable
@@ -205,7 +206,7 @@ class FinderScreen(PitchScreen[None]):
                 yield Input(placeholder=_("host:port"), id="address")
                 yield Button(_("Join"), id="join-address", compact=True)
                 yield Button(_("Host a table here"), id="host", variant="primary", compact=True)
-        yield Footer()
+        yield PitchFooter()
 
     def on_mount(self) -> None:
         self._lay_out_columns(self.app.size.width)

@@ -17,11 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from client.model import GameState
 from client.screens.base import FirstShow, PitchScreen
 from client.text import duration, level_name, plain, styled
+from client.widgets.footer import PitchFooter
 from client.widgets.seats import TEAMS, lobby_table
 from pitchnet.house_rules import rules_name
 from pitchnet.i18n import N_, _, ngettext, number
@@ -226,7 +227,7 @@ class LobbyScreen(FirstShow, PitchScreen[None]):
             with Horizontal(id="lobby-buttons"):
                 yield Button(_("Start with bots"), id="start", variant="primary", compact=True)
                 yield Button(_("Leave"), id="leave", compact=True)
-        yield Footer()
+        yield PitchFooter()
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)  # the "waited" clock counts on

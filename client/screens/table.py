@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from client.model import GameState, refusal, status_line, top_bid
 from client.screens.base import FirstShow, PitchModal, PitchScreen
@@ -26,6 +26,7 @@ from client.screens.match_end import MatchEnd
 from client.screens.summary import HandSummary
 from client.widgets.bidbar import BidBar
 from client.widgets.felt import Felt
+from client.widgets.footer import PitchFooter
 from client.widgets.hand import HandView
 from client.widgets.log import HandLog
 from pitchnet.i18n import N_, _
@@ -106,7 +107,7 @@ class TableScreen(FirstShow, PitchScreen[None]):
         with Vertical(id="bottom"):
             yield BidBar(id="bidbar")
             yield HandView(id="hand")
-        yield Footer()
+        yield PitchFooter()
 
     def on_mount(self) -> None:
         self._ticker = self.set_interval(1.0, self._tick)

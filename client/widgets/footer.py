@@ -1,0 +1,61 @@
+"""The footer of every screen: Textual's, showing only the keys that fit, each whole.
+
+Textual's footer lays its keys side by side and cuts the row at the screen's edge, so
+on a phone (40 columns) the last key read "esc L" or "esc I" (Leave, in Lithuanian),
+and the palette's key, docked at the right, covered another. Here the keys are chosen
+before they are drawn: the palette's key goes first (below `PALETTE_KEY_FROM`
+columns), then keys from the right end, the first (the move of the moment: play,
+confirm a bid, which have buttons of their own) only when nothing else is left, and
+Leave last of all: a phone, with no Esc key, can only tap it. Every key still works
+from the keyboard, and the keys screen (?) lists them all."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from textual.app import ComposeResult
+from textual.events import Resize
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
+
+PALETTE_KEY_FROM = 60
+"""Columns from which the palette's key ("^p Commands") shows at the footer's right."""
+
+KEPT_ACTIONS = frozenset({"leave"})
+"""Keys shown while any room is left, whatever their place in the row."""
+
+
+def key_width(key: FooterKey) -> int:
+    """The cells a key takes in the footer (Textual's style: the key with a cell each
+    side, its description and a cell after it)."""
+    return cell_len(key.key_display) + 2 + cell_len(key.description) + 1
+
+
+def keys_that_fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
+    """`keys` less those that do not fit in `width` cells: from the right end, keeping
+    the first and the kept ones while another can go; then the first (its move has its
+    own buttons on screen), then the kept ones, from the end."""
+    shown = list(keys)
+    first = keys[0] if keys else None
+    while shown and sum(map(key_width, shown)) > width:
+        others = [k for k in shown if k is not first and k.action not in KEPT_ACTIONS]
+        plain = [k for k in shown if k.action not in KEPT_ACTIONS]
+        shown.remove((others or plain or shown)[-1])
+    return shown
+
+
+class PitchFooter(Footer):
+    def compose(self) -> ComposeResult:
+        width = self.app.size.width
+        self.set_reactive(Footer.show_command_palette, width >= PALETTE_KEY_FROM)
+        parts: list[Widget] = list(super().compose())
+        keys = [
+            p for p in parts if isinstance(p, FooterKey) and "-command-palette" not in p.classes
+        ]
+        palette = [p for p in parts if "-command-palette" in p.classes]
+        room = width - sum(key_width(p) + 1 for p in palette if isinstance(p, FooterKey))
+        shown = set(map(id, keys_that_fit(keys, room)))
+        yield from (p for p in parts if id(p) in shown or p not in keys)
+
+    def on_resize(self, event: Resize) -> None:
+        self.call_after_refresh(self.recompose)
