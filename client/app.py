@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual.app import App, SystemCommand
+from textual.app import App, SystemCommand, UnknownModeError
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.notifications import Notify, SeverityLevel
@@ -1157,7 +1157,10 @@ class PitchApp(App[None]):
         if self.current_mode == mode:
             return
         self._close_offline()
-        self.switch_mode(mode)
+        try:
+            self.switch_mode(mode)
+        except UnknownModeError:
+            return  # the app is closing (its modes are gone) as a connection's news came in
         if mode == "finder":
             self._reset_game_modes()
 

@@ -3,7 +3,7 @@
 A `pitchnet play` window may host a table in its own process (and serve it to
 browsers); `pitchnet host --web` starts a client process per browser. Both need the
 other side, and this module is the only place where they meet (ARCHITECTURE.md, "The
-seam"; tests/test_architecture.py keeps it so):
+seam"; tests/test_edges.py keeps it so):
 
 - no module of client/ but this one imports host/; this one imports it lazily, when
   a table is hosted, its web join served or a journal looked up, so a window that

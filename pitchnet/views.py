@@ -192,10 +192,6 @@ def public_result(result: HandResult) -> HandResult:
     return result
 
 
-result_wire = public_result
-"""The name older code knows `public_result` by (a view's result was once its map)."""
-
-
 def plain_result(result: HandResult | None) -> dict[str, Any] | None:
     """A view's `last_result` as the wire carries it."""
     return None if result is None else result.to_wire()

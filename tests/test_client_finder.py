@@ -5,7 +5,6 @@ unless PITCHNET_REQUIRE_LAN=1 makes that a failure, as in tests/test_zeroconf.py
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable
@@ -19,12 +18,6 @@ from tests.pilot import screen_text, tables_seen, until
 from tests.pilot_app import PilotApp
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
 async def test_the_finder_shows_an_advertised_table_and_joins_it(multicast: None) -> None:

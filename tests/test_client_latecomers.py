@@ -4,10 +4,6 @@ away when it did not; at a table of people they are offered to watch, with the t
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from client.app import ClientOptions
 from client.discovery import FoundTable
 from client.screens.prompts import SeatOffer, WatchOffer
@@ -19,12 +15,6 @@ from tests.pilot_app import PilotApp
 from tests.tmux import FRAMES
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
 def advert(host: HostServer, *, open_seats: int) -> FoundTable:

@@ -26,12 +26,6 @@ from tests.pilot_app import PilotApp
 SIZE = (80, 24)
 
 
-@pytest.fixture(autouse=True)
-def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
-
-
 @pytest.fixture
 async def host() -> AsyncIterator[HostServer]:
     config = HostConfig(

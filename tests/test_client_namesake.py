@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from client.app import ClientOptions
 from client.screens.prompts import WatchOffer
 from client.screens.reclaim import ReclaimOffer
@@ -18,12 +16,6 @@ from tests.pilot import dealt, screen_text, until
 from tests.pilot_app import PilotApp
 
 SIZE = (100, 32)
-
-
-@pytest.fixture(autouse=True)
-def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
 async def test_carol_joining_again_watches_and_asks_instead_of_a_second_seat(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -47,12 +46,6 @@ from tests.pilot_app import PilotApp
 
 SEED = 5
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
 @pytest.fixture

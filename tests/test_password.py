@@ -240,12 +240,6 @@ async def test_the_raw_txt_record_on_the_lan_says_pw_1_and_nothing_more(multicas
 # ---- the client's finder: a lock, then the prompt ----------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path / "state"))
-
-
 async def join_through_the_prompt(
     pilot: Pilot[Any], app: PilotApp, server: HostServer, lock: str
 ) -> None:

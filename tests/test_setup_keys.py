@@ -5,7 +5,6 @@ differ in shape, not only colour."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -18,12 +17,6 @@ if TYPE_CHECKING:
     pass
 
 SIZE = (80, 30)
-
-
-@pytest.fixture(autouse=True)
-def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITCHNET_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("PITCHNET_STATE_DIR", str(tmp_path))
 
 
 async def test_space_ticks_browsers_then_enter_opens_the_table_with_it() -> None:

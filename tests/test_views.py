@@ -17,7 +17,7 @@ import pytest
 from pitchnet import views
 from pitchnet.cards import JOKER_DECK, Card, CardParseError, deck, shuffled_deck
 from pitchnet.rules import DEFAULT_RULES, PRESETS, HouseRules, Match, Phase, RulesError, Settings
-from pitchnet.views import SeatView, ViewError, result_wire, seat_view, spectator_view
+from pitchnet.views import SeatView, ViewError, public_result, seat_view, spectator_view
 from tests.strategies import CONFIG_IDS, CONFIGS, legal_actions
 
 WIRE_LIMIT = 2048
@@ -169,7 +169,7 @@ def test_view_holds_own_hand_counts_and_public_table(players: int, partnership: 
             assert len(view.tricks) == len(hand.tricks)
             assert sum(view.tricks_won) == len(hand.tricks)
             if match.last_result is not None:
-                assert view.last_result == result_wire(match.last_result)
+                assert view.last_result == public_result(match.last_result)
 
 
 @pytest.mark.parametrize(("players", "partnership"), CONFIGS, ids=CONFIG_IDS)

@@ -3,7 +3,8 @@
 Only the bids the view lists as legal are shown, so the player can never pick a
 bid the rules refuse; the keys (p, 1-5) go through the same list. A key picks a bid
 (its button lights up) and Enter confirms it, as with cards; a click bids at once.
-"Pitch" bids 4 and leads the card under the hand's cursor, in one gesture.
+"Pitch" bids the top bid (4, or 5 at a joker table) and leads the card under the
+hand's cursor, in one gesture (client/gestures.py).
 """
 
 from __future__ import annotations
