@@ -9,6 +9,7 @@ screen changes.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable
@@ -65,7 +66,7 @@ MAX_TOASTS = 3
 """Toasts shown at once on a screen 60 columns wide or more (fewer on a phone)."""
 
 if TYPE_CHECKING:
-    from client.hosting import HostedTable, WebServer
+    from client.hosting import HostedTable, HostingConfig, TableSetup, WebServer
     from client.older_tables import OlderTableWatch
     from client.screens.prompts import OfflineScreen
 
@@ -332,31 +333,30 @@ class PitchApp(App[None]):
     def host_here(
         self,
         *,
-        settings: dict[str, Any] | None = None,
+        setup: TableSetup | None = None,
         resume: str | None = None,
         may_move: bool = False,
     ) -> None:
         """Host a table in this process (advertised on the LAN) and sit down in its
-        lobby; `settings` are the setup screen's choices; with `resume`, the unfinished
+        lobby; `setup` is the setup screen's choice; with `resume`, the unfinished
         table of that id comes back from its journal. `may_move`: see `self.may_move`."""
-        work = partial(self._host_here, settings or {}, resume, may_move)
+        work = partial(self._host_here, setup, resume, may_move)
         self.run_worker(work, group="host", exclusive=True)  # type: ignore[arg-type]  # Textual#6386
 
     async def _host_here(
-        self, settings: dict[str, Any], resume: str | None, may_move: bool
+        self, setup: TableSetup | None, resume: str | None, may_move: bool
     ) -> None:
         from client.hosting import HostedTable, HostingError
 
         if self.hosted is None:
             try:
-                hosted = await HostedTable.open(self.host_config(settings, resume))
+                hosted = await HostedTable.open(self.host_config(setup, resume))
             except HostingError as exc:
                 self.notify(str(exc), severity="error", markup=False)
                 return
             self.hosted = hosted
-            web_port = settings.get("web_port")
-            if type(web_port) is int:
-                refusal = await hosted.serve_web(web_port)
+            if setup is not None and setup.web_port is not None:
+                refusal = await hosted.serve_web(setup.web_port)
                 if refusal is not None:
                     self.notify(refusal, severity="error", markup=False)
         hosted = self.hosted
@@ -369,27 +369,25 @@ class PitchApp(App[None]):
             # comes from its journal).
             password=hosted.facts().password,
         )
-        if self.may_move or (settings and not resume):
+        if self.may_move or (setup is not None and not resume):
             from client.older_tables import OlderTableWatch
 
             self._mover = OlderTableWatch(self)
             self.run_worker(self._mover.run(), group="mover", exclusive=True)
 
-    def host_config(self, settings: dict[str, Any], resume: str | None) -> dict[str, Any]:
-        """The `HostConfig` fields of a table hosted here: its name, this window's
-        interface, the setup screen's `settings` (the fields it does not know are
-        ignored), the bots' level of `--bot-level`, the table to `resume`."""
-        config: dict[str, Any] = {
-            "name": printable(_("{name}'s table", name=self.options.name), MAX_NAME),
-            "interface": self.options.interface,
-            "advertise": True,
-            **settings,
-        }
-        if resume:
-            config["resume"] = resume
+    def host_config(self, setup: TableSetup | None, resume: str | None) -> HostingConfig:
+        """How a table hosted here is opened: the setup screen's `setup` (or the
+        defaults), named for this player unless named there, on this window's interface,
+        its bots at `--bot-level` if given, the table to `resume`."""
+        from client.hosting import HostingConfig, TableSetup
+
+        setup = setup or TableSetup()
+        if not setup.name:
+            name = printable(_("{name}'s table", name=self.options.name), MAX_NAME)
+            setup = dataclasses.replace(setup, name=name)
         if self.options.bot_level:
-            config["bot_level"] = self.options.bot_level
-        return config
+            setup = dataclasses.replace(setup, bot_level=self.options.bot_level)
+        return HostingConfig(setup=setup, interface=self.options.interface, resume=resume)
 
     def action_web_address(self) -> None:
         """Show the address browsers join at, with its QR code for a phone's camera."""

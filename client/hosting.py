@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from client.tokens import TokenStore
 from client.widths import joining_marks
+from pitchnet.house_rules import HouseRules
 from pitchnet.i18n import _
+from pitchnet.rules import DEFAULT_RULES
 
 if TYPE_CHECKING:
     from host.journal import TableRecord
@@ -46,7 +48,9 @@ __all__ = [
     "TABLE_ENV",
     "HostedFacts",
     "HostedTable",
+    "HostingConfig",
     "HostingError",
+    "TableSetup",
     "joining_marks",
     "qr_text",
     "seat_kept",
@@ -121,6 +125,52 @@ class HostingError(Exception):
     """The table could not be hosted; the message is the sentence the window shows."""
 
 
+@dataclass(frozen=True)
+class TableSetup:
+    """A table as its host chose it on the setup screen: the game and the table's own
+    options. The one typed shape that goes from the screen through the app to
+    `HostedTable.open`; its fields are `HostConfig`'s of the same names (tests/
+    test_shapes.py keeps them so), `web_port` aside."""
+
+    name: str = ""
+    """"" : "<player>'s table" (`HostingConfig.host_config`)."""
+    players: int = 4
+    partnership: bool = False
+    target: int = 7
+    rules: HouseRules = DEFAULT_RULES
+    password: str | None = None
+    bot_level: str = ""
+    """"": the host's default level."""
+    reactions: bool = True
+    web_port: int | None = None
+    """Serve the table to browsers on this port (0: any free one); None: not served."""
+
+
+@dataclass(frozen=True)
+class HostingConfig:
+    """How this window hosts a table: its `setup`, where (`interface`), and what the
+    process decides beyond the game: the table to `resume`, the port, the advert, the
+    bots' pace and the deck's seed (the last four the tests' to set; a player gets the
+    host's defaults)."""
+
+    setup: TableSetup = field(default_factory=TableSetup)
+    interface: str | None = None
+    resume: str | None = None
+    port: int | None = None
+    advertise: bool = True
+    bot_delay: float | None = None
+    seed: int | None = None
+
+    def host_fields(self) -> dict[str, object]:
+        """The `HostConfig` fields this sets (those left at None or "" take the host's
+        defaults)."""
+        chosen = {k: v for k, v in asdict(self.setup).items() if k != "web_port"}
+        chosen["rules"] = self.setup.rules  # asdict copies the rules into a plain dict
+        chosen.update(interface=self.interface, advertise=self.advertise, resume=self.resume)
+        chosen.update(port=self.port, bot_delay=self.bot_delay, seed=self.seed)
+        return {k: v for k, v in chosen.items() if v is not None and v != ""}
+
+
 class HostedTable:
     """The table this window hosts, and its web join if it serves one: started with
     `open`, then ended (`end`), handed to a background host (`hand_over`) or moved to
@@ -138,16 +188,16 @@ class HostedTable:
         """The port browsers were served on (kept once closed, for the hand-over)."""
 
     @classmethod
-    async def open(cls, config: dict[str, Any]) -> HostedTable:
-        """Open a table on the network from `config` (`HostConfig` fields; others are
-        ignored: the setup screen's choices include the browsers' port). Raises
-        `HostingError` with the sentence to show if it cannot be opened."""
+    async def open(cls, config: HostingConfig) -> HostedTable:
+        """Open a table on the network as `config` says (its browsers are served apart:
+        `serve_web`). Raises `HostingError` with the sentence to show if it cannot be
+        opened."""
         from host.journal import JournalError
         from host.server import HostConfig, HostServer
         from pitchnet.errors import describe_os_error
 
-        known = {f.name for f in fields(HostConfig)}
-        host_config = HostConfig(**{k: v for k, v in config.items() if k in known})
+        # Each field's type is HostConfig's own (tests/test_shapes.py checks the names).
+        host_config = HostConfig(**config.host_fields())  # type: ignore[arg-type]
         try:
             server = HostServer(host_config)
             await server.start()

@@ -58,16 +58,14 @@ def older_open_table(ours: HostedFacts, tables: list[Any]) -> Any:
 def differences(ours: HostedFacts, found: Any) -> list[str]:
     """How an open lobby beside ours differs in its settings, in words (empty: it
     does not, or it is not an open lobby without a password)."""
+    from client.hosting import TableSetup
     from client.screens.finder import settings_differ
 
     if found.table_id == ours.table_id or found.state != TableState.LOBBY or found.password:
         return []
-    chosen = {
-        "players": ours.players,
-        "target": ours.target,
-        "rules": ours.rules,
-        "bot_level": ours.bot_level,
-    }
+    chosen = TableSetup(
+        players=ours.players, target=ours.target, rules=ours.rules, bot_level=ours.bot_level
+    )
     return settings_differ(found, chosen)
 
 

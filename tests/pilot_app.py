@@ -8,11 +8,13 @@ own methods, so none of it is an option of the real client.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import client.app
 from client.app import BrowserFactory, ClientOptions, PitchApp
+from client.hosting import HostingConfig, TableSetup
 
 
 class PilotApp(PitchApp):
@@ -43,8 +45,8 @@ class PilotApp(PitchApp):
     def first_mode(self, options: ClientOptions) -> str:
         return "_default" if self.idle else super().first_mode(options)
 
-    def host_config(self, settings: dict[str, Any], resume: str | None) -> dict[str, Any]:
-        return {**super().host_config(settings, resume), **self.host_overrides}
+    def host_config(self, setup: TableSetup | None, resume: str | None) -> HostingConfig:
+        return dataclasses.replace(super().host_config(setup, resume), **self.host_overrides)
 
     def notify(self, message: str, **kwargs: Any) -> None:
         self.notices.append(message)

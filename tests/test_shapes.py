@@ -108,3 +108,26 @@ def test_the_host_config_is_the_table_options_and_the_process_s_own() -> None:
     assert type(options) is TableOptions
     assert options == TableOptions(players=5, target=11, bots=2, coach=False)
     assert options.settings == Settings(5, False, 11, options.rules)
+
+
+def test_the_hosting_windows_config_is_made_of_host_config_fields() -> None:
+    """A window that hosts passes `HostingConfig` (the setup screen's `TableSetup` and the
+    process's part) across the seam, where `HostedTable.open` makes a `HostConfig` of
+    it by field name: each field must be one of HostConfig's, of a type it accepts."""
+    import typing
+
+    from client.hosting import HostingConfig, TableSetup
+    from pitchnet.house_rules import HouseRules
+
+    host = typing.get_type_hints(HostConfig)
+    ours = {**typing.get_type_hints(TableSetup), **typing.get_type_hints(HostingConfig)}
+    del ours["web_port"], ours["setup"]
+    for name, kind in ours.items():
+        assert name in host, name
+        theirs = set(typing.get_args(host[name])) or {host[name]}
+        assert (set(typing.get_args(kind)) or {kind}) <= theirs | {type(None)}, (name, kind)
+    setup = TableSetup(name="Den", players=5, target=11, rules=HouseRules(joker="on"))
+    chosen = HostingConfig(setup=setup, interface="127.0.0.1", port=0, seed=3).host_fields()
+    config = HostConfig(**chosen)  # type: ignore[arg-type]
+    assert (config.name, config.players, config.target, config.seed) == ("Den", 5, 11, 3)
+    assert config.rules == setup.rules and config.port == 0 and config.bot_level == "normal"

@@ -20,7 +20,8 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 
 from client.connection import parse_address
-from client.discovery import claimed_twice
+from client.discovery import FoundTable, claimed_twice
+from client.hosting import TableSetup
 from client.screens.base import PitchScreen
 from client.screens.prompts import BackgroundOffer, PasswordPrompt, ResumeOffer, SeatOffer
 from client.text import level_name, plain
@@ -58,23 +59,19 @@ def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
     )
 
 
-def settings_differ(found: Any, chosen: dict[str, Any]) -> list[str]:
-    """How the setup screen's `chosen` settings differ from `found`'s advert, in words
+def settings_differ(found: FoundTable, chosen: TableSetup) -> list[str]:
+    """How the setup screen's `chosen` table differs from `found`'s advert, in words
     ("3 players instead of 4"); empty when joining it gives the game that was chosen.
     Browsers and the table's name are not settings of the game."""
     differ = []
-    players = chosen.get("players", 4)
-    if found.seats != players:
-        differ.append(_("{n} players instead of {chosen}", n=found.seats, chosen=players))
-    target = chosen.get("target", found.target)
-    if found.target != target:
-        differ.append(_("a game to {n} instead of {chosen}", n=found.target, chosen=target))
-    rules = chosen.get("rules")
-    short = rules.short() if rules is not None else ""
-    if found.rules != short:
+    if found.seats != chosen.players:
+        differ.append(_("{n} players instead of {chosen}", n=found.seats, chosen=chosen.players))
+    if found.target != chosen.target:
+        differ.append(_("a game to {n} instead of {chosen}", n=found.target, chosen=chosen.target))
+    if found.rules != chosen.rules.short():
         differ.append(_("{name} rules", name=found.rules_label))
-    level = chosen.get("bot_level")
-    if found.bot_level and isinstance(level, str) and found.bot_level != level:
+    level = chosen.bot_level
+    if found.bot_level and level and found.bot_level != level:
         differ.append(
             _(
                 "{level} bots instead of {chosen}",
@@ -82,7 +79,7 @@ def settings_differ(found: Any, chosen: dict[str, Any]) -> list[str]:
                 chosen=level_name(level),
             )
         )
-    if chosen.get("password"):
+    if chosen.password:
         differ.append(_("no password"))
     return differ
 
@@ -258,8 +255,7 @@ class FinderScreen(PitchScreen[None]):
             self._status(_("{table} did not stop; it still runs in the background.", table=name))
             return
         if back:
-            settings = {} if table.web_port is None else {"web_port": table.web_port}
-            self.app.host_here(settings=settings, resume=table.table_id)
+            self.app.host_here(setup=TableSetup(web_port=table.web_port), resume=table.table_id)
             return
         self.app.finder_note = _("{table} has ended for everyone.", table=name)
         self.on_screen_resume()
@@ -537,16 +533,16 @@ class FinderScreen(PitchScreen[None]):
         if best is not None and (best.state == TableState.LOBBY or best.table_id in self._mine()):
             screen.offer(best)
 
-    def _open_lobby(self) -> Any:
+    def _open_lobby(self) -> FoundTable | None:
         """The open lobby on the network `play` would join (None if there is none)."""
-        best = best_table(list(self.found.values()), self._mine())
+        best: FoundTable | None = best_table(list(self.found.values()), self._mine())
         if best is None or best.state != TableState.LOBBY or best.password:
             return None
         return best
 
     def _host_new(self, *, from_play: bool = True) -> None:
         """The setup screen, then a table hosted here and its lobby (never a dealt hand)."""
-        from client.screens.setup import SetupScreen
+        from client.screens.setup import LOOK_AGAIN, JoinInstead, SetupAnswer, SetupScreen
 
         note = ""
         if from_play:  # why a table is set up here: none found, or none with room
@@ -559,16 +555,16 @@ class FinderScreen(PitchScreen[None]):
         self._setting_up = True
         self._setup_from_play = from_play
 
-        def answered(chosen: dict[str, Any] | None) -> None:
+        def answered(chosen: SetupAnswer) -> None:
             self._setting_up = False
-            if chosen is not None and "look" in chosen:
+            if chosen == LOOK_AGAIN:
                 self._auto_host_pending = True
                 self.call_after_refresh(self._look_again)
                 return
-            if chosen is not None and "join" in chosen:
-                self.join_found(chosen["join"])
+            if isinstance(chosen, JoinInstead):
+                self.join_found(chosen.table)
                 return
-            if chosen is None:
+            if chosen is None or isinstance(chosen, str):
                 self._status(_(NO_TABLES_YET))
                 return
             there = self._open_lobby()
@@ -584,7 +580,7 @@ class FinderScreen(PitchScreen[None]):
                 )
                 self.join_found(there)
                 return
-            self._status(_("Opening {table}...", table=printable(chosen["name"], MAX_NAME)))
+            self._status(_("Opening {table}...", table=printable(chosen.name, MAX_NAME)))
             if there is not None:  # both stay: say so, and never move people between them
                 self.app.notify(
                     _(
@@ -595,7 +591,7 @@ class FinderScreen(PitchScreen[None]):
                     ),
                     markup=False,
                 )
-            self.app.host_here(settings=chosen, may_move=from_play and there is None)
+            self.app.host_here(setup=chosen, may_move=from_play and there is None)
 
         self.app.push_screen(SetupScreen(self.app_options.name, note=note), answered)
         self.call_after_refresh(self._offer_to_setup)  # one already seen, if any

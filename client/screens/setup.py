@@ -15,7 +15,8 @@ lobby and its creator starts it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -26,13 +27,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from client.discovery import FoundTable
+from client.hosting import TableSetup
 from client.screens.base import translate_bindings
 from client.text import level_name, styled
 from pitchnet.bots import LEVELS
 from pitchnet.house_rules import PRESETS, resolve
 from pitchnet.i18n import LANGUAGES, N_, _, current, ngettext
 from pitchnet.protocol import MAX_NAME
-from pitchnet.rules import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from pitchnet.rules import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pitchnet.text import printable
 
 SHORT_BELOW = 26
@@ -82,7 +85,21 @@ LABEL_WIDTH = 16
 """The narrowest labels' column (English's)."""
 
 
-class SetupScreen(ModalScreen[dict[str, Any] | None]):
+@dataclass(frozen=True)
+class JoinInstead:
+    """The setup screen's answer when its player took the table it offered instead."""
+
+    table: FoundTable
+
+
+LOOK_AGAIN: Literal["look again"] = "look again"
+"""The setup screen's answer when it gave way, untouched, to a table found a moment late."""
+
+SetupAnswer = TableSetup | JoinInstead | Literal["look again"] | None
+"""A table to open, one to join instead, look again, or None (Esc: back to the finder)."""
+
+
+class SetupScreen(ModalScreen[SetupAnswer]):
     """A short form for a new table; Enter accepts, Esc cancels."""
 
     AUTO_FOCUS = "#setup-name"
@@ -278,7 +295,7 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
         self._show_offer()
         self.call_after_refresh(self._watch_touches)
 
-    offered: Any = None
+    offered: FoundTable | None = None
     """A table that opened on the network while this screen showed (the finder keeps
     looking): Ctrl+T joins it instead of hosting a second one beside it."""
 
@@ -334,14 +351,14 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
 
     def give_way(self) -> None:
         """Close untouched, for `play` to take a table found a moment late."""
-        self._answer({"look": True})
+        self._answer(LOOK_AGAIN)
 
     def action_join_offered(self) -> None:
         if self.offered is not None:
-            self._answer({"join": self.offered})
+            self._answer(JoinInstead(self.offered))
 
-    def choices(self) -> dict[str, Any] | None:
-        """The chosen HostConfig fields, or None (with the reason shown) if one is wrong."""
+    def choices(self) -> TableSetup | None:
+        """The table chosen, or None (with the reason shown) if a field is wrong."""
         error = self.query_one("#setup-error", Static)
         name = self.query_one("#setup-name", Input).value.strip() or self.default_name
         players_text = self.query_one("#setup-players", Input).value.strip() or "4"
@@ -356,34 +373,34 @@ class SetupScreen(ModalScreen[dict[str, Any] | None]):
             error.update(_("Partnership play needs exactly 4 players."))
             return None
         target = self.query_one("#setup-target", Select).value
-        password = self.query_one("#setup-password", Input).value or None
-        chosen: dict[str, Any] = {
-            "name": printable(name, MAX_NAME),
-            "players": players,
-            "partnership": partnership,
-            "target": target if isinstance(target, int) else TARGETS[0],
-            "password": password,
-        }
         preset = self.query_one("#setup-preset", Select).value
-        if isinstance(preset, str) and preset in PRESETS:
-            chosen["rules"] = resolve(preset)[0]
-        chosen["bot_level"] = self.query_one("#setup-level", Select).value
-        chosen["reactions"] = self.query_one("#setup-reactions", Checkbox).value
-        chosen["web_port"] = None
+        level = self.query_one("#setup-level", Select).value
+        web_port = None
         if self.query_one("#setup-web", Checkbox).value:
             port_text = self.query_one("#setup-web-port", Input).value.strip()
-            port = int(port_text) if port_text.isdigit() else -1
-            if not 0 <= port <= 65535:
+            web_port = int(port_text) if port_text.isdigit() else -1
+            if not 0 <= web_port <= 65535:
                 error.update(_("The browsers' port must be a number from 1 to 65535."))
                 return None
-            chosen["web_port"] = port
-        return chosen
+        return TableSetup(
+            name=printable(name, MAX_NAME),
+            players=players,
+            partnership=partnership,
+            target=target if isinstance(target, int) else TARGETS[0],
+            rules=resolve(preset)[0]
+            if isinstance(preset, str) and preset in PRESETS
+            else DEFAULT_RULES,
+            password=self.query_one("#setup-password", Input).value or None,
+            bot_level=level if isinstance(level, str) else "",
+            reactions=self.query_one("#setup-reactions", Checkbox).value,
+            web_port=web_port,
+        )
 
     _answered = False
     """Set by the first answer: a second Enter already queued (a double press, a busy
     machine) must neither host a second table nor pop the screen below this one."""
 
-    def _answer(self, chosen: dict[str, Any] | None) -> None:
+    def _answer(self, chosen: SetupAnswer) -> None:
         if not self._answered:
             self._answered = True
             self.dismiss(chosen)
