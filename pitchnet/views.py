@@ -243,15 +243,29 @@ def spectator_private() -> dict[str, Any]:
     return _SPECTATOR_PRIVATE
 
 
-_SPECTATOR_PRIVATE: dict[str, Any] = {
-    "seat": 0,
-    "hand": [],
-    "legal_bids": [],
-    "legal_plays": [],
-    "play_rule": None,
-    "play_meaning": None,
-    "spectator": True,
-}
+def _private_part(
+    seat: int,
+    hand: list[str],
+    *,
+    spectator: bool = False,
+    legal_bids: list[int | None] | None = None,
+    legal_plays: list[str] | None = None,
+    why: RulesError | None = None,
+) -> dict[str, Any]:
+    """The private part of a view (what only its seat sees), its fields spelled here
+    once for every case: a spectator's, no hand yet, a seat waiting, the seat to act."""
+    return {
+        "seat": seat,
+        "spectator": spectator,
+        "hand": hand,
+        "legal_bids": legal_bids or [],
+        "legal_plays": legal_plays or [],
+        "play_rule": None if why is None else why.message,
+        "play_meaning": None if why is None else {"code": why.code, **(why.params or {})},
+    }
+
+
+_SPECTATOR_PRIVATE: dict[str, Any] = _private_part(0, [], spectator=True)
 
 
 def split_views(match: Match) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
@@ -357,29 +371,19 @@ def _result_wire(match: Match) -> dict[str, Any] | None:
 
 def _moving(match: Match) -> dict[str, Any]:
     """The public entries a move may change: whose turn, the bids, the trick on the table."""
-    hand, players, phase = match.hand, match.settings.players, match.phase
-    if hand is None:
-        return {
-            "phase": phase,
-            "turn": None,
-            "step": 0,
-            "hand_counts": [0] * players,
-            "bids": [],
-            "high_bid": None,
-            "pitcher": None,
-            "trump": None,
-            "trick": [],
-        }
+    hand, phase = match.hand, match.phase
     return {
         "phase": phase,
-        "turn": hand.turn if phase is Phase.BIDDING or phase is Phase.PLAYING else None,
-        "step": hand.step,
-        "hand_counts": [len(cards) for cards in hand.hands],
-        "bids": [(bidder, amount) for bidder, amount in hand.bids],
-        "high_bid": hand.high_bid,
-        "pitcher": hand.pitcher,
-        "trump": hand.trump.value if hand.trump else None,
-        "trick": [(player, card.text) for player, card in hand.trick],
+        "turn": match.turn,
+        "step": hand.step if hand else 0,
+        "hand_counts": (
+            [len(cards) for cards in hand.hands] if hand else [0] * match.settings.players
+        ),
+        "bids": [(bidder, amount) for bidder, amount in hand.bids] if hand else [],
+        "high_bid": hand.high_bid if hand else None,
+        "pitcher": hand.pitcher if hand else None,
+        "trump": hand.trump.value if hand and hand.trump else None,
+        "trick": [(player, card.text) for player, card in hand.trick] if hand else [],
     }
 
 
@@ -413,30 +417,19 @@ def _private(match: Match, seat: int, turn: int | None) -> dict[str, Any]:
     worked out once for every seat's part)."""
     hand = match.hand
     if hand is None:
-        return {
-            "seat": seat,
-            "hand": [],
-            "legal_bids": [],
-            "legal_plays": [],
-            "play_rule": None,
-            "play_meaning": None,
-            "spectator": False,
-        }
+        return _private_part(seat, [])
     if seat != turn:  # no choices (as `legal_bids` and `legal_plays` say): skip them
         return _waiting_private(match, seat)
     held = hand.hands[seat]
     legal = match.legal_plays(seat)
     refused = next((card for card in held if card not in legal), None) if legal else None
-    why = None if refused is None else _why_refused(match, seat, refused)
-    return {
-        "seat": seat,
-        "spectator": False,
-        "hand": [card.text for card in sorted(held, key=_AS_HELD)],
-        "legal_bids": list(match.legal_bids(seat)),
-        "legal_plays": [card.text for card in sorted(legal, key=_AS_HELD)],
-        "play_rule": None if why is None else why.message,
-        "play_meaning": None if why is None else {"code": why.code, **(why.params or {})},
-    }
+    return _private_part(
+        seat,
+        [card.text for card in sorted(held, key=_AS_HELD)],
+        legal_bids=list(match.legal_bids(seat)),
+        legal_plays=[card.text for card in sorted(legal, key=_AS_HELD)],
+        why=None if refused is None else _why_refused(match, seat, refused),
+    )
 
 
 def _waiting_private(match: Match, seat: int) -> dict[str, Any]:
@@ -451,15 +444,7 @@ def _waiting_private(match: Match, seat: int) -> dict[str, Any]:
 
 def _build_waiting(match: Match, seat: int) -> dict[str, Any]:
     assert match.hand is not None
-    return {
-        "seat": seat,
-        "spectator": False,
-        "hand": [card.text for card in sorted(match.hand.hands[seat], key=_AS_HELD)],
-        "legal_bids": [],
-        "legal_plays": [],
-        "play_rule": None,
-        "play_meaning": None,
-    }
+    return _private_part(seat, [card.text for card in sorted(match.hand.hands[seat], key=_AS_HELD)])
 
 
 def _why_refused(match: Match, seat: int, card: Card) -> RulesError | None:
