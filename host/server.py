@@ -75,7 +75,7 @@ TRICK_PAUSE_FACTOR = 2.5
 __all__ = ["HEARTBEAT", "Connection", "HostConfig", "HostServer", "HostedFacts"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class HostConfig(TableOptions):
     """How to run one table: the table's own options (`TableOptions`, declared there
     once: what the journal keeps) and the process's (network, pacing, state folder)."""

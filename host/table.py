@@ -72,7 +72,7 @@ from pitchnet.protocol import (
     SeatKind,
     TableState,
 )
-from pitchnet.rules import DEFAULT_RULES, Action, HouseRules, Match, Phase, RulesError, Settings
+from pitchnet.rules import Action, Match, Phase, RulesError, Settings
 from pitchnet.search import TABLE_BUDGET
 from pitchnet.text import display_name, player_name
 from pitchnet.views import (
@@ -152,15 +152,13 @@ class BotTurn:
     """A person's turn whose timer ran out: the bot makes this one move for them."""
 
 
-@dataclass
-class TableOptions:
-    """What a table is opened with, and all the journal keeps of it (`asdict`): declared
-    here once, and the table's part of the host's `HostConfig` (its base class)."""
+@dataclass(frozen=True)
+class TableOptions(Settings):
+    """What a table is opened with, and all the journal keeps of it (`asdict`): the
+    rules' `Settings` (players, partnership, target, house rules: its base class, checked
+    there) and the table's own options, declared here once; the table's part of the
+    host's `HostConfig` (which extends it)."""
 
-    players: int = 4
-    partnership: bool = False
-    target: int = 7
-    rules: HouseRules = DEFAULT_RULES
     bots: int = 0
     password: str | None = None
     grace: float = 60.0

@@ -4,6 +4,7 @@ no argparse function names, no tracebacks (issue 12, item 5). These run the real
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import socket
@@ -332,7 +333,7 @@ def test_resume_honours_the_port_given_and_names_it_when_taken(
         port = probe.getsockname()[1]
     assert port != old_port
     config = config_from_args(build_parser().parse_args(resume_on(port)))
-    config.advertise = False
+    config = dataclasses.replace(config, advertise=False)
 
     async def listening_port() -> int:
         server = HostServer(config)
