@@ -22,6 +22,7 @@ from pitchnet.text import printable
 
 if TYPE_CHECKING:
     from client.app import PitchApp
+    from client.discovery import FoundTable
     from client.hosting import HostedFacts
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ LOOK_AGAIN_SECONDS = 0.5
 (someone may have sat down or started the match, which ends the watch)."""
 
 
-def older_open_table(ours: HostedFacts, tables: list[Any]) -> Any:
+def older_open_table(ours: HostedFacts, tables: list[FoundTable]) -> FoundTable | None:
     """An older open lobby on the network with a seat for everyone at ours (the
     oldest): our lobby moves there. Only the younger of two tables ever moves, so
     two tables never swap their people."""
@@ -55,7 +56,7 @@ def older_open_table(ours: HostedFacts, tables: list[Any]) -> Any:
     return min(older, key=lambda t: (t.born, t.table_id), default=None)
 
 
-def differences(ours: HostedFacts, found: Any) -> list[str]:
+def differences(ours: HostedFacts, found: FoundTable) -> list[str]:
     """How an open lobby beside ours differs in its settings, in words (empty: it
     does not, or it is not an open lobby without a password)."""
     from client.hosting import TableSetup
@@ -87,7 +88,7 @@ class OlderTableWatch:
         facts = self._facts()
         return self.app.may_move and facts is not None and facts.lobby_unstarted
 
-    def _say_tables_beside(self, tables: list[Any], told: set[str]) -> None:
+    def _say_tables_beside(self, tables: list[FoundTable], told: set[str]) -> None:
         """Another lobby opened beside ours with other settings: both stay (nobody moves
         between them), so say there are two tables and why, once per table."""
         ours = self._facts()

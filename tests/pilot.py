@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
+from textual.geometry import Region
 from textual.pilot import Pilot
 
 if TYPE_CHECKING:
@@ -97,14 +98,22 @@ async def tap(pilot: Pilot[Any], target: Any, what: str = "the widget") -> None:
     """Click `target` (a widget or a selector) once it is laid out, and fail unless the
     click landed on it: a widget shown a moment ago has no region yet, and Textual's
     pilot would click the screen's top-left corner instead (a bid once went to the
-    status bar that way)."""
+    status bar that way). It must also be where it was a refresh before: a dialog that
+    relabels its buttons for a narrow screen lays them out again, and a click at the old
+    place missed ("Ask for it (y)" became "Ask (y)", a row lower, under load)."""
     screen = pilot.app.screen
+    seen: list[Region] = []
 
-    def placed() -> bool:
+    def steady() -> bool:
         widget = screen.query_one(target) if isinstance(target, str) else target
-        return widget.region.area > 0
+        seen.append(widget.region)
+        return widget.region.area > 0 and seen[-2:] == [widget.region] * 2
 
-    await until(pilot, placed, f"{what} on screen")
+    deadline = asyncio.get_running_loop().time() + 10.0
+    while not steady():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"{what} is not on screen\n{screen_text(pilot.app)}")
+        await pilot.pause()  # the app idle: any new layout done
     assert await pilot.click(target), f"the click missed {what}"
 
 

@@ -23,11 +23,17 @@ def game_of(
     last = history[-1]
     winner = max(range(len(last)), key=lambda side: last[side])
     view = SimpleNamespace(
-        sides=len(last), score_history=history, target=target, scores=last, winner=winner
+        sides=len(last),
+        score_history=history,
+        target=target,
+        scores=last,
+        winner=winner,
+        partnership=False,
     )
+    seats = [SimpleNamespace(name=name) for name in ("Ann", "Eve", "Bot 2")]
     return SimpleNamespace(
         view=view,
-        table=SimpleNamespace(pitchers=pitchers or []),
+        table=SimpleNamespace(pitchers=pitchers or [], seats=seats),
         ascii_only=ascii_only,
         side_name=lambda side: ("You", "Bot 1", "Bot 2")[side],
     )
@@ -75,7 +81,10 @@ def test_the_legend_names_who_pitched_the_hand_not_who_sits_there_now() -> None:
     """Bob pitched hand 2 and was set back, then left; Eve holds his seat at the end. The
     legend names Bob (the host sends who pitched each hand); from an older host, which
     sends none, it falls back to the seat's name now."""
-    game = game_of([[2, 0, 1], [7, 2, -2]], pitchers=["You", "Bob"])
+    game = game_of([[2, 0, 1], [7, 2, -2]], pitchers=["Ann", "Bob"])
     assert "Set back (reversed): hand 2 Bob" in chart_legend(game).plain
     older = game_of([[2, 0, 1], [7, 2, -2]], pitchers=[])
     assert "Set back (reversed): hand 2 Bot 2" in chart_legend(older).plain
+    # A seat that kept its name is named as the legend names it: "You" for our own.
+    ours = game_of([[-2, 0, 1], [7, 2, 1]], pitchers=["Ann", "Bot 2"])
+    assert "Set back (reversed): hand 1 You" in chart_legend(ours).plain

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import DataTable
 
 from client.app import ClientOptions
+from client.discovery import FoundTable
 from client.screens.finder import FinderScreen
 from client.screens.lobby import LobbyScreen
 from host.server import HostConfig, HostServer
@@ -89,7 +90,7 @@ def test_play_joins_only_tables_of_its_own_version() -> None:
         assert best_table([replace(table, version=other)]) is None
 
 
-def _found(table_id: str, host: str, name: str = "Kitchen Table") -> object:
+def _found(table_id: str, host: str, name: str = "Kitchen Table") -> FoundTable:
     from client.discovery import FoundTable
     from pitchnet.protocol import PROTOCOL_VERSION
 
@@ -126,10 +127,18 @@ async def test_the_finder_shows_two_adverts_of_one_table_as_a_conflict() -> None
         assert "standard, to 7" in text  # Den's row keeps its rules line
 
 
-@pytest.mark.parametrize("open_seats", [0, 1])
-async def test_the_finder_says_enter_joins_only_where_a_seat_is_free(open_seats: int) -> None:
+@pytest.mark.parametrize(("open_seats", "ours"), [(0, False), (1, False), (0, True)])
+async def test_the_finder_says_enter_joins_only_where_a_seat_is_free(
+    open_seats: int, ours: bool
+) -> None:
     """Above a table whose every seat is a person's, "Enter joins" only led to "every seat
-    is taken" (the second game night): the status says so and offers to watch."""
+    is taken" (the second game night): the status says so and offers to watch, unless
+    one of those seats is ours, kept (the third night's "every seat taken" above a row
+    saying "your seat is kept")."""
+    from client.tokens import SavedSeat, TokenStore
+
+    if ours:
+        TokenStore().remember(SavedSeat("t1", "Ann", "127.0.0.1", 7373, "k" * 32))
     from client.discovery import FoundTable
     from pitchnet.protocol import PROTOCOL_VERSION
 
@@ -142,5 +151,6 @@ async def test_the_finder_says_enter_joins_only_where_a_seat_is_free(open_seats:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "1 table found" in screen_text(app), "the status")
         text = " ".join(screen_text(app).split())
-        assert ("every seat taken: w watches" in text) is (open_seats == 0), text
-        assert ("Enter joins" in text) is (open_seats > 0), text
+        free = open_seats > 0 or ours
+        assert ("every seat taken: w watches" in text) is not free, text
+        assert ("Enter joins" in text) is free, text

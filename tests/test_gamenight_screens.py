@@ -321,7 +321,8 @@ async def test_the_footer_shows_whole_keys_and_always_leave(
 ) -> None:
     """At 40 columns Textual's footer cut its last key ("esc L", "esc I"): a phone, with
     no Esc key, could not see how to leave. Every key the footer shows is whole, and
-    Leave is among them at every size."""
+    Leave and the palette's key (the third game night's phone had none) are among them
+    at every size."""
     from textual.widgets._footer import FooterKey
 
     from client.widgets.footer import PitchFooter
@@ -342,3 +343,5 @@ async def test_the_footer_shows_whole_keys_and_always_leave(
         for key in keys:
             assert f"{key.key_display} {key.description}" in footer, footer
         assert "leave" in {key.action for key in keys}, footer
+        # The palette's key at every size: a phone reaches the coach and reactions by it.
+        assert "command_palette" in {key.action for key in keys}, footer

@@ -33,7 +33,7 @@ from pitchnet.text import printable
 log = logging.getLogger(__name__)
 
 
-def best_table(tables: list[Any], mine: set[str] | None = None) -> Any:
+def best_table(tables: list[FoundTable], mine: set[str] | None = None) -> FoundTable | None:
     """The table `pitchnet play` offers first: one where this player still holds a seat
     (`mine`: table ids with a remembered token), else one with a seat to take (an open
     lobby, or a seat a bot plays), in this protocol; lobbies before matches, then the one
@@ -100,7 +100,7 @@ def _unfinished_table() -> Any:
 
 
 class TablesChanged(Message):
-    def __init__(self, tables: list[Any]) -> None:
+    def __init__(self, tables: list[FoundTable]) -> None:
         super().__init__()
         self.tables = tables
 
@@ -109,7 +109,7 @@ DISPUTED_MARK = N_("⚠ two claim this table")
 """Under the name of a table whose id two addresses advertise (the rules line's place)."""
 
 
-def disputed_sentence(claimants: list[Any]) -> str:
+def disputed_sentence(claimants: list[FoundTable]) -> str:
     """The finder's sentence about two adverts claiming one table (the rows show where)."""
     return _(
         "⚠ Two tables claim to be {table}: ask its host which address is theirs.",
@@ -118,16 +118,17 @@ def disputed_sentence(claimants: list[Any]) -> str:
 
 
 def table_row(
-    found: Any, ascii_only: bool, disputed: bool = False, mine: bool = False
+    found: FoundTable, ascii_only: bool, disputed: bool = False, mine: bool = False
 ) -> tuple[Text, ...]:
     """The finder's cells for one table; `mine`: this player's seat token there is
     remembered, so the seat it lists as taken (or as free, a bot playing it) is theirs."""
     lock = ("pw" if ascii_only else "🔒") if found.password else ""
-    state = {
+    states: dict[str, str] = {
         TableState.LOBBY: _("in lobby"),
         TableState.PLAYING: _("playing"),
         TableState.OVER: _("finished"),
-    }.get(found.state, "?")
+    }
+    state = states.get(found.state, "?")
     if found.state != TableState.LOBBY and found.joinable:
         # A seat a bot plays, which a newcomer can take ("4/4 seat free" read as a
         # contradiction, the bot's seat counted as taken). TRANSLATORS: 11 cells at most.
@@ -183,12 +184,12 @@ class FinderScreen(PitchScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.browser: Any = None
-        self.found: dict[str, Any] = {}
+        self.found: dict[str, FoundTable] = {}
         self._auto_host_pending = False
         self._looks = 0
         self._first_look_started = False
         self._narrow: bool | None = None
-        self._shown_tables: list[Any] = []
+        self._shown_tables: list[FoundTable] = []
         self._setting_up = False
         """The setup screen is open over the finder (which keeps browsing meanwhile)."""
         self._setup_from_play = False
@@ -354,7 +355,7 @@ class FinderScreen(PitchScreen[None]):
             self._first_look_started = True
             self.set_timer(self.app.play_browse_seconds, self._look_again)
 
-    def _tables_changed(self, tables: list[Any]) -> None:
+    def _tables_changed(self, tables: list[FoundTable]) -> None:
         self.post_message(TablesChanged(list(tables)))
 
     def on_tables_changed(self, event: TablesChanged) -> None:
@@ -390,7 +391,7 @@ class FinderScreen(PitchScreen[None]):
         if disputed:
             sentence = disputed_sentence(next(iter(disputed.values())))
             self._status(sentence.replace("⚠", "!!") if ascii_only else sentence)
-        elif count and not any(t.open for t in self.found.values()):
+        elif count and not any(t.open or t.table_id in mine for t in self.found.values()):
             # Enter would only hear "every seat is taken" (the second game night).
             self._status(
                 ngettext(
@@ -413,7 +414,7 @@ class FinderScreen(PitchScreen[None]):
     def _status(self, text: str) -> None:
         self.query_one("#finder-status", Static).update(text)
 
-    def _mine(self, tables: list[Any] | None = None) -> set[str]:
+    def _mine(self, tables: list[FoundTable] | None = None) -> set[str]:
         """Tables here (or among `tables`) where this player's seat token is remembered."""
         app: Any = self.app
         name = self.app_options.name
@@ -433,7 +434,7 @@ class FinderScreen(PitchScreen[None]):
         # presses Enter (a table with the same settings already open is joined instead).
         self._auto_host()
 
-    def _take(self, best: Any) -> None:
+    def _take(self, best: FoundTable) -> None:
         """`play` found a seat: join at once when it is our own remembered seat or an
         open lobby; a match among people we never sat with is joined only on a key."""
         if best.state == TableState.LOBBY or best.table_id in self._mine():
@@ -473,7 +474,7 @@ class FinderScreen(PitchScreen[None]):
         elif not self.found:
             self._status(_(NO_TABLES_YET))
 
-    def _full_match(self) -> Any:
+    def _full_match(self) -> FoundTable | None:
         """A match on the network whose every seat is a person's (the fullest first)."""
         disputed = claimed_twice(list(self.found.values()))
         full = [
@@ -486,7 +487,7 @@ class FinderScreen(PitchScreen[None]):
         ]
         return max(full, key=lambda t: (t.taken, -(t.born or 0)), default=None)
 
-    def _offer_full_table(self, full: Any) -> None:
+    def _offer_full_table(self, full: FoundTable) -> None:
         from client.screens.prompts import FullTableOffer
 
         def answered(choice: str | None) -> None:
@@ -535,7 +536,7 @@ class FinderScreen(PitchScreen[None]):
 
     def _open_lobby(self) -> FoundTable | None:
         """The open lobby on the network `play` would join (None if there is none)."""
-        best: FoundTable | None = best_table(list(self.found.values()), self._mine())
+        best = best_table(list(self.found.values()), self._mine())
         if best is None or best.state != TableState.LOBBY or best.password:
             return None
         return best
@@ -604,7 +605,7 @@ class FinderScreen(PitchScreen[None]):
         if found is not None:
             self.join_found(found)
 
-    def join_found(self, found: Any, *, watch: bool = False) -> None:
+    def join_found(self, found: FoundTable, *, watch: bool = False) -> None:
         self._auto_host_pending = False
         problem = version_problem(found.version)
         if problem is not None:  # never send a hello it cannot read, or that is in clear

@@ -51,7 +51,10 @@ class TableScreen(FirstShow, PitchScreen[None]):
         Binding("p", "number(0)", N_("Pass")),
         Binding("exclamation_mark", "pitch", N_("Pitch card"), show=False),
         *(Binding(str(n), f"number({n})", N_("Key {n}"), show=False) for n in range(1, 7)),
-        Binding("c", "coach", N_("Coach"), show=False),
+        # Shown where the coach can help (our decision, a table that allows it: a phone
+        # can tap it); elsewhere the same key says why it cannot.
+        Binding("c", "coach", N_("Coach")),
+        Binding("c", "coach_why", N_("Coach"), show=False),
         Binding("t", "last_trick", N_("Last trick")),
         Binding("r", "app.react", N_("React"), show=False),
         Binding("l", "toggle_log", N_("Log")),
@@ -221,6 +224,10 @@ class TableScreen(FirstShow, PitchScreen[None]):
         binding in this Textual; None would show it greyed out)."""
         view = self.game.view
         mine = view is not None and view.turn == self.game.me
+        if action == "coach":
+            table = self.game.table
+            on = table is None or table.coach
+            return on and mine and view is not None and bool(view.legal_bids or view.legal_plays)
         if action == "play":  # only on our turn: a spectator, or a player waiting, plays none
             return mine and view is not None and view.phase == Phase.PLAYING
         if action == "confirm":  # one press bids at once: there is nothing to confirm
@@ -316,6 +323,10 @@ class TableScreen(FirstShow, PitchScreen[None]):
             return False
         self._waiting_since_seq = self.game.seq
         return True
+
+    def action_coach_why(self) -> None:
+        """`c` where the coach cannot help: the sentence that says why."""
+        self.action_coach()
 
     def action_coach(self) -> None:
         """What the `hard` bot would do now, and why, from our own view (pitchnet.coach):

@@ -216,11 +216,20 @@ def chart_legend(game: GameState) -> Text:
 
 def _set_back(game: GameState, hand: int, side: int) -> str:
     """Who was set back at `hand`: the pitcher by the name their seat had then (a seat can
-    change hands during a match), else the side as it is now (an older host)."""
-    pitchers = game.table.pitchers if game.table is not None else []
-    if 0 < hand <= len(pitchers) and pitchers[hand - 1]:
-        return pitchers[hand - 1]
-    return game.side_name(side)
+    change hands during a match); the side as it is named now ("You" too, as in the
+    legend above) while that seat still has that name, or from an older host."""
+    table = game.table
+    pitchers = table.pitchers if table is not None else []
+    then = pitchers[hand - 1] if 0 < hand <= len(pitchers) else ""
+    view = game.view
+    same = (
+        table is not None
+        and view is not None
+        and not view.partnership
+        and 0 <= side < len(table.seats)
+        and table.seats[side].name == then
+    )
+    return then if then and not same else game.side_name(side)
 
 
 class ScoreChart(Widget):

@@ -3,11 +3,12 @@
 Textual's footer lays its keys side by side and cuts the row at the screen's edge, so
 on a phone (40 columns) the last key read "esc L" or "esc I" (Leave, in Lithuanian),
 and the palette's key, docked at the right, covered another. Here the keys are chosen
-before they are drawn: the palette's key goes first (below `PALETTE_KEY_FROM`
-columns), then keys from the right end, the first (the move of the moment: play,
-confirm a bid, which have buttons of their own) only when nothing else is left, and
-Leave last of all: a phone, with no Esc key, can only tap it. Every key still works
-from the keyboard, and the keys screen (?) lists them all."""
+before they are drawn: the palette's key always stays (a phone reaches the coach,
+reactions and every command only through it, by a tap), then keys go from the right
+end, the first (the move of the moment: play, confirm a bid, which have buttons of
+their own) only when nothing else is left, and Leave last of all: a phone, with no Esc
+key, can only tap it (or find it in the palette). Every key still works from the
+keyboard, and the keys screen (?) lists them all."""
 
 from __future__ import annotations
 
@@ -17,9 +18,6 @@ from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
-
-PALETTE_KEY_FROM = 60
-"""Columns from which the palette's key ("^p Commands") shows at the footer's right."""
 
 KEPT_ACTIONS = frozenset({"leave"})
 """Keys shown while any room is left, whatever their place in the row."""
@@ -47,7 +45,6 @@ def keys_that_fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
 class PitchFooter(Footer):
     def compose(self) -> ComposeResult:
         width = self.app.size.width
-        self.set_reactive(Footer.show_command_palette, width >= PALETTE_KEY_FROM)
         parts: list[Widget] = list(super().compose())
         keys = [
             p for p in parts if isinstance(p, FooterKey) and "-command-palette" not in p.classes
