@@ -49,9 +49,11 @@ def options_from_environment(env: Mapping[str, str]) -> ClientOptions:
 
 
 def watch_regions(app: Any, path: Path) -> None:
-    """Write {"card:7C" or a button's id: [x, y, width, height]} for what is on screen
-    now, whenever it changes (the test hook behind REGIONS_ENV)."""
+    """Write {"card:7C", a button's id or "key:leave" (a footer key's action):
+    [x, y, width, height]} for what is on screen now, whenever it changes (the test hook
+    behind REGIONS_ENV)."""
     from textual.widgets import Button
+    from textual.widgets._footer import FooterKey
 
     from client.widgets.cards import CardFace
 
@@ -59,11 +61,13 @@ def watch_regions(app: Any, path: Path) -> None:
 
     def dump() -> None:
         regions: dict[str, list[int]] = {}
-        for widget in app.screen.query("CardFace, Button"):
+        for widget in app.screen.query("CardFace, Button, FooterKey"):
             region = widget.region
             if not region.area or not widget.display:
                 continue
-            if isinstance(widget, CardFace):
+            if isinstance(widget, FooterKey):
+                key = f"key:{widget.action}"
+            elif isinstance(widget, CardFace):
                 if widget.card is None:
                     continue
                 key = f"card:{widget.card}"

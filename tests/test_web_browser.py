@@ -17,6 +17,7 @@ from host.server import HostConfig, HostServer
 from host.web import COOKIE, WebConfig, WebServer, regions_file
 from host.web_keep import keep_folder
 from tests.browser import (
+    PHONE_AT_3,
     browser,
     click,
     drop_wifi,
@@ -395,3 +396,31 @@ async def test_a_browser_comes_back_to_its_seat_after_the_host_restarts_from_its
     finally:
         for server in servers:
             await server.close()
+
+
+async def test_a_phone_reaches_the_palette_and_leave_by_tapping_the_footer() -> None:
+    """A phone (ratio 3, touch) has no Ctrl+P and no Esc: the footer's keys are its way
+    to the palette (the coach, reactions, every command) and to Leave. On the third game
+    night the phone's footer showed neither: the palette's key was hidden below 60
+    columns and "esc Le" was cut. Both are tapped here; each opens what it says."""
+    async with web_table() as (host, web), browser() as chromium:
+        context = await chromium.new_context(**PHONE_AT_3)
+        page = await context.new_page()
+        await join(page, web, "Dan")
+        await until_true(lambda: seat_of(host, "Dan") is not None, "Dan to sit down")
+        identity = await identity_of(context, web)
+        assert identity is not None and identity.session is not None
+        await region_of(identity, "key:leave")
+        await painted(page)
+        await page.screenshot(path=str(screenshot_dir() / "web-phone-footer.png"))
+        await click(page, identity, "key:command_palette", touch=True)
+        await until_true(
+            lambda: regions(identity)["screen"] == "CommandPalette", "the palette", timeout=20
+        )
+        await page.keyboard.press("Escape")  # the palette's own close (a tap outside it too)
+        await until_true(lambda: regions(identity)["screen"] != "CommandPalette", "closed", 20)
+        await click(page, identity, "key:leave", touch=True)
+        await until_true(
+            lambda: regions(identity)["screen"] == "ConfirmLeave", "the question", timeout=20
+        )
+        assert seat_of(host, "Dan") is not None  # asked, not left

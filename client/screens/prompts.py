@@ -373,7 +373,6 @@ class SeatOffer(Choice):
         ("watch", N_("Watch (w)"), "default"),
         ("back", N_("Back (Esc)"), "default"),
     )
-    SHORT: ClassVar[dict[str, str]] = {"back": N_("Back (n)")}
 
     def __init__(self, table_name: str, people: int, *, left: bool = False) -> None:
         super().__init__()
