@@ -12,7 +12,8 @@ import time
 from typing import ClassVar
 
 from rich.cells import cell_len
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -97,9 +98,39 @@ def points_table(game: GameState, result: HandResult) -> Table:
     else:
         won = Text(_("tied at {n}: nobody", n=max(points, default=0)), style="dim")
     grid.add_row(_("Game"), "", won)
-    every = Text(", ".join(f"{game.side_name(side)} {number(p)}" for side, p in enumerate(points)))
-    grid.add_row("", "", Text(_("Game points: "), style="dim").append_text(every))
+    # Each side's name and points stay together where the line wraps: as one text, "Bot
+    # 1 34" broke before its points, and "34" stood alone on the next line.
+    last = len(points) - 1
+    every = [
+        Text(f"{game.side_name(side)} {number(p)}" + ("," if side < last else ""))
+        for side, p in enumerate(points)
+    ]
+    grid.add_row("", "", Flow([Text(_("Game points:"), style="dim"), *every]))
     return grid
+
+
+class Flow:
+    """Texts side by side, a space apart, wrapped between two of them and never inside
+    one (unless one alone is wider than the room): Rich's own wrapping breaks at any
+    space, and a side's points went to the next line without its name."""
+
+    def __init__(self, items: list[Text]) -> None:
+        self.items = items
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, line = options.max_width, Text()
+        for item in self.items:
+            if line.plain and line.cell_len + 1 + item.cell_len > width:
+                yield line
+                line = Text()
+            if line.plain:
+                line.append(" ")
+            line.append_text(item)
+        yield line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widths = [item.cell_len for item in self.items]
+        return Measurement(max(widths, default=0), sum(widths) + len(widths) - 1)
 
 
 def scores_table(game: GameState, before: list[int], after: list[int]) -> Table:
