@@ -171,6 +171,30 @@ class HostingConfig:
         return {k: v for k, v in chosen.items() if v is not None and v != ""}
 
 
+HOST_MODULES = ("host.server", "host.journal", "pitchnet.errors")
+"""What `HostedTable.open` imports (about 0.16 s of a table's opening, most of it)."""
+
+
+def warm_up() -> None:
+    """Import what hosting needs in a thread, while `play` looks for tables (its first
+    look is half a second of waiting), so that Enter on the setup screen opens the table
+    without waiting for the imports (Enter to the lobby took about 0.5 s, issue 25 asks
+    for less). `join`, `watch` and the finder never call this and load none of host/.
+    The import lock keeps it safe: `open` waits for it if it must."""
+    import importlib
+    import threading
+
+    def load() -> None:
+        for name in HOST_MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception:  # `open` imports it again, and says why
+                log.debug("warming up %s failed", name, exc_info=True)
+                return
+
+    threading.Thread(target=load, name="pitchnet-warm-up", daemon=True).start()
+
+
 class HostedTable:
     """The table this window hosts, and its web join if it serves one: started with
     `open`, then ended (`end`), handed to a background host (`hand_over`) or moved to

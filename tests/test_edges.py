@@ -110,3 +110,18 @@ def test_a_window_that_only_joins_loads_no_host() -> None:
     loaded = _loaded_after("import client.app, client.hosting, client.web_session")
     assert "client" in loaded and "textual" in loaded  # the imports ran
     assert "host" not in loaded
+
+
+def test_hosting_is_warmed_up_in_a_thread_and_joining_loads_no_host() -> None:
+    """`play` imports host/ during its first look (`warm_up`, a thread), so Enter on the
+    setup screen opens the table without the imports; the seam alone loads none of it."""
+    assert "host" not in _loaded_after("import client.hosting")
+    warmed = _loaded_after(
+        "import threading\n"
+        "from client.hosting import warm_up\n"
+        "warm_up()\n"
+        "for thread in threading.enumerate():\n"
+        "    if thread.name == 'pitchnet-warm-up':\n"
+        "        thread.join(timeout=30)\n"
+    )
+    assert "host" in warmed

@@ -354,6 +354,11 @@ class FinderScreen(PitchScreen[None]):
         if self._auto_host_pending and not self._first_look_started:
             self._first_look_started = True
             self.set_timer(self.app.play_browse_seconds, self._look_again)
+            # `play` may host in a moment: host/ is imported meanwhile, in the look's idle
+            # time, so that Enter on the setup screen opens the table without the imports.
+            from client.hosting import warm_up
+
+            warm_up()
 
     def _tables_changed(self, tables: list[FoundTable]) -> None:
         self.post_message(TablesChanged(list(tables)))
