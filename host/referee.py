@@ -38,10 +38,11 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from host import dispatch, reclaims
 from host.journal import JournalError
@@ -85,6 +86,15 @@ from pitchnet.rules import Action, RulesError
 from pitchnet.text import player_name
 
 log = logging.getLogger("pitchnet.host")
+
+Admitted = TypeVar("Admitted")
+
+
+class Refused:
+    """What `Referee._admitted` returns for a hello it refused (the refusal is sent)."""
+
+
+REFUSED = Refused()
 
 HEARTBEAT = 1.0
 """Seconds between the host's pings; a peer silent for `Limits.dead_after` is gone."""
@@ -690,15 +700,9 @@ class Referee:
         """A spectator: checked like a player (version, table, password, the same
         password limiter), seated nowhere."""
         table = self.table
-        try:
-            dispatch.check_watcher(table, hello, peer.nonce)
-        except ProtocolError as exc:
-            if exc.code == "bad_password":
-                self.guesses.wrong(peer.address, now)
-            self._refuse(peer, exc.code, exc.message, now, exc.params)
+        check = self._admitted(peer, now, guessing, partial(dispatch.check_watcher, table, hello))
+        if isinstance(check, Refused):
             return
-        if guessing:
-            self.guesses.right(peer.address)
         watchers = [p for p in self.peers.values() if p.spectator]
         mine = sum(p.address == peer.address for p in watchers)
         if (
@@ -726,6 +730,23 @@ class Referee:
             self._send(peer, ErrorMsg(code="journal_loss", message=table.loss))
         self._broadcast(now)
 
+    def _admitted(
+        self, peer: Peer, now: float, guessing: bool, check: Callable[[str], Admitted]
+    ) -> Admitted | Refused:
+        """`check(nonce)` for a hello (a watcher's check, or a player's join), through the
+        one password limiter: a refusal is sent, and a wrong password counts against its
+        address; a password given right clears that address's count."""
+        try:
+            admitted = check(peer.nonce)
+        except ProtocolError as exc:
+            if exc.code == "bad_password":
+                self.guesses.wrong(peer.address, now)
+            self._refuse(peer, exc.code, exc.message, now, exc.params)
+            return REFUSED
+        if guessing:
+            self.guesses.right(peer.address)
+        return admitted
+
     def _seat(self, peer: Peer, hello: Hello, now: float) -> None:
         table = self.table
         # A player's hello and a watcher's go through the same password limiter (a
@@ -742,15 +763,9 @@ class Referee:
         if hello.watch:
             self._watch(peer, hello, now, guessing)
             return
-        try:
-            seat = dispatch.join(table, hello, peer.nonce)
-        except ProtocolError as exc:
-            if exc.code == "bad_password":
-                self.guesses.wrong(peer.address, now)
-            self._refuse(peer, exc.code, exc.message, now, exc.params)
+        seat = self._admitted(peer, now, guessing, partial(dispatch.join, table, hello))
+        if isinstance(seat, Refused):
             return
-        if guessing:
-            self.guesses.right(peer.address)
         old = self.holders.get(seat)
         if old is not None and old is not peer:
             log.info("seat %d taken over by %s", seat, peer.label)
