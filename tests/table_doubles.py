@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from host import dispatch
 from host.entries import Entry
 from host.snapshots import table_info
 from host.table import Table
-from pitchnet.protocol import PROTOCOL_VERSION, Challenge, Hello, State, answer
+from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, Challenge, Hello, PlayMsg, State, answer
 from pitchnet.rules import Hand, Match, Phase
 from pitchnet.views import seat_view, spectator_view
 
@@ -70,3 +71,25 @@ def phase_of(match: Match) -> Phase:
     """The match's phase read afresh: mypy keeps `match.phase` narrowed to what an
     earlier assert saw, across the moves that change it."""
     return match.phase
+
+
+def play_out_hand(table: Table, *, bid_high: bool = False) -> None:
+    """Play the current hand out: bots act for their seats; a person's seat passes where
+    it may (with `bid_high`, bids the most it may) and plays its first legal card."""
+    match = table.match
+    assert match is not None
+    while match.hand is not None and not match.hand.complete:
+        seat = match.turn
+        assert seat is not None
+        if table.seats[seat].played_by_bot:
+            assert table.act_for_bot()
+            continue
+        view = seat_view(match, seat)
+        next_id = table.seats[seat].last_id + 1
+        if view.phase == Phase.BIDDING:
+            passing = None in view.legal_bids and not bid_high
+            dispatch.act(
+                table, seat, BidMsg(id=next_id, bid=None if passing else view.legal_bids[-1])
+            )
+        else:
+            dispatch.act(table, seat, PlayMsg(id=next_id, card=view.legal_plays[0]))

@@ -13,7 +13,7 @@ from host.referee import Pacing, Referee
 from pitchnet.protocol import Ready
 from pitchnet.rules import Phase
 from tests.pair import RefereePair
-from tests.test_table_seats import play_out_hand
+from tests.table_doubles import play_out_hand
 
 
 def _to_match_end(pair: RefereePair) -> None:

@@ -88,7 +88,8 @@ def test_the_list_and_the_hands_name_whoever_plays_each_seat() -> None:
     from host.history import table_lines
     from host.journal import SqliteJournal, journal_path, list_tables
     from pitchnet.protocol import Leave, Ready, Sit, Start
-    from tests.test_table_seats import hello, play_out_hand
+    from tests.table_doubles import play_out_hand
+    from tests.test_table_seats import hello
 
     store = SqliteJournal(journal_path("feedfacecafe"), create=True)
     options = {"players": 4, "target": 21}

@@ -11,10 +11,10 @@ from host import dispatch
 from host.snapshots import Snapshots, table_info
 from host.table import Table, TableOptions
 from pitchnet.cards import shuffled_deck
-from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, PlayMsg, Ready
+from pitchnet.protocol import PROTOCOL_VERSION, BidMsg, FrameDecoder, Hello, Ready
 from pitchnet.rules import Phase, RulesError
 from pitchnet.views import seat_view
-from tests.table_doubles import hello_at, match_of, state_for
+from tests.table_doubles import hello_at, match_of, play_out_hand, state_for
 
 
 def _table(players: int = 2) -> tuple[Table, list[str]]:
@@ -53,35 +53,17 @@ def test_stale_moves_change_nothing_and_current_ones_apply() -> None:
     assert match.hand.step == 1
 
 
-def _finish_hand(table: Table) -> None:
-    """Play the current hand out: bots for the seats they hold, people's moves by hand."""
-    match = table.match
-    assert match is not None
-    while match.hand is not None and not match.hand.complete:
-        seat = match.turn
-        assert seat is not None
-        if table.seats[seat].played_by_bot:
-            assert table.act_for_bot()
-            continue
-        view = seat_view(match, seat)
-        next_id = table.seats[seat].last_id + 1
-        if view.legal_bids:
-            dispatch.act(table, seat, BidMsg(id=next_id, bid=view.legal_bids[-1]))
-        else:
-            dispatch.act(table, seat, PlayMsg(id=next_id, card=view.legal_plays[0]))
-
-
 def test_a_player_back_from_a_stand_in_is_waited_for_after_the_hand() -> None:
     table, tokens = _table()
     table.disconnected(0)
     assert table.substitute_absent(0)
-    _finish_hand(table)
+    play_out_hand(table, bid_high=True)
     dispatch.act(table, 1, Ready(id=table.seats[1].last_id + 1))  # seat 0 is away: deal on
     assert match_of(table).phase is Phase.BIDDING
     assert table.seats[0].ready  # dealt while a bot stood in, which is always ready
     dispatch.join(table, hello_at(table, "back", token=tokens[0]))
     assert not table.seats[0].ready  # back: the player decides when to deal on
-    _finish_hand(table)
+    play_out_hand(table, bid_high=True)
     if table.match.phase is Phase.MATCH_OVER:
         return  # hand 2 ended the match: the same wait applies, checked in the LAN tests
     dispatch.act(table, 1, Ready(id=table.seats[1].last_id + 1))
@@ -156,7 +138,7 @@ def test_the_table_remembers_who_pitched_each_hand_by_the_name_they_had() -> Non
     it): the match end must still name whoever was set back, not the seat's new holder
     (the second game night's chart said "hand 2 Eve" of a hand Bob had pitched)."""
     table, _ = _table()
-    _finish_hand(table)
+    play_out_hand(table, bid_high=True)
     result = match_of(table).last_result
     assert result is not None
     pitcher = result.pitcher
@@ -168,7 +150,7 @@ def test_the_table_remembers_who_pitched_each_hand_by_the_name_they_had() -> Non
     assert table_info(table).pitchers == first
     dispatch.act(table, 1, Ready(id=table.seats[1].last_id + 1))
     if match_of(table).phase is Phase.BIDDING:
-        _finish_hand(table)
+        play_out_hand(table, bid_high=True)
         second = match_of(table).last_result
         assert second is not None and len(table.pitchers) == 2
         expected = table.seats[second.pitcher].name if second.pitcher is not None else ""

@@ -27,7 +27,7 @@ from pitchnet.protocol import (
     Start,
 )
 from pitchnet.rules import Phase, RulesError
-from tests.table_doubles import match_of
+from tests.table_doubles import match_of, play_out_hand
 
 
 class Journal:
@@ -67,30 +67,6 @@ def make(players: int = 4, **options: object) -> tuple[Table, Journal]:
 
 def hello(name: str, **fields: object) -> Hello:
     return Hello(PROTOCOL_VERSION, name, **fields)  # type: ignore[arg-type]
-
-
-def play_out_hand(table: Table) -> None:
-    """Bots act for their seats; a person's seat passes or plays its first legal card."""
-    match = table.match
-    assert match is not None
-    while match.hand is not None and not match.hand.complete:
-        seat = match.turn
-        assert seat is not None
-        if table.seats[seat].played_by_bot:
-            assert table.act_for_bot()
-            continue
-        from pitchnet.views import seat_view
-
-        view = seat_view(match, seat)
-        if view.phase == "bidding":
-            amount = None if None in view.legal_bids else view.legal_bids[-1]
-            dispatch.act(table, seat, BidMsg(id=table.seats[seat].last_id + 1, bid=amount))
-        else:
-            from pitchnet.protocol import PlayMsg
-
-            dispatch.act(
-                table, seat, PlayMsg(id=table.seats[seat].last_id + 1, card=view.legal_plays[0])
-            )
 
 
 def test_a_player_moves_to_an_open_seat_and_keeps_starting_rights() -> None:
