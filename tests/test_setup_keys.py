@@ -4,17 +4,21 @@ differ in shape, not only colour."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from client.screens.setup import Choice, SetupScreen, Tick
 from tests.pilot import play_on_an_empty_lan, screen_text, setup_shown, until
+from tests.pilot_app import PilotApp
 
 if TYPE_CHECKING:
-    pass
+    from host.server import HostServer
 
 SIZE = (80, 30)
 
@@ -52,57 +56,16 @@ async def test_enter_on_a_list_opens_the_table() -> None:
         await app.close_network()
 
 
-async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> None:
-    """The finder keeps looking while the setup screen shows: a lobby that opens on the
-    network is offered there, and Ctrl+T joins it instead of hosting a second table."""
+@contextlib.asynccontextmanager
+async def _a_table_opens_while_ann_sets_up(
+    players: int,
+) -> AsyncIterator[tuple[HostServer, PilotApp, Pilot[None]]]:
+    """Ann's `play` shows the setup screen (defaults: 4 players, to 7, standard rules)
+    and she has touched it; Alice's lobby of `players` seats opens meanwhile, and Ann's
+    screen offers it. Yields the host, Ann's app and its pilot at that moment."""
     from client.app import ClientOptions
     from tests.latecomer_fakes import LiveBrowser, lobby_of
     from tests.netclient import RawClient, running_host
-    from tests.pilot_app import PilotApp
-
-    async with running_host(players=3) as host:
-        alice = await RawClient.connect(host)
-        await alice.hello("Alice")
-        browsers: list[LiveBrowser] = []
-
-        def factory(interface: object, on_change: object) -> LiveBrowser:
-            browsers.append(LiveBrowser(on_change))
-            return browsers[-1]
-
-        options = ClientOptions(name="Ann", mode="play")
-        app = PilotApp(options, browser_factory=factory, browse_seconds=0.1)
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: setup_shown(app), "the setup screen")
-            await pilot.press("tab")  # Ann is setting hers up
-            await until(
-                pilot,
-                lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
-                "the setup screen touched",
-            )
-            browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
-            await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
-            await pilot.press("ctrl+t")
-            await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
-            assert app.hosted is None and app.game.table_id == host.table_id
-        await alice.close()
-
-
-@dataclass(frozen=True)
-class Entered:
-    """Where Ann's Enter took her, and what she was told."""
-
-    seen_table_id: str | None
-    alice_table_id: str
-    said: list[str]
-
-
-async def _enter_while_a_table_opened(players: int) -> Entered:
-    """Ann's setup screen shows (defaults: 4 players, to 7, standard rules); Alice's lobby
-    of `players` seats opens meanwhile; Ann presses Enter. Returns where she sat."""
-    from client.app import ClientOptions
-    from tests.latecomer_fakes import LiveBrowser, lobby_of
-    from tests.netclient import RawClient, running_host
-    from tests.pilot_app import PilotApp
 
     async with running_host(players=players) as host:
         alice = await RawClient.connect(host)
@@ -123,16 +86,38 @@ async def _enter_while_a_table_opened(players: int) -> Entered:
                 lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
                 "the setup screen touched",
             )
-            browsers[-1].show([lobby_of(host, "Alice's table")])
+            browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
             await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
-            await pilot.press("enter")
-            await until(pilot, lambda: app.game.seat is not None, "Ann seated")
-            entered = Entered(
-                app.game.table_id, host.table_id, [n.message for n in app._notifications]
-            )
+            yield host, app, pilot
             await app.close_network()
         await alice.close()
-    return entered
+
+
+async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> None:
+    """The finder keeps looking while the setup screen shows: a lobby that opens on the
+    network is offered there, and Ctrl+T joins it instead of hosting a second table."""
+    async with _a_table_opens_while_ann_sets_up(3) as (host, app, pilot):
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
+        assert app.hosted is None and app.game.table_id == host.table_id
+
+
+@dataclass(frozen=True)
+class Entered:
+    """Where Ann's Enter took her, and what she was told."""
+
+    seen_table_id: str | None
+    alice_table_id: str
+    said: list[str]
+
+
+async def _enter_while_a_table_opened(players: int) -> Entered:
+    """Ann's setup screen shows; Alice's lobby of `players` seats opens meanwhile; Ann
+    presses Enter. Returns where she sat."""
+    async with _a_table_opens_while_ann_sets_up(players) as (host, app, pilot):
+        await pilot.press("enter")
+        await until(pilot, lambda: app.game.seat is not None, "Ann seated")
+        return Entered(app.game.table_id, host.table_id, [n.message for n in app._notifications])
 
 
 async def test_enter_joins_a_table_that_opened_with_the_same_settings() -> None:
