@@ -5,7 +5,7 @@ differ in shape, not only colour."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,12 +57,12 @@ async def test_enter_on_a_list_opens_the_table() -> None:
 
 
 @contextlib.asynccontextmanager
-async def _a_table_opens_while_ann_sets_up(
+async def _ann_on_the_setup_screen(
     players: int,
-) -> AsyncIterator[tuple[HostServer, PilotApp, Pilot[None]]]:
-    """Ann's `play` shows the setup screen (defaults: 4 players, to 7, standard rules)
-    and she has touched it; Alice's lobby of `players` seats opens meanwhile, and Ann's
-    screen offers it. Yields the host, Ann's app and its pilot at that moment."""
+) -> AsyncIterator[tuple[HostServer, PilotApp, Pilot[None], Callable[[], None]]]:
+    """Alice sits in her lobby of `players` seats, not yet seen on the network; Ann's
+    `play` shows the setup screen (defaults: 4 players, to 7, standard rules). Yields the
+    host, Ann's app, its pilot and what makes Alice's table seen by Ann's finder."""
     from client.app import ClientOptions
     from tests.latecomer_fakes import LiveBrowser, lobby_of
     from tests.netclient import RawClient, running_host
@@ -76,21 +76,34 @@ async def _a_table_opens_while_ann_sets_up(
             browsers.append(LiveBrowser(on_change))
             return browsers[-1]
 
+        def seen() -> None:
+            browsers[-1].show([lobby_of(host, "Alice's table")])
+
         options = ClientOptions(name="Ann", mode="play")
         app = PilotApp(options, browser_factory=factory, browse_seconds=0.1)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: setup_shown(app), "the setup screen")
-            await pilot.press("tab")  # Ann is setting hers up
-            await until(
-                pilot,
-                lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
-                "the setup screen touched",
-            )
-            browsers[-1].show([lobby_of(host, "Alice's table")])  # Alice opened hers
-            await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
-            yield host, app, pilot
+            yield host, app, pilot, seen
             await app.close_network()
         await alice.close()
+
+
+@contextlib.asynccontextmanager
+async def _a_table_opens_while_ann_sets_up(
+    players: int,
+) -> AsyncIterator[tuple[HostServer, PilotApp, Pilot[None]]]:
+    """As `_ann_on_the_setup_screen`, and Ann has touched the form when Alice's table is
+    seen: her screen offers it. Yields the host, Ann's app and its pilot then."""
+    async with _ann_on_the_setup_screen(players) as (host, app, pilot, seen):
+        await pilot.press("tab")  # Ann is setting hers up
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SetupScreen) and app.screen.touched,
+            "the setup screen touched",
+        )
+        seen()  # Alice opened hers
+        await until(pilot, lambda: "just opened on the network" in screen_text(app), "offer")
+        yield host, app, pilot
 
 
 async def test_a_table_that_opens_meanwhile_is_offered_on_the_setup_screen() -> None:
@@ -175,30 +188,11 @@ async def test_the_first_window_says_a_second_table_opened_with_other_settings()
 async def test_a_table_seen_while_the_setup_screen_is_untouched_is_joined_at_once() -> None:
     """`play` looked half a second and found nothing; the table it would have joined
     answers a moment later, before any key on the setup screen: Ann sits there."""
-    from client.app import ClientOptions
-    from tests.latecomer_fakes import LiveBrowser, lobby_of
-    from tests.netclient import RawClient, running_host
-    from tests.pilot_app import PilotApp
-
-    async with running_host(players=3) as host:
-        alice = await RawClient.connect(host)
-        await alice.hello("Alice")
-        browsers: list[LiveBrowser] = []
-
-        def factory(interface: object, on_change: object) -> LiveBrowser:
-            browsers.append(LiveBrowser(on_change))
-            return browsers[-1]
-
-        options = ClientOptions(name="Ann", mode="play")
-        app = PilotApp(options, browser_factory=factory, browse_seconds=0.1)
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: setup_shown(app), "the setup screen")
-            await pilot.pause()
-            browsers[-1].show([lobby_of(host, "Alice's table")])
-            await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
-            assert app.hosted is None and app.game.table_id == host.table_id
-            await app.close_network()
-        await alice.close()
+    async with _ann_on_the_setup_screen(3) as (host, app, pilot, seen):
+        await pilot.pause()
+        seen()
+        await until(pilot, lambda: app.game.seat is not None, "Ann at Alice's table")
+        assert app.hosted is None and app.game.table_id == host.table_id
 
 
 @pytest.mark.parametrize("size", [(40, 15), (80, 24)], ids=["40x15", "80x24"])
