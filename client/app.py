@@ -66,6 +66,7 @@ MAX_TOASTS = 3
 """Toasts shown at once on a screen 60 columns wide or more (fewer on a phone)."""
 
 if TYPE_CHECKING:
+    from client.discovery import FoundTable
     from client.hosting import HostedTable, HostingConfig, TableSetup, WebServer
     from client.older_tables import OlderTableWatch
     from client.screens.prompts import OfflineScreen
@@ -75,7 +76,7 @@ def _took_over(event: Event, seat: int | None) -> bool:
     return isinstance(event, TookOver) and event.seat == seat
 
 
-BrowserFactory = Callable[[str | None, Callable[[list[Any]], None]], Any]
+BrowserFactory = Callable[[str | None, Callable[[list["FoundTable"]], None]], Any]
 """Makes a table browser (start/close/tables), as client.discovery.TableBrowser."""
 
 
@@ -107,7 +108,7 @@ class ClientOptions:
         return self.mode == "web"
 
 
-def _default_browser(interface: str | None, on_change: Callable[[list[Any]], None]) -> Any:
+def _default_browser(interface: str | None, on_change: Callable[[list[FoundTable]], None]) -> Any:
     from client.discovery import TableBrowser  # zeroconf loads only when browsing
 
     return TableBrowser(interface, on_change)
@@ -400,7 +401,7 @@ class PitchApp(App[None]):
 
     # ---- two lone tables opened at once: the younger one yields (client/older_tables.py) ----
 
-    async def move_lobby_to(self, target: Any) -> None:
+    async def move_lobby_to(self, target: FoundTable) -> None:
         """Close our lobby, telling everyone in it (us too) to join `target` (an older
         open table the creator chose to move to)."""
         hosted, self.hosted = self.hosted, None

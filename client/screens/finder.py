@@ -421,10 +421,9 @@ class FinderScreen(PitchScreen[None]):
 
     def _mine(self, tables: list[FoundTable] | None = None) -> set[str]:
         """Tables here (or among `tables`) where this player's seat token is remembered."""
-        app: Any = self.app
-        name = self.app_options.name
+        name, tokens = self.app_options.name, self.app.tokens
         seen = self.found.values() if tables is None else tables
-        return {t.table_id for t in seen if app.tokens.find(name, table_id=t.table_id)}
+        return {t.table_id for t in seen if tokens.find(name, table_id=t.table_id)}
 
     def _look_again(self) -> None:
         """`pitchnet play` found no seat in the first look: wait a random moment and look
@@ -461,8 +460,7 @@ class FinderScreen(PitchScreen[None]):
             self.join_found(best, watch=choice == "watch")
 
         people = max(0, best.taken - best.open)  # the seats taken, less those bots hold free
-        app: Any = self.app
-        left = app.tokens.left(self.app_options.name, best.table_id)
+        left = self.app.tokens.left(self.app_options.name, best.table_id)
         self.app.push_screen(SeatOffer(best.name, people, left=left), answered)
 
     def _auto_host(self) -> None:
@@ -619,7 +617,7 @@ class FinderScreen(PitchScreen[None]):
         disputed = claimed_twice(list(self.found.values())).get(found.table_id)
         if disputed:  # the player chose: our secrets are proven, never sent, so go
             self.notify(disputed_sentence(disputed), severity="warning", markup=False)
-        app: Any = self.app
+        app = self.app
         given = self.app_options.password  # --password: asked only if it is wrong
         if not found.password or given:
             password = given if found.password else None

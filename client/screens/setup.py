@@ -325,7 +325,7 @@ class SetupScreen(ModalScreen[SetupAnswer]):
         if self._watching:
             self.touched = True
 
-    def offer(self, found: Any) -> None:
+    def offer(self, found: FoundTable) -> None:
         """Say that `found` (a table with a seat for us) just appeared: Ctrl+T joins it."""
         if self.offered is not None and self.offered.table_id == found.table_id:
             return
