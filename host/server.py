@@ -274,6 +274,9 @@ class HostServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop this host runs on, once looked up (see `_running_loop`)."""
         self._closed = asyncio.Event()
+        """Set as closing starts (a second close does nothing)."""
+        self._shut = asyncio.Event()
+        """Set once closing has finished: everyone told, advert gone, journal closed."""
         self.closed_on_purpose = False
         """Set as the host closes the table on purpose (its person ended it)."""
         self._all_gone = asyncio.Event()
@@ -351,7 +354,10 @@ class HostServer:
         await self.close()
 
     async def wait_closed(self) -> None:
-        await self._closed.wait()
+        """Until the table is closed and its shutdown done: `pitchnet host` returns after
+        this, and returning while `close` still ran cut it short (its advert left up, its
+        journal not closed, seen as a missing "closed" line under load in CI)."""
+        await self._shut.wait()
 
     async def close(
         self,
@@ -373,6 +379,14 @@ class HostServer:
             return
         self.closed_on_purpose = on_purpose
         self._closed.set()
+        try:
+            await self._shut_down(on_purpose, moved_to, handing_over)
+        finally:
+            self._shut.set()
+
+    async def _shut_down(
+        self, on_purpose: bool, moved_to: tuple[str, str] | None, handing_over: bool
+    ) -> None:
         loop = asyncio.get_running_loop()
         if self._server:
             self._server.close()

@@ -107,3 +107,21 @@ async def test_a_connection_reset_is_logged_as_a_sentence_not_an_errno(
     gone = [r.getMessage() for r in caplog.records if "is gone" in r.getMessage()]
     assert gone == ["127.0.0.1:40000 is gone: its computer dropped the connection."]
     assert "Errno" not in caplog.text
+
+
+async def test_waiting_for_the_host_to_close_waits_for_its_whole_shutdown() -> None:
+    """`pitchnet host` returns once `wait_closed` does: it returned as closing began,
+    while `close` still waited for a client to go, so the rest of the shutdown (the
+    advert, the journal, the "closed" line) was cut short when the process ended (a
+    whole-match test under load in CI found no "closed" in the host's log)."""
+    from tests.netclient import running_host
+
+    async with running_host(players=2) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)  # stays
+        await until_true(lambda: bool(server.links), "the connection taken")
+        closing = asyncio.ensure_future(server.close(on_purpose=True))
+        await server.wait_closed()
+        assert closing.done()  # the shutdown ran to its end: advert, journal, log line
+        assert reader.at_eof() or not server.links  # the lingering client was cut
+        writer.close()
+        await closing
