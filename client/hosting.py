@@ -133,7 +133,7 @@ class TableSetup:
     test_shapes.py keeps them so), `web_port` aside."""
 
     name: str = ""
-    """"" : "<player>'s table" (`HostingConfig.host_config`)."""
+    """"": "<player>'s table" (`PitchApp.host_config` names it)."""
     players: int = 4
     partnership: bool = False
     target: int = 7
