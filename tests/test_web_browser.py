@@ -413,10 +413,14 @@ async def test_a_phone_reaches_the_palette_and_leave_by_tapping_the_footer() -> 
         await region_of(identity, "key:leave")
         await painted(page)
         await page.screenshot(path=str(screenshot_dir() / "web-phone-footer.png"))
-        await click(page, identity, "key:command_palette", touch=True)
-        await until_true(
-            lambda: regions(identity)["screen"] == "CommandPalette", "the palette", timeout=20
-        )
+        # The footer is drawn again as turns come and go (the bots play on): a tap during
+        # that can miss, so tap again where the key is now (CI, under load, missed once).
+        for _attempt in range(3):
+            await click(page, identity, "key:command_palette", touch=True)
+            with contextlib.suppress(AssertionError):
+                await until_true(lambda: regions(identity)["screen"] == "CommandPalette", "", 5)
+                break
+        assert regions(identity)["screen"] == "CommandPalette", regions(identity)
         await page.keyboard.press("Escape")  # the palette's own close (a tap outside it too)
         await until_true(lambda: regions(identity)["screen"] != "CommandPalette", "closed", 20)
         # The bots play on, and the footer's keys move as turns come and go (Confirm bid
