@@ -345,3 +345,35 @@ async def test_the_footer_shows_whole_keys_and_always_leave(
         assert "leave" in {key.action for key in keys}, footer
         # The palette's key at every size: a phone reaches the coach and reactions by it.
         assert "command_palette" in {key.action for key in keys}, footer
+
+
+@pytest.mark.parametrize("size", [(40, 15), (80, 24), (120, 40)], ids=["40x15", "80x24", "120x40"])
+async def test_leave_stays_in_its_place_as_turns_come_and_go(size: tuple[int, int]) -> None:
+    """The move keys ("⏎ Confirm bid", "p Pass") appear on a player's own turn and go
+    after it; Leave used to move right and left with them, so a phone user's tap on it
+    could land on another key or on nothing (CI's footer test missed it twice). Leave
+    now stands beside the palette's key, in one place on the player's turn and off it."""
+    from textual.widgets._footer import FooterKey
+
+    table, view, events = dealt_scene("bidding", seed=7)
+    app = PilotApp(ClientOptions(name="Ann"), idle=True)
+    places: dict[bool, tuple[int, int]] = {}
+    async with app.run_test(size=size) as pilot:
+        app.game.seat = 0
+        for ours in (True, False, True):
+            turn = view.seat if ours else (view.seat + 1) % view.players
+            shown = dataclasses.replace(view, turn=turn)
+            app.apply_state(app.game.seq + 1, table, shown, events)
+
+            def leave_shown(ours: bool = ours) -> bool:
+                keys = {key.action: key for key in app.screen.query(FooterKey)}
+                moves = "confirm" in keys or "number(0)" in keys
+                return "leave" in keys and moves is ours and keys["leave"].region.width > 0
+
+            await until(pilot, leave_shown, f"the footer {'on' if ours else 'off'} our turn")
+            await pilot.pause()
+            leave = next(k for k in app.screen.query(FooterKey) if k.action == "leave").region
+            place = (leave.x, leave.right)
+            assert places.setdefault(ours, place) == place
+            assert place[1] <= size[0]
+    assert places[True] == places[False], places

@@ -423,9 +423,9 @@ async def test_a_phone_reaches_the_palette_and_leave_by_tapping_the_footer() -> 
         assert regions(identity)["screen"] == "CommandPalette", regions(identity)
         await page.keyboard.press("Escape")  # the palette's own close (a tap outside it too)
         await until_true(lambda: regions(identity)["screen"] != "CommandPalette", "closed", 20)
-        # The bots play on, and the footer's keys move as turns come and go (Confirm bid
-        # comes first on our turn): a tap read from an older layout can miss, so tap
-        # again where Leave is now (CI, under load, missed once).
+        # Leave stays in one place as turns come and go (it used to move, and CI under
+        # load missed it once), but the footer is still rebuilt on each turn: a tap in
+        # that moment falls between its keys, so tap again, as a person would.
         for _attempt in range(3):
             await click(page, identity, "key:leave", touch=True)
             with contextlib.suppress(AssertionError):
